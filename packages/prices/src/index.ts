@@ -1,0 +1,3 @@
+export { costOf } from './cost-of.js';
+export { PRICE_TABLE, PRICE_TABLE_SOURCE, priceOf } from './price-table.js';
+export type { PricedModelId, Prices } from './prices.js';

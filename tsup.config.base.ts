@@ -1,0 +1,20 @@
+import type { Options } from 'tsup';
+
+/**
+ * The one build configuration every package uses: ESM for Node 20+, declarations,
+ * sourcemaps, JSON data files inlined so each entry loads as a single module.
+ */
+export function packageBuild(overrides: Options = {}): Options {
+  return {
+    entry: ['src/index.ts'],
+    format: ['esm'],
+    target: 'node20',
+    platform: 'node',
+    dts: true,
+    sourcemap: true,
+    clean: true,
+    splitting: false,
+    treeshake: true,
+    ...overrides,
+  };
+}
