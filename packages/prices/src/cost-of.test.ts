@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { costOf } from './cost-of.js';
+import { costOf, tokensOf } from './cost-of.js';
 import { priceOf } from './price-table.js';
 import type { Prices } from './prices.js';
 
@@ -116,5 +116,20 @@ describe('costOf', () => {
       },
     };
     expect(costOf(flash, usage)).toBeNull();
+  });
+});
+
+describe('tokensOf', () => {
+  it('reads the billed counts the cost rule uses', () => {
+    expect(tokensOf({ prompt_tokens: 10, prompt_cache_hit_tokens: 4, completion_tokens: 2.7 })).toEqual({
+      cacheHit: 4,
+      input: 6,
+      output: 2,
+    });
+  });
+
+  it('is null for usage that is not a plain object', () => {
+    expect(tokensOf([1])).toBeNull();
+    expect(tokensOf('usage')).toBeNull();
   });
 });

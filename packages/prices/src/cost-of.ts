@@ -1,5 +1,15 @@
 import type { Prices } from './prices.js';
 
+/** The token counts of one usage entry, as the cost rule bills them. */
+export interface BilledTokens {
+  /** `prompt_cache_hit_tokens`, billed at the cache-hit price. */
+  readonly cacheHit: number;
+  /** `prompt_cache_miss_tokens` when present, else `max(prompt_tokens - cacheHit, 0)`; billed at the input price. */
+  readonly input: number;
+  /** `completion_tokens`, billed at the output price. */
+  readonly output: number;
+}
+
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
   const prototype = Object.getPrototypeOf(value);
@@ -14,15 +24,11 @@ function tokenCount(value: unknown): number {
 }
 
 /**
- * The USD cost of one call's usage entry (spec 8, "Cost rule"):
- * `(cacheHit * cacheHitPerM + input * inputPerM + output * outputPerM) / 1_000_000`,
- * where `input` is `prompt_cache_miss_tokens` when present, otherwise
- * `max(prompt_tokens - prompt_cache_hit_tokens, 0)`.
- *
- * Returns null when there are no prices or `usage` is not a plain object. Never throws.
+ * Reads the billed token counts of a usage entry (spec 2.3 and 8), or null when
+ * `usage` is not a plain object. Never throws.
  */
-export function costOf(prices: Prices | null, usage: unknown): number | null {
-  if (prices === null || prices === undefined || !isPlainObject(usage)) return null;
+export function tokensOf(usage: unknown): BilledTokens | null {
+  if (!isPlainObject(usage)) return null;
   try {
     const cacheHit = tokenCount(usage.prompt_cache_hit_tokens);
     const miss = usage.prompt_cache_miss_tokens;
@@ -30,12 +36,28 @@ export function costOf(prices: Prices | null, usage: unknown): number | null {
       miss !== null && miss !== undefined
         ? tokenCount(miss)
         : Math.max(tokenCount(usage.prompt_tokens) - cacheHit, 0);
-    const output = tokenCount(usage.completion_tokens);
-    return (
-      (cacheHit * prices.cacheHitPerM + input * prices.inputPerM + output * prices.outputPerM) / 1_000_000
-    );
+    return { cacheHit, input, output: tokenCount(usage.completion_tokens) };
   } catch {
-    // A getter that throws on a hand-made object: no readable usage, no cost.
+    // A getter that throws on a hand-made object: no readable usage.
     return null;
   }
+}
+
+/**
+ * The USD cost of one call's usage entry (spec 8, "Cost rule"):
+ * `(cacheHit * cacheHitPerM + input * inputPerM + output * outputPerM) / 1_000_000`,
+ * with the counts of {@link tokensOf}.
+ *
+ * Returns null when there are no prices or `usage` is not a plain object. Never throws.
+ */
+export function costOf(prices: Prices | null, usage: unknown): number | null {
+  if (prices === null || prices === undefined) return null;
+  const tokens = tokensOf(usage);
+  if (tokens === null) return null;
+  return (
+    (tokens.cacheHit * prices.cacheHitPerM +
+      tokens.input * prices.inputPerM +
+      tokens.output * prices.outputPerM) /
+    1_000_000
+  );
 }
