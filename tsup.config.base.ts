@@ -15,6 +15,9 @@ export function packageBuild(overrides: Options = {}): Options {
     clean: true,
     splitting: false,
     treeshake: true,
+    // Classes that refer to themselves get renamed by esbuild (`_ChatAdapter`);
+    // class and error names are part of what users see.
+    keepNames: true,
     ...overrides,
   };
 }

@@ -1,0 +1,66 @@
+/**
+ * What went wrong with a chat call, so callers branch on a kind and never
+ * string-match a message.
+ */
+export type ChatErrorKind =
+  | 'model_rejected'
+  | 'bad_request'
+  | 'auth'
+  | 'rate_limited'
+  | 'timeout'
+  | 'server'
+  | 'connection'
+  | 'bad_reply';
+
+/** Options of a {@link ChatError}. */
+export interface ChatErrorOptions {
+  /** What went wrong. */
+  kind: ChatErrorKind;
+  /** The whole message, already free of any key. */
+  message: string;
+  /** HTTP status when there was one. */
+  status?: number | null;
+  /** The underlying error, already free of any key. */
+  cause?: unknown;
+}
+
+const marker = Symbol.for('switchboard.chat-error');
+const retryableKinds: ReadonlySet<ChatErrorKind> = new Set([
+  'rate_limited',
+  'timeout',
+  'server',
+  'connection',
+]);
+
+/** Whether a call that ended with this status may succeed when made again. */
+function isRetryableStatus(status: number | null): boolean {
+  return status === 408 || status === 409 || status === 429 || (status !== null && status >= 500);
+}
+
+/** A chat call failed; `kind` says how. Rejected by `OpenAITransport`, with the SDK's error as `cause`. */
+export class ChatError extends Error {
+  override readonly name: string = 'ChatError';
+  /** What went wrong. */
+  readonly kind: ChatErrorKind;
+  /** HTTP status when there was one. */
+  readonly status: number | null;
+  /** True for 408, 409, 429, 5xx, connection failures and timeouts. */
+  readonly retryable: boolean;
+  /** True for `model_rejected`: the caller records a degradation, never a verdict (spec 7). */
+  readonly degradation: boolean;
+
+  constructor(options: ChatErrorOptions) {
+    super(options.message, options.cause === undefined ? undefined : { cause: options.cause });
+    // A marker rather than instanceof, so two copies of this package recognise each other's errors.
+    Object.defineProperty(this, marker, { value: true });
+    this.kind = options.kind;
+    this.status = options.status ?? null;
+    this.retryable = retryableKinds.has(this.kind) || isRetryableStatus(this.status);
+    this.degradation = this.kind === 'model_rejected';
+  }
+
+  /** True for any `ChatError`, also one made by another copy of this package. */
+  static isInstance(error: unknown): error is ChatError {
+    return typeof error === 'object' && error !== null && marker in error && error[marker] === true;
+  }
+}

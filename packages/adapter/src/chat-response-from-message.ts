@@ -1,0 +1,74 @@
+import { isRecord, readArray, readField, readString } from './read-field.js';
+import type { ChatResponse, ToolCall } from './types.js';
+
+const emptyResponse: ChatResponse = Object.freeze({
+  content: null,
+  toolCalls: Object.freeze([]),
+  reasoning: null,
+  logprobs: null,
+  meanLogprob: null,
+  finishReason: null,
+});
+
+/**
+ * Reads a chat response from an OpenAI-shaped reply message. Never throws,
+ * whatever the input: anything that is not a well-formed field reads as absent.
+ */
+export function chatResponseFromMessage(message: unknown): ChatResponse {
+  try {
+    if (!isRecord(message)) return emptyResponse;
+    const logprobs = readField(message, 'logprobs') ?? null;
+    return Object.freeze({
+      content: readString(message, 'content') ?? null,
+      toolCalls: Object.freeze(readToolCalls(message)),
+      reasoning: readString(message, 'reasoning_content') || readString(message, 'reasoning') || null,
+      logprobs,
+      meanLogprob: meanLogprob(logprobs),
+      finishReason: readString(message, 'finish_reason') ?? null,
+    });
+  } catch {
+    return emptyResponse;
+  }
+}
+
+function readToolCalls(message: Record<string, unknown>): ToolCall[] {
+  const toolCalls: ToolCall[] = [];
+  for (const entry of readArray(message, 'tool_calls')) {
+    const type = readField(entry, 'type');
+    if (type !== undefined && type !== 'function') continue;
+    const fn = readField(entry, 'function');
+    const name = readString(fn, 'name');
+    if (!name) continue;
+    toolCalls.push(
+      Object.freeze({
+        id: readString(entry, 'id') ?? '',
+        name,
+        arguments: readArguments(readField(fn, 'arguments')),
+      }),
+    );
+  }
+  return toolCalls;
+}
+
+/** Arguments arrive as JSON text; some servers send the object itself. Anything else reads as `{}`. */
+function readArguments(value: unknown): Record<string, unknown> {
+  try {
+    const parsed: unknown = typeof value === 'string' ? JSON.parse(value) : value;
+    return isRecord(parsed) ? Object.freeze({ ...parsed }) : Object.freeze({});
+  } catch {
+    return Object.freeze({});
+  }
+}
+
+function meanLogprob(logprobs: unknown): number | null {
+  let sum = 0;
+  let count = 0;
+  for (const token of readArray(logprobs, 'content')) {
+    const logprob = readField(token, 'logprob');
+    if (typeof logprob === 'number' && Number.isFinite(logprob)) {
+      sum += logprob;
+      count += 1;
+    }
+  }
+  return count === 0 ? null : sum / count;
+}

@@ -1,0 +1,669 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { inspect } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ChatAdapter } from './chat-adapter.js';
+import { ChatError } from './chat-error.js';
+import { ModelRejectedError } from './model-rejected-error.js';
+import { OpenAITransport } from './openai-transport.js';
+import type { TransportRequest } from './types.js';
+
+interface Received {
+  method: string;
+  path: string;
+  headers: IncomingMessage['headers'];
+  body: unknown;
+}
+
+type Handler = (request: Received, response: ServerResponse) => void;
+
+const servers: Server[] = [];
+let received: Received[] = [];
+
+afterEach(async () => {
+  received = [];
+  await Promise.all(
+    servers.splice(0).map(
+      (server) =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        }),
+    ),
+  );
+});
+
+/** Starts a loopback server that answers request i with handlers[i] (the last one repeats). */
+async function serve(...handlers: Handler[]): Promise<string> {
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const entry: Received = {
+        method: request.method ?? '',
+        path: request.url ?? '',
+        headers: request.headers,
+        body: text === '' ? undefined : JSON.parse(text),
+      };
+      received.push(entry);
+      const handler = handlers[Math.min(received.length, handlers.length) - 1];
+      handler?.(entry, response);
+    });
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+function json(status: number, body: unknown, headers: Record<string, string> = {}): Handler {
+  return (_, response) => {
+    response.writeHead(status, { 'content-type': 'application/json', ...headers });
+    response.end(JSON.stringify(body));
+  };
+}
+
+function raw(status: number, contentType: string, text: string): Handler {
+  return (_, response) => {
+    response.writeHead(status, { 'content-type': contentType });
+    response.end(text);
+  };
+}
+
+/** The provider's error body shape. */
+function errorBody(message: string, extra: Record<string, unknown> = {}) {
+  return { error: { message, type: 'invalid_request_error', param: null, code: null, ...extra } };
+}
+
+const completion = {
+  id: 'reply-1',
+  object: 'chat.completion',
+  model: 'primary-flash',
+  choices: [
+    { index: 0, message: { role: 'assistant', content: 'hello' }, finish_reason: 'stop', logprobs: null },
+  ],
+  usage: { prompt_tokens: 5, completion_tokens: 1, prompt_cache_hit_tokens: 0, prompt_cache_miss_tokens: 5 },
+};
+const ok = json(200, completion);
+// The SDK honours retry-after-ms, so retries in these tests do not wait.
+const noWait = { 'retry-after-ms': '0' };
+
+const request: TransportRequest = {
+  model: 'primary-flash',
+  messages: [{ role: 'user', content: 'hi' }],
+  tools: undefined,
+  timeoutSeconds: 10,
+  extraBody: {},
+};
+
+const KEY = 'canary-key-7d3b9a1e';
+
+/** Every form in which an error could reach a log: message, stack, causes, inspection, JSON. */
+function everyForm(error: unknown): string {
+  const parts = [
+    inspect(error, { depth: Number.POSITIVE_INFINITY, showHidden: true }),
+    JSON.stringify(error),
+  ];
+  let current: unknown = error;
+  while (current instanceof Error) {
+    parts.push(String(current.message), String(current.stack));
+    current = current.cause;
+  }
+  return parts.join('\n');
+}
+
+async function failure(promise: Promise<unknown>): Promise<ChatError> {
+  const error = await promise.then(
+    () => undefined,
+    (rejection: unknown) => rejection,
+  );
+  if (!ChatError.isInstance(error)) throw new Error(`expected a ChatError, got ${inspect(error)}`);
+  return error;
+}
+
+describe('OpenAITransport', () => {
+  describe('constructor', () => {
+    it.each([
+      ['a relative path', '/chat'],
+      ['a bare host', 'api.primary.example'],
+      ['an ftp address', 'ftp://api.primary.example'],
+      ['an empty string', ''],
+      ['a number', 42],
+      ['undefined', undefined],
+    ])('throws a TypeError naming baseUrl for %s', (_, baseUrl) => {
+      const create = () => new OpenAITransport({ apiKey: KEY, baseUrl: baseUrl as string });
+      expect(create).toThrow(TypeError);
+      expect(create).toThrow(/baseUrl must be an absolute http\(s\) URL/);
+    });
+
+    it('drops trailing slashes from baseUrl', () => {
+      const transport = new OpenAITransport({ apiKey: KEY, baseUrl: 'https://api.primary.example//' });
+      expect(transport.baseUrl).toBe('https://api.primary.example');
+    });
+
+    it('keeps a version path of the address', () => {
+      const transport = new OpenAITransport({ apiKey: KEY, baseUrl: 'https://gateway.example/api/v1/' });
+      expect(transport.baseUrl).toBe('https://gateway.example/api/v1');
+    });
+
+    it('defaults maxAttempts to 3', () => {
+      expect(new OpenAITransport({ apiKey: KEY, baseUrl: 'http://127.0.0.1:9' }).maxAttempts).toBe(3);
+    });
+
+    it.each([0, -1, 1.5, Number.NaN, '3'])('throws a RangeError naming maxAttempts for %s', (maxAttempts) => {
+      const create = () =>
+        new OpenAITransport({
+          apiKey: KEY,
+          baseUrl: 'http://127.0.0.1:9',
+          maxAttempts: maxAttempts as number,
+        });
+      expect(create).toThrow(RangeError);
+      expect(create).toThrow(/maxAttempts must be a positive integer/);
+    });
+
+    it('throws a TypeError naming apiKey when it is not a string', () => {
+      expect(
+        () => new OpenAITransport({ apiKey: undefined as unknown as string, baseUrl: 'http://a.example' }),
+      ).toThrow(/apiKey must be a string/);
+    });
+
+    it('accepts an empty key', () => {
+      expect(() => new OpenAITransport({ apiKey: '', baseUrl: 'http://a.example' })).not.toThrow();
+    });
+  });
+
+  describe('completeChatRaw on the wire', () => {
+    it('posts model, messages and temperature 0, then the extra body, with the bearer key', async () => {
+      const baseUrl = await serve(ok);
+      const transport = new OpenAITransport({ apiKey: KEY, baseUrl: `${baseUrl}/` });
+      const reply = await transport.completeChatRaw({
+        ...request,
+        tools: [{ type: 'function', function: { name: 'grep', parameters: { type: 'object' } } }],
+        extraBody: {
+          thinking: { type: 'disabled' },
+          response_format: { type: 'json_object' },
+          max_tokens: 8,
+        },
+      });
+      expect(reply).toEqual(completion);
+      expect(received).toHaveLength(1);
+      expect(received[0]?.method).toBe('POST');
+      expect(received[0]?.path).toBe('/chat/completions');
+      expect(received[0]?.headers.authorization).toBe(`Bearer ${KEY}`);
+      expect(received[0]?.body).toMatchInlineSnapshot(`
+        {
+          "max_tokens": 8,
+          "messages": [
+            {
+              "content": "hi",
+              "role": "user",
+            },
+          ],
+          "model": "primary-flash",
+          "response_format": {
+            "type": "json_object",
+          },
+          "temperature": 0,
+          "thinking": {
+            "type": "disabled",
+          },
+          "tools": [
+            {
+              "function": {
+                "name": "grep",
+                "parameters": {
+                  "type": "object",
+                },
+              },
+              "type": "function",
+            },
+          ],
+        }
+      `);
+    });
+
+    it('omits tools when there are none, also for an empty list', async () => {
+      const baseUrl = await serve(ok);
+      const transport = new OpenAITransport({ apiKey: KEY, baseUrl });
+      await transport.completeChatRaw(request);
+      await transport.completeChatRaw({ ...request, tools: [] });
+      expect(received.map((entry) => entry.body)).toEqual([
+        { model: 'primary-flash', messages: request.messages, temperature: 0 },
+        { model: 'primary-flash', messages: request.messages, temperature: 0 },
+      ]);
+    });
+
+    it('lets a temperature in the extra body override 0', async () => {
+      const baseUrl = await serve(ok);
+      await new OpenAITransport({ apiKey: KEY, baseUrl }).completeChatRaw({
+        ...request,
+        extraBody: { temperature: 0.9 },
+      });
+      expect(received[0]?.body).toHaveProperty('temperature', 0.9);
+    });
+
+    it('sends timeoutSeconds as the per-request timeout', async () => {
+      const baseUrl = await serve(ok);
+      await new OpenAITransport({ apiKey: KEY, baseUrl }).completeChatRaw({ ...request, timeoutSeconds: 7 });
+      expect(received[0]?.headers['x-stainless-timeout']).toBe('7');
+    });
+
+    it('sends through a given fetch', async () => {
+      const baseUrl = await serve(ok);
+      const seen: string[] = [];
+      const countingFetch: typeof fetch = (input, init) => {
+        seen.push(String(input));
+        return fetch(input, init);
+      };
+      await new OpenAITransport({ apiKey: KEY, baseUrl, fetch: countingFetch }).completeChatRaw(request);
+      expect(seen).toEqual([`${baseUrl}/chat/completions`]);
+    });
+  });
+
+  describe('completeChat', () => {
+    it('returns the first choice message', async () => {
+      const baseUrl = await serve(ok);
+      const message = await new OpenAITransport({ apiKey: KEY, baseUrl }).completeChat(request);
+      expect(message).toEqual({ role: 'assistant', content: 'hello' });
+    });
+
+    it('returns {} when the reply has no choice', async () => {
+      const baseUrl = await serve(json(200, { choices: [] }));
+      expect(await new OpenAITransport({ apiKey: KEY, baseUrl }).completeChat(request)).toEqual({});
+    });
+  });
+
+  describe('empty key', () => {
+    it('sends no Authorization header and surfaces the 401 as an auth error', async () => {
+      const baseUrl = await serve(json(401, errorBody('Authentication Fails, no api key provided')));
+      const error = await failure(new OpenAITransport({ apiKey: '', baseUrl }).completeChatRaw(request));
+      expect(received).toHaveLength(1);
+      expect(received[0]?.headers).not.toHaveProperty('authorization');
+      expect(error).toMatchObject({ kind: 'auth', status: 401, retryable: false, degradation: false });
+      expect(error.message).toBe(
+        `[POST] "${baseUrl}/chat/completions": 401 Unauthorized: Authentication Fails, no api key provided`,
+      );
+    });
+
+    it('sends no Authorization header from a copy either', async () => {
+      const baseUrl = await serve(ok);
+      await new OpenAITransport({ apiKey: '', baseUrl }).withMaxAttempts(1).completeChatRaw(request);
+      expect(received[0]?.headers).not.toHaveProperty('authorization');
+    });
+  });
+
+  describe('retries', () => {
+    it('retries a 503 and succeeds: two requests with maxAttempts 3', async () => {
+      const baseUrl = await serve(json(503, errorBody('busy'), noWait), ok);
+      const reply = await new OpenAITransport({ apiKey: KEY, baseUrl, maxAttempts: 3 }).completeChatRaw(
+        request,
+      );
+      expect(reply).toEqual(completion);
+      expect(received).toHaveLength(2);
+    });
+
+    it('honours retry-after on a 429 and succeeds', async () => {
+      const baseUrl = await serve(json(429, errorBody('slow down'), { 'retry-after': '0' }), ok);
+      await new OpenAITransport({ apiKey: KEY, baseUrl }).completeChatRaw(request);
+      expect(received).toHaveLength(2);
+    });
+
+    it('makes maxAttempts requests and then rejects with the last error', async () => {
+      const baseUrl = await serve(json(500, errorBody('still broken'), noWait));
+      const error = await failure(
+        new OpenAITransport({ apiKey: KEY, baseUrl, maxAttempts: 3 }).completeChatRaw(request),
+      );
+      expect(received).toHaveLength(3);
+      expect(error).toMatchObject({ kind: 'server', status: 500, retryable: true });
+    });
+
+    it('makes a single request from withMaxAttempts(1)', async () => {
+      const baseUrl = await serve(json(503, errorBody('busy'), noWait), ok);
+      const transport = new OpenAITransport({ apiKey: KEY, baseUrl, maxAttempts: 3 });
+      const single = transport.withMaxAttempts(1);
+      const error = await failure(single.completeChatRaw(request));
+      expect(received).toHaveLength(1);
+      expect(error).toMatchObject({ kind: 'server', status: 503, retryable: true });
+      expect(single.maxAttempts).toBe(1);
+      expect(single.baseUrl).toBe(baseUrl);
+      expect(transport.maxAttempts).toBe(3);
+    });
+
+    it('keeps the key and fetch in a copy', async () => {
+      const baseUrl = await serve(ok);
+      let calls = 0;
+      const countingFetch: typeof fetch = (input, init) => {
+        calls += 1;
+        return fetch(input, init);
+      };
+      const copy = new OpenAITransport({ apiKey: KEY, baseUrl, fetch: countingFetch }).withMaxAttempts(2);
+      await copy.completeChatRaw(request);
+      expect(calls).toBe(1);
+      expect(received[0]?.headers.authorization).toBe(`Bearer ${KEY}`);
+    });
+
+    it('does not retry a 400', async () => {
+      const baseUrl = await serve(json(400, errorBody('messages must not be empty')), ok);
+      const error = await failure(new OpenAITransport({ apiKey: KEY, baseUrl }).completeChatRaw(request));
+      expect(received).toHaveLength(1);
+      expect(error).toMatchObject({ kind: 'bad_request', status: 400, retryable: false });
+    });
+  });
+
+  describe('timeout', () => {
+    /** Answers after the test is over: the connection is closed in afterEach. */
+    const stall: Handler = () => {};
+
+    it('rejects with a timeout error when no reply arrives in time', async () => {
+      const baseUrl = await serve(stall);
+      const transport = new OpenAITransport({ apiKey: KEY, baseUrl, maxAttempts: 1 });
+      const error = await failure(transport.completeChatRaw({ ...request, timeoutSeconds: 0.2 }));
+      expect(error).toMatchObject({ kind: 'timeout', status: null, retryable: true });
+      expect(error.message).toBe(
+        `[POST] "${baseUrl}/chat/completions": no reply within 200 ms (per attempt)`,
+      );
+    });
+
+    it('applies the timeout to each attempt: a timed-out first attempt is retried', async () => {
+      const baseUrl = await serve(stall, ok);
+      const transport = new OpenAITransport({ apiKey: KEY, baseUrl, maxAttempts: 2 });
+      const reply = await transport.completeChatRaw({ ...request, timeoutSeconds: 0.2 });
+      expect(reply).toEqual(completion);
+      expect(received).toHaveLength(2);
+    });
+
+    it('rejects with a timeout error when the body stalls after the headers', async () => {
+      const baseUrl = await serve((_, response) => {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.write('{"choices":');
+      });
+      const transport = new OpenAITransport({ apiKey: KEY, baseUrl, maxAttempts: 1 });
+      const error = await failure(transport.completeChatRaw({ ...request, timeoutSeconds: 0.2 }));
+      expect(error).toMatchObject({ kind: 'timeout', status: 200 });
+    });
+
+    it('maps a 408 to a retryable timeout error', async () => {
+      const baseUrl = await serve(json(408, errorBody('request timeout')));
+      const error = await failure(
+        new OpenAITransport({ apiKey: KEY, baseUrl, maxAttempts: 1 }).completeChatRaw(request),
+      );
+      expect(error).toMatchObject({ kind: 'timeout', status: 408, retryable: true });
+    });
+  });
+
+  describe('error mapping', () => {
+    const single = (baseUrl: string) => new OpenAITransport({ apiKey: KEY, baseUrl, maxAttempts: 1 });
+
+    it('maps an unknown model id to ModelRejectedError with the supported names (spec 7)', async () => {
+      const baseUrl = await serve(
+        json(400, {
+          error: {
+            message:
+              "Model 'primary-v4.1-flash' is not supported. Supported API model names: primary-flash, primary-v4-pro",
+            type: 'invalid_request_error',
+            param: 'model',
+            code: 'model_not_found',
+          },
+        }),
+      );
+      const error = await failure(
+        single(baseUrl).completeChatRaw({ ...request, model: 'primary-v4.1-flash' }),
+      );
+      expect(error).toBeInstanceOf(ModelRejectedError);
+      expect(ModelRejectedError.isInstance(error)).toBe(true);
+      expect(error).toMatchObject({
+        kind: 'model_rejected',
+        status: 400,
+        degradation: true,
+        retryable: false,
+        model: 'primary-v4.1-flash',
+        supportedModels: ['primary-flash', 'primary-v4-pro'],
+      });
+      expect(error.message).toBe(
+        `[POST] "${baseUrl}/chat/completions": 400 Bad Request: Model 'primary-v4.1-flash' is not supported. ` +
+          'Supported API model names: primary-flash, primary-v4-pro',
+      );
+    });
+
+    it('recognises a model rejection by its message alone', async () => {
+      const baseUrl = await serve(json(400, errorBody('Supported model names: `primary-flash`.')));
+      const error = await failure(single(baseUrl).completeChatRaw({ ...request, model: 'other' }));
+      expect(error).toMatchObject({ kind: 'model_rejected', supportedModels: ['primary-flash'] });
+    });
+
+    it('maps a 404 of a /v1 path to bad_request, keeping the provider explanation', async () => {
+      const baseUrl = await serve(json(404, errorBody('The path /v1/chat/completions does not exist')));
+      const error = await failure(single(`${baseUrl}/v1`).completeChatRaw(request));
+      expect(received[0]?.path).toBe('/v1/chat/completions');
+      expect(error).toMatchObject({ kind: 'bad_request', status: 404, retryable: false });
+      expect(error.message).toBe(
+        `[POST] "${baseUrl}/v1/chat/completions": 404 Not Found: The path /v1/chat/completions does not exist`,
+      );
+    });
+
+    it.each([
+      [401, 'auth', false],
+      [403, 'auth', false],
+      [409, 'bad_request', true],
+      [422, 'bad_request', false],
+      [429, 'rate_limited', true],
+      [500, 'server', true],
+      [502, 'server', true],
+    ])('maps status %i to kind %s', async (status, kind, retryable) => {
+      const baseUrl = await serve(json(status, errorBody('provider says no')));
+      const error = await failure(single(baseUrl).completeChatRaw(request));
+      expect(error).toMatchObject({ kind, status, retryable, degradation: false });
+      expect(error.cause).toBeInstanceOf(Error);
+    });
+
+    it('writes the method, address, status and provider message into the message', async () => {
+      const baseUrl = await serve(json(429, errorBody('Rate limit reached')));
+      const error = await failure(single(baseUrl).completeChatRaw(request));
+      expect(error.message).toBe(
+        `[POST] "${baseUrl}/chat/completions": 429 Too Many Requests: Rate limit reached`,
+      );
+    });
+
+    it('keeps a plain-text error body as the explanation', async () => {
+      const baseUrl = await serve(raw(502, 'text/plain', 'upstream unavailable'));
+      const error = await failure(single(baseUrl).completeChatRaw(request));
+      expect(error.message).toBe(
+        `[POST] "${baseUrl}/chat/completions": 502 Bad Gateway: upstream unavailable`,
+      );
+    });
+
+    it('maps a refused connection to a retryable connection error', async () => {
+      const baseUrl = await serve(ok);
+      await new Promise<void>((resolve) => {
+        const server = servers.pop();
+        server?.close(() => resolve());
+      });
+      const error = await failure(single(baseUrl).completeChatRaw(request));
+      expect(error).toMatchObject({ kind: 'connection', status: null, retryable: true });
+      expect(error.message).toMatch(
+        new RegExp(`^\\[POST\\] "${baseUrl}/chat/completions": connection failed`),
+      );
+    });
+
+    it('maps a connection reset before any reply to a connection error', async () => {
+      const baseUrl = await serve((_, response) => response.socket?.destroy());
+      const error = await failure(single(baseUrl).completeChatRaw(request));
+      expect(error).toMatchObject({ kind: 'connection', retryable: true });
+    });
+  });
+
+  describe('unreadable replies', () => {
+    const single = (baseUrl: string) => new OpenAITransport({ apiKey: KEY, baseUrl, maxAttempts: 1 });
+
+    it.each([
+      ['a text body', raw(200, 'text/plain', 'hello')],
+      ['a body that is not JSON despite its type', raw(200, 'application/json', 'not json')],
+      ['truncated JSON', raw(200, 'application/json', '{"choices":[{"message":')],
+      ['an empty body', raw(200, 'application/json', '')],
+      ['a JSON array', json(200, [completion])],
+      ['a JSON string', json(200, 'hello')],
+      ['JSON null', json(200, null)],
+    ])('maps %s to bad_reply', async (_, handler) => {
+      const baseUrl = await serve(handler);
+      const error = await failure(single(baseUrl).completeChatRaw(request));
+      expect(error).toMatchObject({ kind: 'bad_reply', status: 200, retryable: false });
+      expect(error.message).toMatch(new RegExp(`^\\[POST\\] "${baseUrl}/chat/completions": 200 OK: `));
+    });
+
+    it('maps a body cut off mid-way to bad_reply', async () => {
+      const baseUrl = await serve((_, response) => {
+        response.writeHead(200, { 'content-type': 'application/json', 'content-length': '500' });
+        response.write('{"choices":');
+        setTimeout(() => response.socket?.destroy(), 20);
+      });
+      const error = await failure(single(baseUrl).completeChatRaw(request));
+      expect(error).toMatchObject({ kind: 'bad_reply', status: 200 });
+    });
+  });
+
+  describe('listModels', () => {
+    it('reads the ids of GET /models', async () => {
+      const baseUrl = await serve(
+        json(200, {
+          object: 'list',
+          data: [
+            { id: 'primary-flash', object: 'model' },
+            { id: 'primary-v4-pro', object: 'model' },
+          ],
+        }),
+      );
+      const models = await new OpenAITransport({ apiKey: KEY, baseUrl }).listModels({ timeoutSeconds: 4 });
+      expect(models).toEqual(['primary-flash', 'primary-v4-pro']);
+      expect(received[0]).toMatchObject({ method: 'GET', path: '/models' });
+      expect(received[0]?.headers.authorization).toBe(`Bearer ${KEY}`);
+      expect(received[0]?.headers['x-stainless-timeout']).toBe('4');
+    });
+
+    it('skips entries without a string id', async () => {
+      const baseUrl = await serve(json(200, { data: [{ id: 'primary-flash' }, { id: 3 }, null, 'x'] }));
+      expect(await new OpenAITransport({ apiKey: KEY, baseUrl }).listModels()).toEqual(['primary-flash']);
+    });
+
+    it('maps a reply without a data list to bad_reply', async () => {
+      const baseUrl = await serve(json(200, { models: ['primary-flash'] }));
+      const error = await failure(new OpenAITransport({ apiKey: KEY, baseUrl }).listModels());
+      expect(error).toMatchObject({ kind: 'bad_reply' });
+      expect(error.message).toBe(`[GET] "${baseUrl}/models": 200 OK: the model list has no "data" array`);
+    });
+
+    it('maps an error status like a chat call', async () => {
+      const baseUrl = await serve(json(401, errorBody('bad key')));
+      const error = await failure(new OpenAITransport({ apiKey: KEY, baseUrl }).listModels());
+      expect(error).toMatchObject({ kind: 'auth', status: 401 });
+      expect(error.message).toBe(`[GET] "${baseUrl}/models": 401 Unauthorized: bad key`);
+    });
+  });
+
+  describe('key safety', () => {
+    it('shows no key through util.inspect or JSON.stringify, only the address and attempts', () => {
+      const transport = new OpenAITransport({ apiKey: KEY, baseUrl: 'https://api.primary.example' });
+      const copy = transport.withMaxAttempts(1);
+      for (const value of [transport, copy]) {
+        expect(inspect(value, { depth: Number.POSITIVE_INFINITY, showHidden: true })).not.toContain(KEY);
+        expect(JSON.stringify(value)).not.toContain(KEY);
+      }
+      expect(inspect(transport)).toBe(
+        "OpenAITransport { baseUrl: 'https://api.primary.example', maxAttempts: 3 }",
+      );
+      expect(JSON.parse(JSON.stringify(transport))).toEqual({
+        baseUrl: 'https://api.primary.example',
+        maxAttempts: 3,
+      });
+    });
+
+    it('keeps the key out of an error whose provider message echoes it', async () => {
+      const baseUrl = await serve(json(401, errorBody(`Incorrect API key provided: ${KEY}`)));
+      const error = await failure(new OpenAITransport({ apiKey: KEY, baseUrl }).completeChatRaw(request));
+      expect(error.kind).toBe('auth');
+      expect(error.message).toContain('Incorrect API key provided: ***');
+      expect(everyForm(error)).not.toContain(KEY);
+    });
+
+    it('keeps the key out of a body that echoes it and cannot be read', async () => {
+      const baseUrl = await serve(raw(200, 'application/json', `oops ${KEY}`));
+      const error = await failure(new OpenAITransport({ apiKey: KEY, baseUrl }).completeChatRaw(request));
+      expect(error.kind).toBe('bad_reply');
+      expect(everyForm(error)).not.toContain(KEY);
+    });
+
+    it('keeps the key out of an error thrown by a given fetch that mentions it', async () => {
+      const leakyFetch: typeof fetch = async (_, init) => {
+        // A careless fetch that names the credentials it was given.
+        throw new Error(`refused: ${new Headers(init?.headers).get('authorization')}`);
+      };
+      const transport = new OpenAITransport({
+        apiKey: KEY,
+        baseUrl: 'http://127.0.0.1:9',
+        maxAttempts: 1,
+        fetch: leakyFetch,
+      });
+      const error = await failure(transport.completeChatRaw(request));
+      expect(error.kind).toBe('connection');
+      expect(error.message).toContain('***');
+      expect(everyForm(error)).not.toContain(KEY);
+    });
+
+    it.each([
+      [
+        'a model rejection',
+        json(400, {
+          error: { message: 'Supported API model names: primary-flash', code: 'model_not_found' },
+        }),
+      ],
+      ['a server error', json(500, errorBody('broken'))],
+      ['a rate limit', json(429, errorBody('slow'))],
+    ])('keeps the key out of every form of %s', async (_, handler) => {
+      const baseUrl = await serve(handler);
+      const error = await failure(
+        new OpenAITransport({ apiKey: KEY, baseUrl, maxAttempts: 1 }).completeChatRaw(request),
+      );
+      expect(everyForm(error)).not.toContain(KEY);
+    });
+  });
+
+  describe('under a ChatAdapter', () => {
+    it('records the wire usage and merges the choice logprobs into the response', async () => {
+      const logprobs = { content: [{ token: 'hello', logprob: -0.25, top_logprobs: [] }] };
+      const baseUrl = await serve(
+        json(200, {
+          ...completion,
+          choices: [{ ...completion.choices[0], logprobs, finish_reason: 'length' }],
+        }),
+      );
+      const adapter = new ChatAdapter(new OpenAITransport({ apiKey: KEY, baseUrl }));
+      const response = await adapter.complete({
+        model: 'primary-flash',
+        messages: request.messages,
+        logprobs: true,
+      });
+      expect(response).toMatchObject({
+        content: 'hello',
+        logprobs,
+        meanLogprob: -0.25,
+        finishReason: 'length',
+      });
+      expect(adapter.usage).toEqual([completion.usage]);
+      expect(received[0]?.body).toMatchObject({
+        logprobs: true,
+        top_logprobs: 1,
+        thinking: { type: 'disabled' },
+      });
+    });
+
+    it('makes a single request from a bounded copy on a 500 and rejects', async () => {
+      const baseUrl = await serve(json(500, errorBody('broken'), noWait), ok);
+      const adapter = new ChatAdapter(new OpenAITransport({ apiKey: KEY, baseUrl, maxAttempts: 3 }));
+      const error = await failure(
+        adapter.bounded(16).complete({ model: 'primary-flash', messages: request.messages }),
+      );
+      expect(error).toMatchObject({ kind: 'server', status: 500 });
+      expect(received).toHaveLength(1);
+      expect(received[0]?.body).toHaveProperty('max_tokens', 16);
+    });
+  });
+});

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { chatResponseFromMessage } from './chat-response-from-message.js';
+import { toAssistantMessage } from './to-assistant-message.js';
+import type { ChatResponse } from './types.js';
+
+const base: ChatResponse = {
+  content: null,
+  toolCalls: [],
+  reasoning: null,
+  logprobs: null,
+  meanLogprob: null,
+  finishReason: null,
+};
+
+describe('toAssistantMessage', () => {
+  describe('with tool calls and reasoning', () => {
+    const response: ChatResponse = {
+      ...base,
+      content: 'let me look',
+      reasoning: 'I should grep first',
+      toolCalls: [{ id: 'call-1', name: 'grep', arguments: { pattern: 'TODO', limit: 3 } }],
+    };
+
+    it('writes tool calls in OpenAI shape with arguments as JSON text, and reasoning_content', () => {
+      expect(toAssistantMessage(response)).toEqual({
+        role: 'assistant',
+        content: 'let me look',
+        tool_calls: [
+          {
+            id: 'call-1',
+            type: 'function',
+            function: { name: 'grep', arguments: '{"pattern":"TODO","limit":3}' },
+          },
+        ],
+        reasoning_content: 'I should grep first',
+      });
+    });
+
+    it('reads back to the same content, tool calls and reasoning', () => {
+      const back = chatResponseFromMessage(toAssistantMessage(response));
+      expect(back.content).toBe(response.content);
+      expect(back.toolCalls).toEqual(response.toolCalls);
+      expect(back.reasoning).toBe(response.reasoning);
+    });
+  });
+
+  describe('with a plain answer', () => {
+    it('leaves out tool_calls when there are none and reasoning_content when there is none', () => {
+      const message = toAssistantMessage({ ...base, content: 'done' });
+      expect(message).toEqual({ role: 'assistant', content: 'done' });
+      expect(message).not.toHaveProperty('tool_calls');
+      expect(message).not.toHaveProperty('reasoning_content');
+    });
+
+    it('keeps null content as null', () => {
+      expect(toAssistantMessage(base)).toEqual({ role: 'assistant', content: null });
+    });
+  });
+});
