@@ -1,0 +1,42 @@
+/** Where one token sits in a text: `text.slice(start, end)` is the token. */
+export interface TokenSpan {
+  readonly start: number;
+  readonly end: number;
+}
+
+// A run of up to 12 letters, digits or underscores is one token; every other
+// non-space character is a token of its own; whitespace only separates.
+const TOKEN_PATTERN = /[\p{L}\p{N}_]{1,12}|[^\s\p{L}\p{N}_]/gu;
+
+/** The spans of the emulator's deterministic tokens in `text`, in order. */
+export function tokenSpans(text: string): TokenSpan[] {
+  const spans: TokenSpan[] = [];
+  for (const match of text.matchAll(TOKEN_PATTERN)) {
+    const start = match.index ?? 0;
+    spans.push({ start, end: start + match[0].length });
+  }
+  return spans;
+}
+
+/**
+ * Splits `text` with the emulator's simple deterministic tokenizer: each run of
+ * up to 12 letters, digits or underscores is a token, each other non-space
+ * character is a token, whitespace is dropped.
+ */
+export function tokenize(text: string): string[] {
+  return tokenSpans(text).map((span) => text.slice(span.start, span.end));
+}
+
+/** The number of tokens in `text`, as the emulator counts them (see {@link tokenize}). */
+export function countTokens(text: string): number {
+  return tokenSpans(text).length;
+}
+
+/** The longest prefix of `text` holding at most `maxTokens` tokens (trailing whitespace dropped). */
+export function truncateToTokens(text: string, maxTokens: number): string {
+  const spans = tokenSpans(text);
+  if (spans.length <= maxTokens) return text;
+  if (maxTokens <= 0) return '';
+  const last = spans[maxTokens - 1];
+  return last === undefined ? '' : text.slice(0, last.end);
+}

@@ -1,0 +1,98 @@
+import { invalidField, modelNotFound } from './api-error.js';
+import type { ChatRequest } from './chat-request.js';
+import { resolveModelId } from './models.js';
+import type { RouteResult } from './route-result.js';
+import { validateMessages } from './validate-messages.js';
+import { validateTools } from './validate-tools.js';
+
+/** A validated chat request, or the 400 to answer. */
+export type ChatRequestOutcome =
+  | { readonly ok: true; readonly request: ChatRequest }
+  | { readonly ok: false; readonly error: RouteResult };
+
+/** Checks a parsed `POST /chat/completions` body field by field, as the platform does. */
+export function validateChatRequest(body: unknown): ChatRequestOutcome {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    return fail(invalidField('body', 'The request body must be a JSON object'));
+  }
+  const record = body as Record<string, unknown>;
+  if (typeof record.model !== 'string' || record.model === '') {
+    return fail(invalidField('model', "Missing or invalid field 'model': expected a model id string"));
+  }
+  const model = resolveModelId(record.model);
+  if (model === null) return fail(modelNotFound(record.model));
+
+  const thinking = readThinking(record.thinking);
+  if (thinking === null) {
+    return fail(invalidField('thinking', "Field 'thinking' must be {type: 'enabled'} or {type: 'disabled'}"));
+  }
+  const messagesError = validateMessages(record.messages, thinking);
+  if (messagesError !== null) return fail(messagesError);
+  const tools = validateTools(record.tools, record.tool_choice);
+  if (!tools.ok) return fail(tools.error);
+
+  if (record.stream === true) {
+    return fail(invalidField('stream', "Field 'stream': streamed replies are not supported by the emulator"));
+  }
+  const temperature = record.temperature ?? 1;
+  if (
+    typeof temperature !== 'number' ||
+    !Number.isFinite(temperature) ||
+    temperature < 0 ||
+    temperature > 2
+  ) {
+    return fail(invalidField('temperature', "Field 'temperature' must be a number from 0 to 2"));
+  }
+  const format = (record.response_format as { type?: unknown } | undefined | null)?.type ?? 'text';
+  if (format !== 'text' && format !== 'json_object') {
+    return fail(
+      invalidField(
+        'response_format',
+        "Field 'response_format' must be {type: 'text'} or {type: 'json_object'}",
+      ),
+    );
+  }
+  const logprobs = record.logprobs ?? false;
+  if (typeof logprobs !== 'boolean') {
+    return fail(invalidField('logprobs', "Field 'logprobs' must be a boolean"));
+  }
+  const topLogprobs = record.top_logprobs ?? 0;
+  if (!Number.isInteger(topLogprobs) || (topLogprobs as number) < 0 || (topLogprobs as number) > 20) {
+    return fail(invalidField('top_logprobs', "Field 'top_logprobs' must be an integer from 0 to 20"));
+  }
+  if (record.top_logprobs != null && !logprobs) {
+    return fail(invalidField('top_logprobs', "Field 'top_logprobs' needs 'logprobs' to be true"));
+  }
+  const maxTokens = record.max_tokens ?? record.max_completion_tokens ?? null;
+  if (maxTokens !== null && (!Number.isInteger(maxTokens) || (maxTokens as number) < 1)) {
+    return fail(invalidField('max_tokens', "Field 'max_tokens' must be a positive integer"));
+  }
+  return {
+    ok: true,
+    request: {
+      model,
+      messages: record.messages as Record<string, unknown>[],
+      rawTools: Array.isArray(record.tools) ? record.tools : undefined,
+      tools: tools.tools,
+      toolChoice: tools.toolChoice,
+      thinking,
+      temperature,
+      jsonMode: format === 'json_object',
+      logprobs,
+      topLogprobs: topLogprobs as number,
+      maxTokens: maxTokens as number | null,
+    },
+  };
+}
+
+function readThinking(thinking: unknown): boolean | null {
+  if (thinking === undefined || thinking === null) return true;
+  const type = (thinking as { type?: unknown }).type;
+  if (type === 'enabled') return true;
+  if (type === 'disabled') return false;
+  return null;
+}
+
+function fail(error: RouteResult): ChatRequestOutcome {
+  return { ok: false, error };
+}
