@@ -1,0 +1,91 @@
+import { ChatAdapter, type ChatClient, type ChatResponse } from '@switchboard/adapter';
+import { resolveModels, type SwitchboardConfig } from '@switchboard/endpoint';
+import { CliError } from '../cli-error.js';
+import { colors, formatCount, formatUsd } from '../format.js';
+import type { Io } from '../io.js';
+import { BAD_INPUT_EXIT_CODE } from '../load-config.js';
+import { parseNumberOption, parsePositiveInteger } from '../parse-options.js';
+import { resolveOrExplain } from '../resolve-endpoint.js';
+import { usageTotals } from '../usage-totals.js';
+
+/** Options of `switchboard chat`. */
+export interface ChatCommandOptions {
+  model?: string;
+  json?: boolean;
+  logprobs?: boolean;
+  temperature?: string;
+  maxTokens?: string;
+  timeout?: string;
+  showReasoning?: boolean;
+}
+
+function boundedClient(client: ChatClient, maxTokens: number | undefined): ChatClient {
+  if (maxTokens === undefined) return client;
+  if (!(client instanceof ChatAdapter)) {
+    throw new CliError(
+      '--max-tokens needs a provider endpoint; the scripted client has no output cap',
+      BAD_INPUT_EXIT_CODE,
+    );
+  }
+  return client.bounded(maxTokens);
+}
+
+/**
+ * `switchboard chat PROMPT`: one call through the resolved endpoint (a real
+ * provider when its key is set), printing content, optional reasoning, usage and cost.
+ */
+export async function chatCommand(
+  io: Io,
+  prompt: string,
+  config: SwitchboardConfig,
+  options: ChatCommandOptions,
+): Promise<void> {
+  const temperature =
+    options.temperature === undefined
+      ? undefined
+      : parseNumberOption('temperature', options.temperature, { min: 0, max: 2 });
+  const maxTokens =
+    options.maxTokens === undefined ? undefined : parsePositiveInteger('max-tokens', options.maxTokens);
+  const timeoutSeconds =
+    options.timeout === undefined
+      ? undefined
+      : parseNumberOption('timeout', options.timeout, { min: 0.001, max: 3600 });
+  const { client: resolvedClient, endpoint } = resolveOrExplain(config, io.env);
+  const client = boundedClient(resolvedClient, maxTokens);
+  const model = options.model?.trim() || resolveModels(config)[0];
+
+  const response: ChatResponse = await client.complete({
+    model,
+    messages: [{ role: 'user', content: prompt }],
+    ...(options.json ? { jsonObject: true } : {}),
+    ...(options.logprobs ? { logprobs: true } : {}),
+    ...(temperature === undefined ? {} : { temperature }),
+    ...(timeoutSeconds === undefined ? {} : { timeoutSeconds }),
+  });
+
+  const paint = colors(io.color);
+  io.stdout(`${response.content ?? ''}\n`);
+  if (options.showReasoning) io.stdout(`${paint.dim(`reasoning: ${response.reasoning ?? '(none)'}`)}\n`);
+  for (const call of response.toolCalls)
+    io.stdout(`tool call: ${call.name} ${JSON.stringify(call.arguments)}\n`);
+  const details = [
+    `model ${model}`,
+    `provider ${endpoint.provider}`,
+    `finish ${response.finishReason ?? 'n/a'}`,
+  ];
+  if (response.meanLogprob !== null) {
+    details.push(
+      `mean logprob ${response.meanLogprob.toFixed(4)} (confidence ${Math.exp(response.meanLogprob).toFixed(3)})`,
+    );
+  }
+  if (client instanceof ChatAdapter) {
+    const totals = usageTotals(client.usage, (usage) => endpoint.cost(usage));
+    details.push(
+      `tokens ${formatCount(totals.cacheHit)} cache hit / ${formatCount(totals.cacheMiss)} cache miss / ${formatCount(totals.output)} output`,
+      `cost ${endpoint.prices === null ? 'n/a (no recorded price)' : formatUsd(client.costUsd())}`,
+    );
+  } else {
+    details.push('usage not recorded (scripted client)');
+  }
+  io.stderr(`${paint.dim(details.join(' · '))}\n`);
+}

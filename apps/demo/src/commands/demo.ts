@@ -1,0 +1,91 @@
+import { randomBytes } from 'node:crypto';
+import { ChatAdapter } from '@switchboard/adapter';
+import { startEmulator } from '@switchboard/emulator';
+import { resolveChatEndpoint, resolveModels, type SwitchboardConfig } from '@switchboard/endpoint';
+import { CliError } from '../cli-error.js';
+import {
+  type RoleOutcome,
+  runClassifier,
+  runDetector,
+  runJudge,
+  runProposer,
+  runRejectedModel,
+} from '../demo/demo-roles.js';
+import { colors, formatCount, formatUsd, renderTable } from '../format.js';
+import type { Io } from '../io.js';
+import { sumTotals, usageTotals } from '../usage-totals.js';
+
+/** A model id the platform rejects (a product-style id, spec 7). */
+const REJECTED_MODEL = 'primary-v4.1-flash';
+const PROPOSER_MAX_TOKENS = 12;
+
+/**
+ * `switchboard demo`: starts the emulator on loopback, resolves the endpoint
+ * through the primary route (an `env` of its own: the user's environment is
+ * neither read for keys nor changed), runs a short multi-role session and
+ * prints the endpoint record and a cost table per role.
+ */
+export async function demoCommand(io: Io): Promise<void> {
+  const paint = colors(io.color);
+  // A throwaway key for the emulator: the demo never needs, reads or prints a real one.
+  const demoKey = `demo-${randomBytes(12).toString('hex')}`;
+  const emulator = await startEmulator({ key: demoKey, emptyJson: [1] });
+  try {
+    io.stderr(paint.dim(`emulator listening on ${emulator.url}\n`));
+    // Thinking stays on here so the detector has reasoning to replay across its tool turn.
+    const config: SwitchboardConfig = { models: { thinking: true } };
+    const resolved = resolveChatEndpoint(config, {
+      env: { PRIMARY_API_KEY: demoKey, PRIMARY_BASE_URL: emulator.url },
+    });
+    if (resolved === null || !(resolved.client instanceof ChatAdapter)) {
+      throw new CliError('the demo endpoint did not resolve through the primary route');
+    }
+    const { client: adapter, endpoint } = resolved;
+    const [detectorModel, judgeModel] = resolveModels(config);
+
+    const steps: Array<[string, () => Promise<RoleOutcome>]> = [
+      ['detector', () => runDetector(adapter, detectorModel)],
+      ['classifier', () => runClassifier(adapter, detectorModel)],
+      ['judge', () => runJudge(adapter, judgeModel, () => emulator.requests.length)],
+      ['proposer', () => runProposer(adapter, detectorModel, PROPOSER_MAX_TOKENS)],
+      ['rejected-model', () => runRejectedModel(adapter, REJECTED_MODEL)],
+    ];
+    const outcomes: RoleOutcome[] = [];
+    for (const [index, [role, run]] of steps.entries()) {
+      io.stderr(paint.dim(`[${index + 1}/${steps.length}] ${role}...\n`));
+      const outcome = await run();
+      outcomes.push(outcome);
+      io.stderr(`  ${paint.green('✓')} ${role}: ${outcome.summary}\n`);
+    }
+
+    io.stdout(`\n${paint.bold('Endpoint record')} (as a run journals it; it never holds the key)\n`);
+    io.stdout(`${JSON.stringify(endpoint, null, 2)}\n`);
+
+    const rows = outcomes.map((outcome) => ({
+      role: outcome.role,
+      totals: usageTotals(outcome.usage, (usage) => endpoint.cost(usage)),
+    }));
+    const total = sumTotals(rows.map((row) => row.totals));
+    const line = (label: string, totals: typeof total) => [
+      label,
+      formatCount(totals.calls),
+      formatCount(totals.cacheHit),
+      formatCount(totals.cacheMiss),
+      formatCount(totals.output),
+      formatUsd(totals.usd),
+    ];
+    io.stdout(`\n${paint.bold('Cost per role')} (${detectorModel} prices, USD)\n`);
+    io.stdout(
+      `${renderTable(
+        ['role', 'calls', 'cache hit', 'cache miss', 'output', 'USD'],
+        [...rows.map((row) => line(row.role, row.totals)), line('total', total)],
+        { color: io.color, rightAligned: [1, 2, 3, 4, 5] },
+      )}\n`,
+    );
+    io.stdout(`total cost: ${formatUsd(total.usd)} over ${total.calls} calls\n`);
+    const degraded = outcomes.filter((outcome) => outcome.degraded);
+    for (const outcome of degraded) io.stdout(`degradation recorded (not a verdict): ${outcome.summary}\n`);
+  } finally {
+    await emulator.close();
+  }
+}

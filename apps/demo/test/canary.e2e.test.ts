@@ -1,0 +1,63 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Emulator, startEmulator } from '@switchboard/emulator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from './run-cli.js';
+
+// A unique key per run: if it shows up in any output, the CLI leaked it.
+const CANARY = `canary-${randomUUID()}`;
+let emulator: Emulator;
+let directory: string;
+
+beforeAll(async () => {
+  emulator = await startEmulator({ key: CANARY });
+  directory = await mkdtemp(join(tmpdir(), 'switchboard-canary-'));
+});
+
+afterAll(async () => {
+  await emulator.close();
+  await rm(directory, { recursive: true, force: true });
+});
+
+describe('the API key never appears in CLI output', () => {
+  const commands: Array<[string, () => string[], () => Record<string, string>]> = [
+    ['demo', () => ['demo'], () => ({ PRIMARY_API_KEY: CANARY })],
+    ['resolve', () => ['resolve'], () => ({ PRIMARY_API_KEY: CANARY })],
+    ['resolve --json', () => ['resolve', '--json'], () => ({ GATEWAY_API_KEY: CANARY })],
+    [
+      'chat',
+      () => ['chat', 'hello', '--show-reasoning'],
+      () => ({ PRIMARY_API_KEY: CANARY, PRIMARY_BASE_URL: emulator.url }),
+    ],
+    ['models', () => ['models'], () => ({ PRIMARY_API_KEY: CANARY, PRIMARY_BASE_URL: emulator.url })],
+    [
+      'chat with a wrong key (401)',
+      () => ['chat', 'hello'],
+      () => ({ PRIMARY_API_KEY: `${CANARY}-wrong`, PRIMARY_BASE_URL: emulator.url }),
+    ],
+    [
+      'chat to an unreachable endpoint',
+      () => ['chat', 'hello', '--timeout', '2'],
+      () => ({ PRIMARY_API_KEY: CANARY, PRIMARY_BASE_URL: 'http://127.0.0.1:9' }),
+    ],
+    ['prices', () => ['prices'], () => ({ PRIMARY_API_KEY: CANARY })],
+    ['--help', () => ['--help'], () => ({ PRIMARY_API_KEY: CANARY })],
+  ];
+
+  it.each(commands)('%s', async (_name, args, env) => {
+    const run = await runCli(args(), env());
+    expect(`${run.stdout}\n${run.stderr}`).not.toContain(CANARY);
+    // The run did real work: output exists.
+    expect(`${run.stdout}${run.stderr}`.trim()).not.toBe('');
+  });
+
+  it('a config naming the key variable', async () => {
+    const config = join(directory, 'key-env.toml');
+    await writeFile(config, `[models]\nchat_base_url = "${emulator.url}"\nchat_api_key_env = "MY_KEY"\n`);
+    const run = await runCli(['chat', 'hello', '--config', config], { MY_KEY: CANARY });
+    expect(run.code).toBe(0);
+    expect(`${run.stdout}\n${run.stderr}`).not.toContain(CANARY);
+  });
+});

@@ -1,0 +1,198 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Emulator, startEmulator } from '@switchboard/emulator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from './run-cli.js';
+
+let directory: string;
+let emulator: Emulator;
+const EMULATOR_KEY = 'e2e-emulator-key';
+
+beforeAll(async () => {
+  directory = await mkdtemp(join(tmpdir(), 'switchboard-cli-'));
+  emulator = await startEmulator({ key: EMULATOR_KEY });
+});
+
+afterAll(async () => {
+  await emulator.close();
+  await rm(directory, { recursive: true, force: true });
+});
+
+async function file(name: string, text: string): Promise<string> {
+  const path = join(directory, name);
+  await writeFile(path, text);
+  return path;
+}
+
+describe('switchboard resolve', () => {
+  it.each([
+    ['scripted', { SWITCHBOARD_CLIENT: ' Dump ' }, { provider: 'scripted', baseUrl: '', prices: null }],
+    ['primary', { PRIMARY_API_KEY: 'k' }, { provider: 'primary', baseUrl: 'https://api.primary.example' }],
+    ['gateway', { GATEWAY_API_KEY: 'k' }, { provider: 'gateway', baseUrl: 'https://gateway.example/api/v1' }],
+  ])('names the %s rule and prints its record', async (rule, env, record) => {
+    const run = await runCli(['resolve', '--json'], env);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ rule, endpoint: record });
+  });
+
+  it('names the configured rule for a TOML config with chat_base_url', async () => {
+    const config = await file(
+      'configured.toml',
+      '[models]\nchat_base_url = "https://llm.internal.example/"\n',
+    );
+    const run = await runCli(['resolve', '--config', config], { PRIMARY_API_KEY: 'k' });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/resolved by rule: configured/);
+    expect(run.stdout).toContain('"baseUrl": "https://llm.internal.example"');
+    expect(run.stdout).toContain('"provider": "custom"');
+  });
+
+  it('reads a JSON config too', async () => {
+    const config = await file(
+      'config.json',
+      JSON.stringify({ models: { thinking: true }, scan: { depth: 2 } }),
+    );
+    const run = await runCli(['resolve', '--json', '--config', config], { PRIMARY_API_KEY: 'k' });
+    expect(JSON.parse(run.stdout).endpoint).toMatchObject({ provider: 'primary', thinking: true });
+  });
+
+  it('exits 1 with a one-line reason when nothing resolves', async () => {
+    const run = await runCli(['resolve']);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toMatch(/^switchboard: no chat endpoint: set PRIMARY_API_KEY/);
+  });
+});
+
+describe('a bad config file', () => {
+  it('exits 2 naming the file, the key and what was expected', async () => {
+    const config = await file('bad.toml', '[models]\nthinking = "yes"\n');
+    const run = await runCli(['resolve', '--config', config], { PRIMARY_API_KEY: 'k' });
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim()).toBe(`switchboard: ${config}: models.thinking: expected boolean, got string`);
+  });
+
+  it('exits 2 naming the file for TOML that does not parse', async () => {
+    const config = await file('broken.toml', '[models\nthinking = true\n');
+    const run = await runCli(['resolve', '--config', config]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`${config}: not valid TOML`);
+  });
+
+  it('exits 2 for a config file that does not exist', async () => {
+    const run = await runCli(['resolve', '--config', join(directory, 'missing.toml')]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/missing\.toml: cannot read the config file \(ENOENT\)/);
+  });
+});
+
+describe('switchboard chat and models against the emulator', () => {
+  const env = () => ({ PRIMARY_API_KEY: EMULATOR_KEY, PRIMARY_BASE_URL: emulator.url });
+
+  it('makes one call and prints content, usage and cost', async () => {
+    const run = await runCli(['chat', 'Say hello to the switchboard', '--logprobs'], env());
+    expect(run.code).toBe(0);
+    expect(run.stdout.trim()).not.toBe('');
+    expect(run.stderr).toMatch(/model primary-flash · provider primary · finish stop/);
+    expect(run.stderr).toMatch(/mean logprob -\d+\.\d{4}/);
+    expect(run.stderr).toMatch(/tokens \d+ cache hit \/ \d+ cache miss \/ \d+ output/);
+    expect(run.stderr).toMatch(/cost \$0\.\d{9}/);
+    const body = emulator.requests.at(-1)?.body as Record<string, unknown>;
+    expect(body).toMatchObject({ model: 'primary-flash', thinking: { type: 'disabled' }, logprobs: true });
+  });
+
+  it('caps the answer with --max-tokens and sends JSON mode with --json', async () => {
+    const run = await runCli(
+      ['chat', 'Give a verdict', '--json', '--max-tokens', '3', '--temperature', '0.5'],
+      env(),
+    );
+    expect(run.code).toBe(0);
+    const body = emulator.requests.at(-1)?.body as Record<string, unknown>;
+    expect(body).toMatchObject({ max_tokens: 3, temperature: 0.5, response_format: { type: 'json_object' } });
+  });
+
+  it('shows reasoning with --show-reasoning when thinking is on', async () => {
+    const config = await file('thinking.toml', '[models]\nthinking = true\n');
+    const run = await runCli(['chat', 'Why?', '--show-reasoning', '--config', config], env());
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/reasoning: (?!\(none\)).+/);
+  });
+
+  it('exits 2 naming the option for a bad --max-tokens', async () => {
+    const run = await runCli(['chat', 'x', '--max-tokens', '0'], env());
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/--max-tokens: expected a positive whole number, got '0'/);
+  });
+
+  it('reports a rejected model as a typed error, exit 1', async () => {
+    const run = await runCli(['chat', 'x', '--model', 'primary-v4.1-flash'], env());
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^switchboard: model_rejected: .*primary-flash, primary-v4-pro/);
+  });
+
+  it('lists the endpoint models', async () => {
+    const run = await runCli(['models'], env());
+    expect(run.code).toBe(0);
+    expect(run.stdout.trim().split('\n')).toEqual(['primary-flash', 'primary-v4-pro']);
+  });
+});
+
+describe('switchboard cost', () => {
+  it('costs out a usage log with a total', async () => {
+    const log = await file(
+      'usage.jsonl',
+      [
+        JSON.stringify({
+          prompt_cache_hit_tokens: 1_000_000,
+          prompt_cache_miss_tokens: 1_000_000,
+          completion_tokens: 1_000_000,
+        }),
+        '',
+        JSON.stringify({ prompt_tokens: 1_000_000, completion_tokens: 0 }),
+      ].join('\n'),
+    );
+    const run = await runCli(['cost', log, '--model', 'primary-flash']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/total: \$2\.214000000 over 2 calls/);
+  });
+
+  it('names the line number of each malformed line, still prints the total and exits 2', async () => {
+    const log = await file(
+      'mixed.jsonl',
+      `{"completion_tokens": 1000000}\nnot json\n[1,2]\n{"prompt_tokens": 1000000}\n`,
+    );
+    const run = await runCli(['cost', log, '--model', 'primary-flash']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(new RegExp(`${log}:2: not valid JSON`));
+    expect(run.stderr).toMatch(new RegExp(`${log}:3: expected a usage object, got an array`));
+    expect(run.stdout).toMatch(/total: \$1\.760000000 over 2 calls/);
+  });
+
+  it('exits 2 for a model without a recorded price', async () => {
+    const log = await file('one.jsonl', '{"prompt_tokens": 1}\n');
+    const run = await runCli(['cost', log, '--model', 'mystery-model']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/no price recorded for model 'mystery-model'; priced models: primary-flash/);
+  });
+});
+
+describe('help and version', () => {
+  it.each(['demo', 'resolve', 'chat', 'prices', 'models', 'cost'])('prints help for %s', async (command) => {
+    const run = await runCli([command, '--help']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(new RegExp(`Usage: switchboard ${command}`));
+  });
+
+  it('prints the version', async () => {
+    const run = await runCli(['--version']);
+    expect(run.code).toBe(0);
+    expect(run.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
+  it('prints the price table', async () => {
+    const run = await runCli(['prices']);
+    expect(run.stdout).toMatch(/primary-v4-pro\s+│\s+0\.044\s+│\s+1\.32\s+│\s+3\.96/);
+  });
+});

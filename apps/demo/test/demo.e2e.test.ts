@@ -1,0 +1,115 @@
+import { costOf, priceOf } from '@switchboard/prices';
+import { describe, expect, it } from 'vitest';
+import { runCli } from './run-cli.js';
+
+const flash = priceOf('primary-flash');
+
+interface Row {
+  role: string;
+  calls: number;
+  cacheHit: number;
+  cacheMiss: number;
+  output: number;
+  usd: number;
+}
+
+function tableRows(stdout: string): Row[] {
+  const rows: Row[] = [];
+  for (const line of stdout.split('\n')) {
+    const cells = line
+      .split('│')
+      .map((cell) => cell.trim())
+      .filter((cell) => cell !== '');
+    if (cells.length !== 6 || !cells[5]?.startsWith('$')) continue;
+    const [role, calls, cacheHit, cacheMiss, output, usd] = cells as [
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+    ];
+    const count = (text: string) => Number(text.replaceAll(',', ''));
+    rows.push({
+      role,
+      calls: count(calls),
+      cacheHit: count(cacheHit),
+      cacheMiss: count(cacheMiss),
+      output: count(output),
+      usd: Number(usd.slice(1)),
+    });
+  }
+  return rows;
+}
+
+describe('switchboard demo', () => {
+  it('exits 0, prints the endpoint record and a cost table that adds up', async () => {
+    const run = await runCli(['demo']);
+    expect(run.stderr).not.toMatch(/unexpected error/);
+    expect(run.code).toBe(0);
+
+    // The record is printed as indented JSON whose last line is a lone '}'.
+    const start = run.stdout.indexOf('{\n');
+    const end = run.stdout.indexOf('\n}\n', start) + 2;
+    const record = JSON.parse(run.stdout.slice(start, end)) as Record<string, unknown>;
+    expect(record).toMatchObject({ provider: 'primary', thinking: true });
+    expect(String(record.baseUrl)).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(Object.keys(record).sort()).toEqual(['baseUrl', 'prices', 'provider', 'thinking']);
+
+    const rows = tableRows(run.stdout);
+    const total = rows.find((row) => row.role === 'total');
+    const roles = rows.filter((row) => row.role !== 'total');
+    expect(roles.map((row) => row.role)).toEqual([
+      'detector',
+      'classifier',
+      'judge',
+      'proposer',
+      'rejected-model',
+    ]);
+    expect(total?.usd).toBeGreaterThan(0);
+    // Each row is the price table applied to its own tokens, to the printed nine decimals.
+    for (const row of roles) {
+      const expected = costOf(flash, {
+        prompt_cache_hit_tokens: row.cacheHit,
+        prompt_cache_miss_tokens: row.cacheMiss,
+        completion_tokens: row.output,
+      });
+      expect(row.usd).toBeCloseTo(expected ?? Number.NaN, 9);
+    }
+    // The total is the sum of the rows, column by column.
+    const sum = (pick: (row: Row) => number) =>
+      roles.reduce((accumulator, row) => accumulator + pick(row), 0);
+    expect(total?.calls).toBe(sum((row) => row.calls));
+    expect(total?.cacheHit).toBe(sum((row) => row.cacheHit));
+    expect(total?.cacheMiss).toBe(sum((row) => row.cacheMiss));
+    expect(total?.output).toBe(sum((row) => row.output));
+    expect(total?.usd).toBeCloseTo(
+      sum((row) => row.usd),
+      9,
+    );
+    expect(run.stdout).toMatch(new RegExp(`total cost: \\$${total?.usd.toFixed(9)}`));
+  });
+
+  it('shows progress and each role doing its job', async () => {
+    const run = await runCli(['demo']);
+    expect(run.stderr).toMatch(/\[1\/5\] detector/);
+    expect(run.stderr).toMatch(
+      /detector: tool call grep_repository -> tool result -> answer \(reasoning replayed/,
+    );
+    expect(run.stderr).toMatch(/classifier: mean logprob -\d+\.\d+, confidence \d+\.\d%/);
+    expect(run.stderr).toMatch(/judge: 2 requests: an empty JSON reply, then one retry -> valid JSON/);
+    expect(run.stderr).toMatch(/proposer: bounded\(12\): finish_reason length/);
+    expect(run.stdout).toMatch(
+      /degradation recorded \(not a verdict\): model 'primary-v4\.1-flash' rejected; supported: primary-flash, primary-v4-pro/,
+    );
+  });
+
+  it("ignores the user's own keys: the demo resolves its own emulator endpoint", async () => {
+    const run = await runCli(['demo'], {
+      PRIMARY_API_KEY: 'user-key',
+      PRIMARY_BASE_URL: 'http://127.0.0.1:9',
+    });
+    expect(run.code).toBe(0);
+    expect(run.stdout).not.toContain('127.0.0.1:9"');
+  });
+});
