@@ -1,0 +1,158 @@
+import { countTokens, type Emulator, SUPPORTED_MODELS, startEmulator } from '@switchboard/emulator';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  ChatAdapter,
+  ChatError,
+  type ChatMessage,
+  ModelRejectedError,
+  OpenAITransport,
+} from '../../src/index.js';
+
+// Spec 4.3 (model listing, the alias), 7 (model id refused, /v1 refused) and 9.1 (unversioned addresses).
+
+const KEY = 'wire-test-key-c62b';
+const question: ChatMessage[] = [{ role: 'user', content: 'Name the riskiest change in this release.' }];
+
+const running: Emulator[] = [];
+
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((emulator) => emulator.close()));
+});
+
+async function start(): Promise<Emulator> {
+  const emulator = await startEmulator({ key: KEY });
+  running.push(emulator);
+  return emulator;
+}
+
+/** The parsed JSON body the emulator received as request `index` (0-based). */
+function bodyOf(emulator: Emulator, index: number): Record<string, unknown> {
+  const body = emulator.requests[index]?.body;
+  if (body === null || typeof body !== 'object') throw new Error(`request ${index} has no JSON body`);
+  return body as Record<string, unknown>;
+}
+
+function transportAt(baseUrl: string): OpenAITransport {
+  return new OpenAITransport({ apiKey: KEY, baseUrl });
+}
+
+/** The promise's rejection; fails the test when it resolves. */
+async function failureOf(promise: Promise<unknown>): Promise<ChatError> {
+  const outcome = await promise.then(
+    (value) => ({ resolved: value }),
+    (error: unknown) => ({ rejected: error }),
+  );
+  if (!('rejected' in outcome)) throw new Error('expected the call to reject, it resolved');
+  expect(ChatError.isInstance(outcome.rejected)).toBe(true);
+  return outcome.rejected as ChatError;
+}
+
+describe('OpenAITransport and ChatAdapter against the emulator, model ids', () => {
+  describe('a product-style id the platform does not accept', () => {
+    it('rejects with ModelRejectedError: a degradation, status 400, carrying the supported names', async () => {
+      const emulator = await start();
+      const adapter = new ChatAdapter(transportAt(emulator.url));
+      const failure = await failureOf(adapter.complete({ model: 'primary-v4.1-flash', messages: question }));
+
+      expect(ModelRejectedError.isInstance(failure)).toBe(true);
+      expect(failure).toBeInstanceOf(ModelRejectedError);
+      expect(failure).toMatchObject({
+        kind: 'model_rejected',
+        status: 400,
+        degradation: true,
+        retryable: false,
+        model: 'primary-v4.1-flash',
+        supportedModels: ['primary-flash', 'primary-v4-pro'],
+      });
+      expect(emulator.requests).toHaveLength(1);
+      expect(bodyOf(emulator, 0).model).toBe('primary-v4.1-flash');
+    });
+  });
+
+  describe('the alias primary-chat', () => {
+    it('is sent as given and answered', async () => {
+      const emulator = await start();
+      const response = await new ChatAdapter(transportAt(emulator.url)).complete({
+        model: 'primary-chat',
+        messages: question,
+      });
+
+      expect(bodyOf(emulator, 0).model).toBe('primary-chat');
+      expect(response.content).toEqual(expect.stringContaining('Answer to: Name the riskiest change'));
+    });
+  });
+
+  describe('listModels()', () => {
+    it('reads GET /models into the ids the emulator accepts, through the transport', async () => {
+      const emulator = await start();
+      const models = await transportAt(emulator.url).listModels();
+
+      expect(models).toEqual([...SUPPORTED_MODELS]);
+      expect(models).toEqual(['primary-flash', 'primary-v4-pro']);
+      expect(emulator.requests[0]).toMatchObject({ method: 'GET', path: '/models' });
+      expect(emulator.requests[0]?.headers.authorization).toBe('Bearer [redacted]');
+    });
+
+    it('returns the same ids through ChatAdapter.listModels()', async () => {
+      const emulator = await start();
+      const models = await new ChatAdapter(transportAt(emulator.url)).listModels();
+
+      expect(models).toEqual(['primary-flash', 'primary-v4-pro']);
+      expect(emulator.requests).toHaveLength(1);
+    });
+  });
+});
+
+describe('OpenAITransport against the emulator, a base address ending in /v1 (spec 7, 9.1)', () => {
+  describe('a chat call', () => {
+    it('reaches /v1/chat/completions and rejects with ChatError "bad_request", 404, naming the unversioned API', async () => {
+      const emulator = await start();
+      const adapter = new ChatAdapter(transportAt(`${emulator.url}/v1`));
+      const failure = await failureOf(adapter.complete({ model: 'primary-flash', messages: question }));
+
+      expect(emulator.requests.map((request) => request.path)).toEqual(['/v1/chat/completions']);
+      expect(failure).toMatchObject({ kind: 'bad_request', status: 404, retryable: false });
+      expect(failure.message).toContain('unversioned');
+      expect(failure.message).toContain(`${emulator.url}/v1/chat/completions`);
+    });
+  });
+
+  describe('listModels()', () => {
+    it('rejects with ChatError "bad_request", 404, as well', async () => {
+      const emulator = await start();
+      const failure = await failureOf(transportAt(`${emulator.url}/v1/`).listModels());
+
+      expect(emulator.requests.map((request) => request.path)).toEqual(['/v1/models']);
+      expect(failure).toMatchObject({ kind: 'bad_request', status: 404 });
+      expect(failure.message).toContain('unversioned');
+    });
+  });
+});
+
+describe('ChatAdapter over OpenAITransport, an answer cut by the cap', () => {
+  describe('a bounded copy with a small n', () => {
+    it('gets finish_reason "length" and at most n content tokens', async () => {
+      const emulator = await start();
+      const response = await new ChatAdapter(transportAt(emulator.url))
+        .bounded(5)
+        .complete({ model: 'primary-flash', messages: question });
+
+      expect(bodyOf(emulator, 0).max_tokens).toBe(5);
+      expect(response.finishReason).toBe('length');
+      expect(countTokens(response.content ?? '')).toBe(5);
+    });
+  });
+
+  describe('the unbounded original', () => {
+    it('gets finish_reason "stop" and a longer answer', async () => {
+      const emulator = await start();
+      const response = await new ChatAdapter(transportAt(emulator.url)).complete({
+        model: 'primary-flash',
+        messages: question,
+      });
+
+      expect(response.finishReason).toBe('stop');
+      expect(countTokens(response.content ?? '')).toBeGreaterThan(5);
+    });
+  });
+});

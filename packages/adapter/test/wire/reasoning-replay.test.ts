@@ -1,0 +1,125 @@
+import { type Emulator, startEmulator } from '@switchboard/emulator';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  ChatAdapter,
+  ChatError,
+  type ChatMessage,
+  OpenAITransport,
+  type ToolSchema,
+  toAssistantMessage,
+} from '../../src/index.js';
+
+// Spec 1.3 and 4.2: the reasoning stays on the reply so callers can replay it across tool turns;
+// with thinking on, the platform refuses a tool-call turn replayed without it.
+
+const KEY = 'wire-test-key-1d8e';
+const grepTool: ToolSchema = {
+  type: 'function',
+  function: {
+    name: 'grep_repository',
+    description: 'Searches the repository for a pattern.',
+    parameters: { type: 'object', properties: { pattern: { type: 'string' } }, required: ['pattern'] },
+  },
+};
+const ask: ChatMessage = { role: 'user', content: 'Use grep_repository TODO to list the open markers.' };
+const toolOutput = 'packages/adapter/src/chat-adapter.ts:12: TODO document the retry';
+
+const running: Emulator[] = [];
+
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((emulator) => emulator.close()));
+});
+
+/** A thinking adapter (disableThinking false) and the first step of a tool loop: the model's tool call. */
+async function firstStep() {
+  const emulator = await startEmulator({ key: KEY });
+  running.push(emulator);
+  const adapter = new ChatAdapter(new OpenAITransport({ apiKey: KEY, baseUrl: emulator.url }), {
+    disableThinking: false,
+  });
+  const call = await adapter.complete({ model: 'primary-flash', messages: [ask], tools: [grepTool] });
+  return { emulator, adapter, call };
+}
+
+/** The messages the emulator received in request `index` (0-based). */
+function sentMessages(emulator: Emulator, index: number): ChatMessage[] {
+  const body = emulator.requests[index]?.body as { messages?: ChatMessage[] } | null | undefined;
+  if (!Array.isArray(body?.messages)) throw new Error(`request ${index} has no messages`);
+  return body.messages;
+}
+
+function toolResult(callId: string): ChatMessage {
+  return { role: 'tool', tool_call_id: callId, content: toolOutput };
+}
+
+describe('ChatAdapter over OpenAITransport, a two-step tool loop with thinking on', () => {
+  describe('step one', () => {
+    it('gets a tool call with its reasoning, and sends no thinking field', async () => {
+      const { emulator, call } = await firstStep();
+
+      expect(emulator.requests[0]?.body).not.toHaveProperty('thinking');
+      expect(call.finishReason).toBe('tool_calls');
+      expect(call.toolCalls).toEqual([
+        {
+          id: expect.any(String),
+          name: 'grep_repository',
+          arguments: { pattern: 'TODO to list the open markers' },
+        },
+      ]);
+      expect(call.reasoning).toEqual(expect.any(String));
+    });
+  });
+
+  describe('step two, replaying the turn with toAssistantMessage', () => {
+    it('sends the reasoning back as reasoning_content beside the tool calls, and gets the final answer', async () => {
+      const { emulator, adapter, call } = await firstStep();
+      const callId = call.toolCalls[0]?.id ?? '';
+      const final = await adapter.complete({
+        model: 'primary-flash',
+        messages: [ask, toAssistantMessage(call), toolResult(callId)],
+        tools: [grepTool],
+      });
+
+      expect(emulator.requests).toHaveLength(2);
+      const replayed = sentMessages(emulator, 1)[1];
+      expect(replayed).toEqual({
+        role: 'assistant',
+        content: '',
+        reasoning_content: call.reasoning,
+        tool_calls: [
+          {
+            id: callId,
+            type: 'function',
+            function: { name: 'grep_repository', arguments: JSON.stringify(call.toolCalls[0]?.arguments) },
+          },
+        ],
+      });
+      expect(final.toolCalls).toEqual([]);
+      expect(final.finishReason).toBe('stop');
+      expect(final.content).toEqual(
+        expect.stringMatching(/^Tool result from grep_repository: packages adapter/),
+      );
+    });
+  });
+
+  describe('step two, replaying the turn without its reasoning', () => {
+    it('is rejected with HTTP 400 as ChatError "bad_request" naming reasoning_content, and not retried', async () => {
+      const { emulator, adapter, call } = await firstStep();
+      const { reasoning_content: _dropped, ...withoutReasoning } = toAssistantMessage(call);
+      const failure = await adapter
+        .complete({
+          model: 'primary-flash',
+          messages: [ask, withoutReasoning, toolResult(call.toolCalls[0]?.id ?? '')],
+          tools: [grepTool],
+        })
+        .catch((error: unknown) => error);
+
+      expect(ChatError.isInstance(failure)).toBe(true);
+      expect(failure).toMatchObject({ kind: 'bad_request', status: 400, degradation: false });
+      expect((failure as Error).message).toContain('reasoning_content');
+      expect((failure as Error).message).toContain('message index 1');
+      expect(sentMessages(emulator, 1)[1]).not.toHaveProperty('reasoning_content');
+      expect(emulator.requests).toHaveLength(2);
+    });
+  });
+});
