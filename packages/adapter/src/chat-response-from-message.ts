@@ -61,14 +61,24 @@ function readArguments(value: unknown): Record<string, unknown> {
 }
 
 function meanLogprob(logprobs: unknown): number | null {
-  let sum = 0;
-  let count = 0;
+  const values: number[] = [];
   for (const token of readArray(logprobs, 'content')) {
     const logprob = readField(token, 'logprob');
-    if (typeof logprob === 'number' && Number.isFinite(logprob)) {
-      sum += logprob;
-      count += 1;
-    }
+    if (typeof logprob === 'number' && Number.isFinite(logprob)) values.push(logprob);
   }
-  return count === 0 ? null : sum / count;
+  if (values.length === 0) return null;
+  let sum = 0;
+  let smallest = Number.POSITIVE_INFINITY;
+  let largest = Number.NEGATIVE_INFINITY;
+  for (const value of values) {
+    sum += value;
+    smallest = Math.min(smallest, value);
+    largest = Math.max(largest, value);
+  }
+  // A sum of huge values overflows to ±Infinity; dividing each first keeps the mean finite.
+  const mean = Number.isFinite(sum)
+    ? sum / values.length
+    : values.reduce((total, value) => total + value / values.length, 0);
+  // A mean lies within its values; clamping only undoes rounding.
+  return Math.min(Math.max(mean, smallest), largest);
 }

@@ -197,6 +197,7 @@ async function readReply(response: Response, context: CallContext): Promise<Reco
     }
     throw fail('bad_reply', 'the reply body could not be read (cut off)', redactError(error, context.apiKey));
   }
+  if (text.trim() === '') throw fail('bad_reply', 'the reply body is empty');
   let payload: unknown;
   try {
     payload = JSON.parse(text);
@@ -254,6 +255,10 @@ function normalizeBaseUrl(baseUrl: unknown): string {
     url = new URL(trimmed);
   } catch {
     throw new TypeError(`${expected}, got ${JSON.stringify(baseUrl)}`);
+  }
+  // fetch refuses such an address at call time; and it is never echoed, as it holds a secret.
+  if (url.username !== '' || url.password !== '') {
+    throw new TypeError(`${expected}, without credentials (user:password@); pass the key as apiKey`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new TypeError(`${expected}, got ${JSON.stringify(baseUrl)}`);

@@ -16,7 +16,8 @@ export function redactError(error: unknown, apiKey: string): unknown {
   if (apiKey === '') return error;
   let inspected: string;
   try {
-    inspected = inspect(error, { depth: 8, showHidden: true });
+    // Every level and getter: a key may sit deep in a cause chain or a field of a wrapped error.
+    inspected = inspect(error, { depth: Number.POSITIVE_INFINITY, showHidden: true, getters: true });
   } catch {
     inspected = apiKey;
   }

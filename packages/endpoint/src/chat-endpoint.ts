@@ -22,8 +22,9 @@ function checkedPrices(prices: Prices | null | undefined): Prices | null {
     throw new TypeError(`ChatEndpoint: prices must be a Prices object or null, got ${typeof prices}`);
   }
   for (const field of PRICE_FIELDS) {
-    if (typeof prices[field] !== 'number' || !Number.isFinite(prices[field])) {
-      throw new TypeError(`ChatEndpoint: prices.${field} must be a finite number`);
+    // A negative price would make a bill smaller than it could be (spec 8, cost rule).
+    if (typeof prices[field] !== 'number' || !Number.isFinite(prices[field]) || prices[field] < 0) {
+      throw new TypeError(`ChatEndpoint: prices.${field} must be a finite number >= 0`);
     }
   }
   if (Object.isFrozen(prices)) return prices;
@@ -48,7 +49,7 @@ export class ChatEndpoint implements CostModel {
   /** The prices of the pricing model, or null when it has none. */
   readonly prices: Prices | null;
 
-  /** @throws {TypeError} for a provider that is not a {@link ProviderKind}, or fields of the wrong type. */
+  /** @throws {TypeError} for a provider that is not a {@link ProviderKind}, fields of the wrong type, or a negative price. */
   constructor(init: ChatEndpointInit) {
     if (typeof init !== 'object' || init === null) {
       throw new TypeError('ChatEndpoint: expected an object with provider, baseUrl and thinking');

@@ -8,6 +8,16 @@ export function isAbsoluteHttpUrl(text: string): boolean {
   }
 }
 
+/** Whether `text` is a URL carrying credentials (`user:password@`), which must never be echoed. */
+export function hasCredentials(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.username !== '' || url.password !== '';
+  } catch {
+    return false;
+  }
+}
+
 /** Whether an absolute URL's path ends with a version segment such as `/v1` (a trailing `/` ignored). */
 export function endsWithVersionPath(text: string): boolean {
   return /\/v\d+$/i.test(new URL(text).pathname.replace(/\/+$/, ''));

@@ -2,7 +2,7 @@ import { type core, z } from 'zod';
 import { ConfigError } from './config-error.js';
 import { PRIMARY_DEFAULT_BASE_URL } from './constants.js';
 import { describeType } from './describe-type.js';
-import { endsWithVersionPath, isAbsoluteHttpUrl } from './http-url.js';
+import { endsWithVersionPath, hasCredentials, isAbsoluteHttpUrl } from './http-url.js';
 import { providerOf } from './provider-of.js';
 import type { SwitchboardConfig } from './switchboard-config.js';
 
@@ -14,7 +14,13 @@ const chatBaseUrl = z
   .trim()
   .superRefine((value, context) => {
     if (value === '') return;
-    if (!isAbsoluteHttpUrl(value)) {
+    if (hasCredentials(value)) {
+      // fetch refuses such an address, and the value is not echoed: it holds a secret.
+      context.addIssue({
+        code: 'custom',
+        message: 'expected an absolute http(s) URL without credentials (user:password@), got one with them',
+      });
+    } else if (!isAbsoluteHttpUrl(value)) {
       context.addIssue({
         code: 'custom',
         message: `expected an absolute http(s) URL, got ${JSON.stringify(value)}`,
@@ -107,14 +113,25 @@ function notPlainObject(input: unknown): ConfigError | null {
  * @throws {ConfigError} naming every bad path and what was expected, e.g.
  *   `models.thinking: expected boolean, got string` (several joined with `'; '`): for
  *   input that is not a plain object, a value of the wrong type, a `chat_base_url`
- *   that is not an absolute http(s) URL or that is a primary address with a version
- *   path such as `/v1` (spec 7, 9.1), and a `chat_api_key_env` that is not an
- *   environment variable name.
+ *   that is not an absolute http(s) URL, carries credentials (`user:password@`, never
+ *   echoed) or is a primary address with a version path such as `/v1` (spec 7, 9.1),
+ *   a `chat_api_key_env` that is not an environment variable name, and an object
+ *   that throws when read.
  */
 export function parseConfig(input: unknown): SwitchboardConfig {
-  const shapeError = notPlainObject(input);
-  if (shapeError !== null) throw shapeError;
-  const result = switchboardConfigSchema.safeParse(input);
+  let result: ReturnType<typeof switchboardConfigSchema.safeParse>;
+  try {
+    const shapeError = notPlainObject(input);
+    if (shapeError !== null) throw shapeError;
+    result = switchboardConfigSchema.safeParse(input);
+  } catch (error) {
+    if (ConfigError.isInstance(error)) throw error;
+    // A hand-made object whose getter or proxy trap throws: still a ConfigError, never that error itself.
+    throw new ConfigError(`config: could not be read: reading it threw ${describeType(error)}`, {
+      path: 'config',
+      cause: error,
+    });
+  }
   if (result.success) return result.data;
   const issues = result.error.issues;
   throw new ConfigError(issues.map((issue) => issueText(issue, input)).join('; '), {

@@ -6,7 +6,7 @@ import { ConfigError } from './config-error.js';
 import { PRIMARY_DEFAULT_BASE_URL, SCRIPTED_FLAG_ENV } from './constants.js';
 import { type Environment, readVariable } from './environment.js';
 import { gatewayTransportFromEnvironment } from './gateway-transport.js';
-import { isAbsoluteHttpUrl, withoutTrailingSlashes } from './http-url.js';
+import { hasCredentials, isAbsoluteHttpUrl, withoutTrailingSlashes } from './http-url.js';
 import { parseConfig } from './parse-config.js';
 import { providerOf } from './provider-of.js';
 import { modelsOfParsed } from './resolve-models.js';
@@ -42,6 +42,13 @@ function scriptedEndpoint(): ChatEndpoint {
 function primaryBaseUrl(environment: Environment): string {
   const baseUrl = readVariable(environment, 'PRIMARY_BASE_URL');
   if (baseUrl === undefined) return PRIMARY_DEFAULT_BASE_URL;
+  if (hasCredentials(baseUrl)) {
+    // fetch refuses such an address, and the value is not echoed: it holds a secret.
+    throw new ConfigError(
+      'PRIMARY_BASE_URL: expected an absolute http(s) URL without credentials (user:password@), got one with them',
+      { path: 'PRIMARY_BASE_URL' },
+    );
+  }
   if (!isAbsoluteHttpUrl(baseUrl)) {
     throw new ConfigError(
       `PRIMARY_BASE_URL: expected an absolute http(s) URL, got ${JSON.stringify(baseUrl)}`,
@@ -79,13 +86,15 @@ export function resolveChatEndpoint(
   config: SwitchboardConfig = {},
   options: ResolveChatEndpointOptions = {},
 ): ResolvedChatEndpoint | null {
-  const environment: Environment = options.env ?? process.env;
+  // A JavaScript caller's `null` means no options, like `undefined`.
+  const { override, env } = options ?? {};
+  const environment: Environment = env ?? process.env;
 
-  if (options.override !== undefined && options.override !== null) {
-    if (typeof options.override.complete !== 'function') {
+  if (override !== undefined && override !== null) {
+    if (typeof override.complete !== 'function') {
       throw new TypeError('override must be a chat client with a complete(request) method');
     }
-    return { rule: 'override', client: options.override, endpoint: scriptedEndpoint() };
+    return { rule: 'override', client: override, endpoint: scriptedEndpoint() };
   }
 
   const flag = readVariable(environment, SCRIPTED_FLAG_ENV)?.toLowerCase();

@@ -18,9 +18,11 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 // Spec 2.3: an absent or non-numeric count is 0, numbers are truncated; a
 // negative count is 0 too, so a bill is never made smaller than it could be.
+// A count above Number.MAX_SAFE_INTEGER (no real reply has one) is capped there,
+// so that a corrupt entry such as 1.8e308 still costs a finite amount.
 function tokenCount(value: unknown): number {
   if (typeof value !== 'number' || !Number.isFinite(value)) return 0;
-  return Math.max(Math.trunc(value), 0);
+  return Math.min(Math.max(Math.trunc(value), 0), Number.MAX_SAFE_INTEGER);
 }
 
 /**
@@ -28,8 +30,8 @@ function tokenCount(value: unknown): number {
  * `usage` is not a plain object. Never throws.
  */
 export function tokensOf(usage: unknown): BilledTokens | null {
-  if (!isPlainObject(usage)) return null;
   try {
+    if (!isPlainObject(usage)) return null;
     const cacheHit = tokenCount(usage.prompt_cache_hit_tokens);
     const miss = usage.prompt_cache_miss_tokens;
     const input =
@@ -38,7 +40,7 @@ export function tokensOf(usage: unknown): BilledTokens | null {
         : Math.max(tokenCount(usage.prompt_tokens) - cacheHit, 0);
     return { cacheHit, input, output: tokenCount(usage.completion_tokens) };
   } catch {
-    // A getter that throws on a hand-made object: no readable usage.
+    // A getter or proxy trap that throws on a hand-made object: no readable usage.
     return null;
   }
 }
@@ -48,7 +50,9 @@ export function tokensOf(usage: unknown): BilledTokens | null {
  * `(cacheHit * cacheHitPerM + input * inputPerM + output * outputPerM) / 1_000_000`,
  * with the counts of {@link tokensOf}.
  *
- * Returns null when there are no prices or `usage` is not a plain object. Never throws.
+ * Returns null when there are no prices or `usage` is not a plain object. Never throws;
+ * never NaN, Infinity or negative for valid prices (token counts are capped at
+ * `Number.MAX_SAFE_INTEGER`).
  */
 export function costOf(prices: Prices | null, usage: unknown): number | null {
   if (prices === null || prices === undefined) return null;

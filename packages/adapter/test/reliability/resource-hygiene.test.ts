@@ -1,0 +1,224 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { startEmulator } from '@switchboard/emulator';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ChatAdapter, ChatError, type ChatMessage, OpenAITransport } from '../../src/index.js';
+
+// Resource hygiene (issue 5): the emulator and the transports leave no open handles once the
+// emulator is closed, and a timed-out request is aborted — its socket closed — not left running.
+
+const KEY = 'reliability-hygiene-key-0b9a';
+const MODEL = 'primary-flash';
+const question: ChatMessage[] = [{ role: 'user', content: 'Is the queue drained?' }];
+const HANDLE_TYPES = ['TCPServerWrap', 'TCPSocketWrap', 'Timeout'] as const;
+
+function handleCounts(): Record<string, number> {
+  const counts: Record<string, number> = Object.fromEntries(HANDLE_TYPES.map((type) => [type, 0]));
+  for (const type of process.getActiveResourcesInfo())
+    if (type in counts) counts[type] = (counts[type] ?? 0) + 1;
+  return counts;
+}
+
+/**
+ * Waits until there are no more servers, sockets and timers than at `baseline`. Handles are
+ * released a moment after close() resolves, so this polls (taking each count between sleeps,
+ * when no sleep timer of its own is pending); it fails with the counts if they stay higher.
+ */
+async function expectHandlesBackTo(baseline: Record<string, number>): Promise<void> {
+  let counts = handleCounts();
+  for (let poll = 0; poll < 500; poll += 1) {
+    if (HANDLE_TYPES.every((type) => (counts[type] ?? 0) <= (baseline[type] ?? 0))) return;
+    await sleep(10);
+    counts = handleCounts();
+  }
+  expect(counts).toEqual(baseline);
+}
+
+/** How a raw server saw one request end. */
+interface Seen {
+  /** Resolves when the request's connection closed; `finished` tells whether a whole answer was sent. */
+  closed: Promise<{ finished: boolean }>;
+}
+
+const servers: Server[] = [];
+
+afterEach(async () => {
+  await Promise.all(
+    servers.splice(0).map(
+      (server) =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        }),
+    ),
+  );
+});
+
+/** A loopback server that never finishes an answer: no headers at all, or headers and half a body. */
+async function stallingServer(mode: 'no headers' | 'headers, then a stalled body') {
+  const seen: Seen[] = [];
+  const server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    request.resume();
+    seen.push({
+      closed: new Promise((resolve) => {
+        response.on('close', () => resolve({ finished: response.writableFinished }));
+      }),
+    });
+    if (mode === 'headers, then a stalled body') {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.write('{"choices": [');
+    }
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const connections = () =>
+    new Promise<number>((resolve, reject) =>
+      server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
+    );
+  return { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, connections };
+}
+
+async function rejectionOf(promise: Promise<unknown>): Promise<ChatError> {
+  const outcome = await promise.then(
+    () => ({ rejected: false as const }),
+    (error: unknown) => ({ rejected: true as const, error }),
+  );
+  if (!outcome.rejected) throw new Error('expected the call to reject, it resolved');
+  expect(ChatError.isInstance(outcome.error)).toBe(true);
+  return outcome.error as ChatError;
+}
+
+describe('resource hygiene', () => {
+  describe('the emulator and transports after close()', () => {
+    it('leave no server, socket or timer open after calls that succeeded, timed out, were reset or listed models', async () => {
+      const baseline = handleCounts();
+      const emulator = await startEmulator({ key: KEY });
+      const transport = new OpenAITransport({ apiKey: KEY, baseUrl: emulator.url, maxAttempts: 2 });
+      const adapter = new ChatAdapter(transport);
+      await adapter.complete({ model: MODEL, messages: question });
+      await adapter.bounded(8).complete({ model: MODEL, messages: question });
+      emulator.setFaults([{ delayMs: 600_000 }]);
+      expect(
+        (await rejectionOf(adapter.complete({ model: MODEL, messages: question, timeoutSeconds: 0.2 }))).kind,
+      ).toBe('timeout');
+      emulator.setFaults([{ reset: true, times: 1 }]);
+      await adapter.complete({ model: MODEL, messages: question });
+      await transport.listModels();
+      expect(handleCounts().TCPServerWrap).toBeGreaterThan(baseline.TCPServerWrap ?? 0);
+
+      await emulator.close();
+      await expectHandlesBackTo(baseline);
+    }, 15_000);
+
+    it('ends a call still waiting in a fault delay when the emulator closes, and leaves nothing open', async () => {
+      const baseline = handleCounts();
+      const emulator = await startEmulator({ key: KEY, faults: [{ delayMs: 600_000 }] });
+      const adapter = new ChatAdapter(
+        new OpenAITransport({ apiKey: KEY, baseUrl: emulator.url, maxAttempts: 1 }),
+      );
+      const pending = rejectionOf(
+        adapter.complete({ model: MODEL, messages: question, timeoutSeconds: 600 }),
+      );
+      while (emulator.requests.length === 0) await sleep(5);
+
+      await emulator.close();
+      expect((await pending).kind).toBe('connection');
+      await expectHandlesBackTo(baseline);
+    }, 15_000);
+
+    it('lets a process that started an emulator, made calls and closed it exit by itself', async () => {
+      const packageRoot = fileURLToPath(new URL('../../', import.meta.url));
+      const script = fileURLToPath(new URL('./fixtures/call-and-close.mjs', import.meta.url));
+      for (const built of ['dist/index.js', '../emulator/dist/index.js', '../prices/dist/index.js']) {
+        // The child runs the built packages (turbo builds them before `test`).
+        if (!existsSync(new URL(built, new URL('../../', import.meta.url)))) {
+          throw new Error(`packages/adapter/${built} is missing: build the packages first`);
+        }
+      }
+      const child = spawn(process.execPath, [script], {
+        cwd: packageRoot,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString('utf8');
+      });
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString('utf8');
+      });
+      // A generous bound: the child needs well under a second, but a handle left open keeps it
+      // alive for the emulator's 600 s fault delay or forever.
+      const exit = await new Promise<{ code: number | null; signal: string | null; exitedByItself: boolean }>(
+        (resolve) => {
+          const bound = setTimeout(() => {
+            child.kill('SIGKILL');
+          }, 20_000);
+          let exitedByItself = true;
+          bound.unref();
+          child.on('exit', (code, signal) => {
+            clearTimeout(bound);
+            if (signal === 'SIGKILL') exitedByItself = false;
+            resolve({ code, signal, exitedByItself });
+          });
+        },
+      );
+
+      expect({ ...exit, stderr }).toEqual({ code: 0, signal: null, exitedByItself: true, stderr: '' });
+      expect(JSON.parse(stdout)).toEqual({
+        answered: 'resolved',
+        timedOut: 'timeout',
+        reset: 'connection',
+        models: ['primary-flash', 'primary-v4-pro'],
+      });
+    }, 30_000);
+  });
+
+  describe('a timed-out request', () => {
+    it.each([['no headers'], ['headers, then a stalled body']] as const)(
+      'is aborted when the server sends %s: the server sees its connection close without an answer',
+      async (mode) => {
+        const server = await stallingServer(mode);
+        const transport = new OpenAITransport({ apiKey: KEY, baseUrl: server.baseUrl, maxAttempts: 1 });
+        const error = await rejectionOf(
+          new ChatAdapter(transport).complete({ model: MODEL, messages: question, timeoutSeconds: 0.2 }),
+        );
+
+        expect(error.kind).toBe('timeout');
+        expect(server.seen).toHaveLength(1);
+        // Hangs (and the test times out) if the request were left running.
+        expect(await server.seen[0]?.closed).toEqual({ finished: false });
+        expect(await server.connections()).toBe(0);
+      },
+    );
+
+    it('is aborted on every attempt when retried: each of the attempts’ connections closes', async () => {
+      const server = await stallingServer('no headers');
+      const transport = new OpenAITransport({ apiKey: KEY, baseUrl: server.baseUrl, maxAttempts: 2 });
+      const error = await rejectionOf(
+        new ChatAdapter(transport).complete({ model: MODEL, messages: question, timeoutSeconds: 0.2 }),
+      );
+
+      expect(error.kind).toBe('timeout');
+      expect(server.seen).toHaveLength(2);
+      expect(await Promise.all(server.seen.map((seen) => seen.closed))).toEqual([
+        { finished: false },
+        { finished: false },
+      ]);
+      expect(await server.connections()).toBe(0);
+    });
+
+    it('is aborted when listing models times out too', async () => {
+      const server = await stallingServer('no headers');
+      const transport = new OpenAITransport({ apiKey: KEY, baseUrl: server.baseUrl, maxAttempts: 1 });
+      const error = await rejectionOf(transport.listModels({ timeoutSeconds: 0.2 }));
+
+      expect(error.kind).toBe('timeout');
+      expect(await server.seen[0]?.closed).toEqual({ finished: false });
+    });
+  });
+});

@@ -1,0 +1,90 @@
+import { PRICE_TABLE, type Prices } from '@switchboard/prices';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ChatEndpoint } from './chat-endpoint.js';
+
+const RUNS = { numRuns: 1_000 };
+
+const tablePrices: fc.Arbitrary<Prices> = fc.constantFrom(...PRICE_TABLE.values());
+const pricePerMillion = fc.double({ min: 0, max: 1e6, noNaN: true });
+const validPrices = fc.oneof(
+  tablePrices,
+  fc.record({ cacheHitPerM: pricePerMillion, inputPerM: pricePerMillion, outputPerM: pricePerMillion }),
+);
+
+const tokenValue = fc.oneof(
+  fc.double(),
+  fc.integer(),
+  fc.string(),
+  fc.constant(null),
+  fc.jsonValue({ maxDepth: 1 }),
+);
+const usage = fc.oneof(
+  fc.record(
+    {
+      prompt_tokens: tokenValue,
+      completion_tokens: tokenValue,
+      prompt_cache_hit_tokens: tokenValue,
+      prompt_cache_miss_tokens: tokenValue,
+    },
+    { requiredKeys: [] },
+  ),
+  fc.jsonValue(),
+);
+
+function endpointWith(prices: Prices | null): ChatEndpoint {
+  return new ChatEndpoint({
+    provider: 'primary',
+    baseUrl: 'https://api.primary.example',
+    thinking: false,
+    prices,
+  });
+}
+
+describe('ChatEndpoint (property-based)', () => {
+  describe('cost', () => {
+    it('is null or a finite, non-negative number for valid prices and any usage', () => {
+      fc.assert(
+        fc.property(validPrices, usage, (prices, entry) => {
+          const cost = endpointWith(prices).cost(entry);
+          if (cost === null) return;
+          expect(Number.isFinite(cost)).toBe(true);
+          expect(cost).toBeGreaterThanOrEqual(0);
+        }),
+        RUNS,
+      );
+    });
+
+    it('is null for any usage without prices', () => {
+      fc.assert(
+        fc.property(usage, (entry) => {
+          expect(endpointWith(null).cost(entry)).toBeNull();
+        }),
+        RUNS,
+      );
+    });
+  });
+
+  describe('prices the constructor accepts', () => {
+    it('refuses any negative, NaN or infinite price with a TypeError naming the field, so no cost is ever negative', () => {
+      const anyPrice = fc.oneof(fc.double(), pricePerMillion);
+      fc.assert(
+        fc.property(
+          fc.record({ cacheHitPerM: anyPrice, inputPerM: anyPrice, outputPerM: anyPrice }),
+          (prices) => {
+            const bad = (['cacheHitPerM', 'inputPerM', 'outputPerM'] as const).find(
+              (field) => !(Number.isFinite(prices[field]) && prices[field] >= 0),
+            );
+            if (bad === undefined) {
+              expect(endpointWith(prices).prices).toEqual(prices);
+            } else {
+              expect(() => endpointWith(prices)).toThrow(TypeError);
+              expect(() => endpointWith(prices)).toThrow(`prices.${bad}`);
+            }
+          },
+        ),
+        RUNS,
+      );
+    });
+  });
+});
