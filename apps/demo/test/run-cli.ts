@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 /** The built CLI that users run; the e2e tests spawn it as a real process. */
-export const CLI_PATH = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+const CLI_PATH = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 
 /** What one run of the CLI printed and how it exited. */
 export interface CliRun {

@@ -17,7 +17,7 @@ export function wordsOf(text: string): string[] {
 }
 
 /** Up to `count` words of `text`, joined by spaces ('(nothing)' when there are none). */
-export function snippet(text: string, count: number): string {
+function snippet(text: string, count: number): string {
   const words = wordsOf(text);
   return words.length === 0 ? '(nothing)' : words.slice(0, count).join(' ');
 }
@@ -27,7 +27,7 @@ export function snippet(text: string, count: number): string {
  * to `start` until the text holds at least `tokens` tokens, then cut to exactly
  * that many (never shorter than `start` itself).
  */
-export function fillToTokens(start: string, seed: string, tokens: number): string {
+function fillToTokens(start: string, seed: string, tokens: number): string {
   const random = seededRandom(seed);
   const parts = [start];
   let count = countTokens(start);

@@ -2,14 +2,14 @@ import { hashText } from './seeded-random.js';
 import { tokenSpans } from './tokenize.js';
 
 /** One alternative token and its log probability. */
-export interface TopLogprob {
+interface TopLogprob {
   readonly token: string;
   readonly logprob: number;
   readonly bytes: number[];
 }
 
 /** One token of the content with its log probability and the most likely alternatives. */
-export interface TokenLogprob extends TopLogprob {
+interface TokenLogprob extends TopLogprob {
   readonly top_logprobs: TopLogprob[];
 }
 

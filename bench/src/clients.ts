@@ -1,0 +1,119 @@
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { ChatAdapter, OpenAITransport } from '@switchboard/adapter';
+import { resolveChatEndpoint } from '@switchboard/endpoint';
+import { generateText } from 'ai';
+import OpenAI from 'openai';
+import { BENCH_API_KEY, BENCH_MESSAGES, BENCH_MODEL } from './settings.js';
+
+/** One way of making the same chat call; `call` resolves with the answer's length in characters. */
+export interface BenchClient {
+  readonly id: ClientId;
+  readonly label: string;
+  call(): Promise<number>;
+}
+
+/** The clients compared, in table order. */
+export const CLIENT_IDS = ['fetch', 'openai', 'ai-sdk', 'adapter', 'resolved'] as const;
+export type ClientId = (typeof CLIENT_IDS)[number];
+
+/** The reference every ratio is taken against. */
+export const BASELINE: ClientId = 'openai';
+
+// Every client sends the same body: model, messages, temperature 0 and thinking
+// disabled (the adapter's defaults), to the same emulator, with the same key.
+const THINKING_DISABLED = { type: 'disabled' } as const;
+
+function rawFetch(baseUrl: string): BenchClient {
+  const url = `${baseUrl}/chat/completions`;
+  const headers = { authorization: `Bearer ${BENCH_API_KEY}`, 'content-type': 'application/json' };
+  return {
+    id: 'fetch',
+    label: 'raw fetch (floor)',
+    async call() {
+      const body = JSON.stringify({
+        model: BENCH_MODEL,
+        messages: BENCH_MESSAGES,
+        temperature: 0,
+        thinking: THINKING_DISABLED,
+      });
+      const response = await fetch(url, { method: 'POST', headers, body });
+      if (!response.ok) throw new Error(`fetch: HTTP ${response.status}`);
+      const reply = (await response.json()) as { choices: { message: { content: string } }[] };
+      return reply.choices[0]?.message.content.length ?? 0;
+    },
+  };
+}
+
+function openaiSdk(baseUrl: string): BenchClient {
+  const client = new OpenAI({ apiKey: BENCH_API_KEY, baseURL: baseUrl, maxRetries: 2 });
+  return {
+    id: 'openai',
+    label: '`openai` SDK',
+    async call() {
+      const reply = await client.chat.completions.create({
+        model: BENCH_MODEL,
+        messages: BENCH_MESSAGES as OpenAI.ChatCompletionMessageParam[],
+        temperature: 0,
+        // Not in the SDK's types: the provider's own field, passed through as is.
+        ...({ thinking: THINKING_DISABLED } as object),
+      });
+      return reply.choices[0]?.message.content?.length ?? 0;
+    },
+  };
+}
+
+function aiSdk(baseUrl: string): BenchClient {
+  const provider = createOpenAICompatible({ name: 'primary', baseURL: baseUrl, apiKey: BENCH_API_KEY });
+  const model = provider.chatModel(BENCH_MODEL);
+  // The AI SDK's own way to send a system message (in `messages` it warns on every call);
+  // the request body comes out the same as the other clients'.
+  const [system, ...messages] = BENCH_MESSAGES;
+  return {
+    id: 'ai-sdk',
+    label: 'AI SDK (`ai` + openai-compatible)',
+    async call() {
+      const result = await generateText({
+        model,
+        system: system?.content,
+        messages: messages as Parameters<typeof generateText>[0]['messages'] & object,
+        temperature: 0,
+        maxRetries: 2,
+        providerOptions: { primary: { thinking: THINKING_DISABLED } },
+      });
+      return result.text.length;
+    },
+  };
+}
+
+function adapter(baseUrl: string): BenchClient {
+  const chat = new ChatAdapter(new OpenAITransport({ apiKey: BENCH_API_KEY, baseUrl }));
+  return {
+    id: 'adapter',
+    label: '`ChatAdapter` over `OpenAITransport`',
+    async call() {
+      const response = await chat.complete({ model: BENCH_MODEL, messages: BENCH_MESSAGES });
+      return response.content?.length ?? 0;
+    },
+  };
+}
+
+function resolved(baseUrl: string): BenchClient {
+  const endpoint = resolveChatEndpoint(undefined, {
+    env: { PRIMARY_API_KEY: BENCH_API_KEY, PRIMARY_BASE_URL: baseUrl },
+  });
+  if (endpoint === null) throw new Error('resolveChatEndpoint returned null with PRIMARY_API_KEY set');
+  const { client } = endpoint;
+  return {
+    id: 'resolved',
+    label: '`resolveChatEndpoint` client',
+    async call() {
+      const response = await client.complete({ model: BENCH_MODEL, messages: BENCH_MESSAGES });
+      return response.content?.length ?? 0;
+    },
+  };
+}
+
+/** Every client, pointed at one emulator. */
+export function createClients(baseUrl: string): BenchClient[] {
+  return [rawFetch(baseUrl), openaiSdk(baseUrl), aiSdk(baseUrl), adapter(baseUrl), resolved(baseUrl)];
+}

@@ -1,0 +1,66 @@
+import type { BenchClient } from './clients.js';
+
+/** What one batch of calls of one client cost. */
+export interface BatchResult {
+  /** Milliseconds each call took, from start to resolved answer. */
+  readonly latenciesMs: number[];
+  /** Wall-clock milliseconds of the whole batch. */
+  readonly wallMs: number;
+  /** CPU microseconds (user + system) this process spent during the batch. */
+  readonly cpuMicros: number;
+  /** Total characters of answer content received (a check that work was done). */
+  readonly contentChars: number;
+}
+
+const collectGarbage = (globalThis as { gc?: () => void }).gc;
+
+/**
+ * Makes `calls` calls with at most `concurrency` in flight. Garbage left by the
+ * previous batch is collected first (with --expose-gc), so each client pays
+ * for its own allocations.
+ */
+export async function runBatch(
+  client: BenchClient,
+  calls: number,
+  concurrency: number,
+): Promise<BatchResult> {
+  collectGarbage?.();
+  const latenciesMs = new Array<number>(calls);
+  let next = 0;
+  let contentChars = 0;
+  const worker = async () => {
+    while (next < calls) {
+      const index = next++;
+      const started = performance.now();
+      const chars = await client.call();
+      contentChars += chars;
+      latenciesMs[index] = performance.now() - started;
+    }
+  };
+  const cpuBefore = process.cpuUsage();
+  const started = performance.now();
+  await Promise.all(Array.from({ length: Math.min(concurrency, calls) }, worker));
+  const wallMs = performance.now() - started;
+  const cpu = process.cpuUsage(cpuBefore);
+  return { latenciesMs, wallMs, cpuMicros: cpu.user + cpu.system, contentChars };
+}
+
+/** The median of a list of numbers (the mean of the middle two for an even count). */
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1
+    ? (sorted[middle] ?? Number.NaN)
+    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+}
+
+/**
+ * The client order of round `round`: rotated by one each round and reversed on
+ * odd rounds, so every client runs early and late, before and after each other.
+ */
+export function roundOrder<T>(items: readonly T[], round: number): T[] {
+  const shift = round % items.length;
+  const rotated = [...items.slice(shift), ...items.slice(0, shift)];
+  return round % 2 === 1 ? rotated.reverse() : rotated;
+}

@@ -1,0 +1,14 @@
+/** The key every client sends and the emulators require (a loopback-only stand-in). */
+export const BENCH_API_KEY = 'bench-key';
+
+/** The model every client asks for. */
+export const BENCH_MODEL = 'primary-flash';
+
+/** Answer length of the large scenario: about 51 KB of content (the emulator's tokens are ~5 bytes). */
+export const LARGE_ANSWER_TOKENS = 10_000;
+
+/** The conversation every client sends. */
+export const BENCH_MESSAGES = [
+  { role: 'system', content: 'You review build logs and answer in one short paragraph.' },
+  { role: 'user', content: 'Summarize the nightly build log: which step failed and why?' },
+];

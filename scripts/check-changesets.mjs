@@ -1,0 +1,93 @@
+// Independent releases (issue 6): `changeset version` in a dry run, on a copy of
+// the workspace's manifests and changeset files in a temporary folder, must bump
+// @switchboard/prices alone for a price-table change. First the pending
+// changesets are applied (the next release), then one changeset bumping only
+// @switchboard/prices (patch) is added and versioned; every package.json other
+// than packages/prices/package.json must come out byte for byte unchanged.
+//
+// Usage: node scripts/check-changesets.mjs
+import { spawnSync } from 'node:child_process';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const changeset = join(root, 'node_modules/@changesets/cli/bin.js');
+const PRICE_CHANGE = `---\n'@switchboard/prices': patch\n---\n\nA price-table change.\n`;
+
+/** Workspace manifests, relative to the root: the root one and one per workspace package. */
+function manifests() {
+  const globs = readFileSync(join(root, 'pnpm-workspace.yaml'), 'utf8')
+    .split('\n')
+    .map((line) => /^\s+-\s+['"]?([^'"]+?)['"]?\s*$/.exec(line)?.[1])
+    .filter((glob) => glob !== undefined);
+  const folders = globs.flatMap((glob) =>
+    glob.endsWith('/*')
+      ? readdirSync(join(root, glob.slice(0, -2)), { withFileTypes: true })
+          .filter((entry) => entry.isDirectory())
+          .map((entry) => `${glob.slice(0, -2)}/${entry.name}`)
+      : [glob],
+  );
+  return ['package.json', ...folders.map((folder) => `${folder}/package.json`)].filter((file) =>
+    existsSync(join(root, file)),
+  );
+}
+
+function runChangesetVersion(folder) {
+  const run = spawnSync(process.execPath, [changeset, 'version'], { cwd: folder, encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`changeset version failed:\n${run.stdout}${run.stderr}`);
+}
+
+function snapshot(folder, files) {
+  return new Map(files.map((file) => [file, readFileSync(join(folder, file), 'utf8')]));
+}
+
+/** Runs the dry run; prints what changed; returns false when anything but prices was bumped. */
+export function checkChangesets() {
+  const folder = mkdtempSync(join(tmpdir(), 'switchboard-changesets-'));
+  try {
+    const files = manifests();
+    for (const file of [...files, 'pnpm-workspace.yaml']) {
+      mkdirSync(dirname(join(folder, file)), { recursive: true });
+      cpSync(join(root, file), join(folder, file));
+    }
+    cpSync(join(root, '.changeset'), join(folder, '.changeset'), { recursive: true });
+    const pending = readdirSync(join(folder, '.changeset')).filter((name) => name.endsWith('.md')).length;
+    if (pending > 0) runChangesetVersion(folder);
+    const before = snapshot(folder, files);
+    writeFileSync(join(folder, '.changeset/price-table-change.md'), PRICE_CHANGE);
+    runChangesetVersion(folder);
+    const after = snapshot(folder, files);
+    const changed = files.filter((file) => before.get(file) !== after.get(file));
+    const version = (text) => JSON.parse(text).version;
+    const prices = 'packages/prices/package.json';
+    console.log(
+      `changesets: ${pending} pending changeset(s) applied first; then a prices patch changed ${changed.join(', ') || 'nothing'}` +
+        (changed.includes(prices)
+          ? ` (${version(before.get(prices))} -> ${version(after.get(prices))})`
+          : ''),
+    );
+    if (changed.length === 1 && changed[0] === prices) {
+      console.log('changesets: ok, a price-table change releases @switchboard/prices alone');
+      return true;
+    }
+    console.log('changesets: FAIL, expected only packages/prices/package.json to change');
+    return false;
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  if (!checkChangesets()) process.exitCode = 1;
+}
