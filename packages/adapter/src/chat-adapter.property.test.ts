@@ -1,13 +1,12 @@
-import { costOf, priceOf } from '@switchboard/prices';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { costSum, pricedAs } from '../test/support/priced-as.js';
 import { ChatAdapter } from './chat-adapter.js';
-import type { ChatTransport, CostModel, TransportRequest } from './types.js';
+import type { ChatTransport, TransportRequest } from './types.js';
 
 const RUNS = { numRuns: 300 };
 
-const prices = priceOf('primary-flash');
-const costModel: CostModel = { cost: (usage) => costOf(prices, usage) };
+const costModel = pricedAs('primary-flash');
 
 const tokenValue = fc.oneof(
   fc.double(),
@@ -82,7 +81,7 @@ describe('ChatAdapter (property-based)', () => {
             .map((payload) => (isPlainRecord(payload) ? payload.usage : undefined))
             .filter(isPlainRecord);
           expect(adapter.usage).toEqual(expected);
-          const sum = adapter.usage.reduce((total, entry) => total + (costModel.cost(entry) ?? 0), 0);
+          const sum = costSum(costModel, adapter.usage);
           expect(adapter.costUsd()).toBe(sum);
           expect(Number.isFinite(adapter.costUsd())).toBe(true);
           expect(adapter.costUsd()).toBeGreaterThanOrEqual(0);

@@ -1,5 +1,6 @@
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { emptyChatResponse } from '../test/support/empty-chat-response.js';
 import { ChatAdapter } from './chat-adapter.js';
 import { ChatError } from './chat-error.js';
 import { OpenAITransport } from './openai-transport.js';
@@ -237,14 +238,7 @@ describe('ChatAdapter', () => {
     ])('reads %s as the empty message', async (_, payload) => {
       const transport = new RawTransport([payload]);
       const response = await new ChatAdapter(transport).complete(request);
-      expect(response).toEqual({
-        content: null,
-        toolCalls: [],
-        reasoning: null,
-        logprobs: null,
-        meanLogprob: null,
-        finishReason: null,
-      });
+      expect(response).toEqual(emptyChatResponse());
     });
   });
 

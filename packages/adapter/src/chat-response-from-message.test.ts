@@ -1,14 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { emptyChatResponse } from '../test/support/empty-chat-response.js';
 import { chatResponseFromMessage } from './chat-response-from-message.js';
 
-const empty = {
-  content: null,
-  toolCalls: [],
-  reasoning: null,
-  logprobs: null,
-  meanLogprob: null,
-  finishReason: null,
-};
+const empty = emptyChatResponse();
 
 describe('chatResponseFromMessage', () => {
   describe('with a well-formed message', () => {

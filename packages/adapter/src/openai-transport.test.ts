@@ -1,7 +1,7 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
+import { closeLoopbackServers, listenOnLoopback } from '../test/support/listen-on-loopback.js';
 import { ChatAdapter } from './chat-adapter.js';
 import { ChatError } from './chat-error.js';
 import { ModelRejectedError } from './model-rejected-error.js';
@@ -17,20 +17,11 @@ interface Received {
 
 type Handler = (request: Received, response: ServerResponse) => void;
 
-const servers: Server[] = [];
 let received: Received[] = [];
 
 afterEach(async () => {
   received = [];
-  await Promise.all(
-    servers.splice(0).map(
-      (server) =>
-        new Promise<void>((resolve) => {
-          server.closeAllConnections();
-          server.close(() => resolve());
-        }),
-    ),
-  );
+  await closeLoopbackServers();
 });
 
 /** Starts a loopback server that answers request i with handlers[i] (the last one repeats). */
@@ -51,9 +42,7 @@ async function serve(...handlers: Handler[]): Promise<string> {
       handler?.(entry, response);
     });
   });
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return listenOnLoopback(server);
 }
 
 function json(status: number, body: unknown, headers: Record<string, string> = {}): Handler {
@@ -473,11 +462,9 @@ describe('OpenAITransport', () => {
     });
 
     it('maps a refused connection to a retryable connection error', async () => {
-      const baseUrl = await serve(ok);
-      await new Promise<void>((resolve) => {
-        const server = servers.pop();
-        server?.close(() => resolve());
-      });
+      const server = createServer();
+      const baseUrl = await listenOnLoopback(server);
+      await new Promise<void>((resolve) => server.close(() => resolve()));
       const error = await failure(single(baseUrl).completeChatRaw(request));
       expect(error).toMatchObject({ kind: 'connection', status: null, retryable: true });
       expect(error.message).toMatch(

@@ -1,16 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { emptyChatResponse } from '../test/support/empty-chat-response.js';
 import { chatResponseFromMessage } from './chat-response-from-message.js';
 import { toAssistantMessage } from './to-assistant-message.js';
 import type { ChatResponse } from './types.js';
 
-const base: ChatResponse = {
-  content: null,
-  toolCalls: [],
-  reasoning: null,
-  logprobs: null,
-  meanLogprob: null,
-  finishReason: null,
-};
+const base: ChatResponse = emptyChatResponse();
 
 describe('toAssistantMessage', () => {
   describe('with tool calls and reasoning', () => {

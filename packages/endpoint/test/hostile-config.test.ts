@@ -1,4 +1,4 @@
-import { ChatAdapter, ChatError, type ChatMessage, OpenAITransport } from '@switchboard/adapter';
+import { ChatAdapter, type ChatMessage, OpenAITransport } from '@switchboard/adapter';
 import { type Emulator, startEmulator } from '@switchboard/emulator';
 import { priceOf } from '@switchboard/prices';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ import {
   resolveModels,
   type SwitchboardConfig,
 } from '../src/index.js';
+import { failureOf } from './support/failure-of.js';
 
 // Hostile configuration and environment (issue 5): wrong types, blank values, odd base URLs, a /v1
 // suffix, padded model ids and a missing key variable each get the spec's result or a clear
@@ -56,16 +57,6 @@ function adapterOf(config: unknown, env: Record<string, string | undefined>): Ch
   const { client } = resolved(config, env);
   expect(client).toBeInstanceOf(ChatAdapter);
   return client as ChatAdapter;
-}
-
-async function rejectionOf(promise: Promise<unknown>): Promise<ChatError> {
-  const outcome = await promise.then(
-    () => ({ rejected: false as const }),
-    (error: unknown) => ({ rejected: true as const, error }),
-  );
-  if (!outcome.rejected) throw new Error('expected the call to reject, it resolved');
-  expect(ChatError.isInstance(outcome.error)).toBe(true);
-  return outcome.error as ChatError;
 }
 
 // Each value of a type other than the key's, with the name the message gives its type.
@@ -196,7 +187,7 @@ describe('hostile configuration and environment', () => {
         { models: { chat_base_url: emulator.url, chat_api_key_env: 'TEAM_API_KEY' } },
         { TEAM_API_KEY: '   ' },
       );
-      const error = await rejectionOf(adapter.complete({ model: 'primary-flash', messages: question }));
+      const error = await failureOf(adapter.complete({ model: 'primary-flash', messages: question }));
       expect({ kind: error.kind, status: error.status }).toEqual({ kind: 'auth', status: 401 });
       expect(emulator.requests[0]?.headers.authorization).toBeUndefined();
     });
@@ -338,7 +329,7 @@ describe('hostile configuration and environment', () => {
       const result = resolved({}, { PRIMARY_API_KEY: KEY, PRIMARY_BASE_URL: `${baseUrl}/` });
       expect(result.endpoint.baseUrl).toBe(baseUrl);
 
-      const error = await rejectionOf(
+      const error = await failureOf(
         (result.client as ChatAdapter).complete({ model: 'primary-flash', messages: question }),
       );
       expect({ kind: error.kind, status: error.status, retryable: error.retryable }).toEqual({
@@ -366,7 +357,7 @@ describe('hostile configuration and environment', () => {
 
     it('a padded id passed straight to complete is sent as given, and the platform refuses it as a degradation', async () => {
       const adapter = adapterOf({}, { PRIMARY_API_KEY: KEY, PRIMARY_BASE_URL: emulator.url });
-      const error = await rejectionOf(adapter.complete({ model: ' primary-flash ', messages: question }));
+      const error = await failureOf(adapter.complete({ model: ' primary-flash ', messages: question }));
       expect({ kind: error.kind, status: error.status, degradation: error.degradation }).toEqual({
         kind: 'model_rejected',
         status: 400,
@@ -385,7 +376,7 @@ describe('hostile configuration and environment', () => {
       expect(result.rule).toBe('configured');
       expect(result.endpoint.provider).toBe('custom');
 
-      const error = await rejectionOf(
+      const error = await failureOf(
         (result.client as ChatAdapter).complete({ model: 'primary-flash', messages: question }),
       );
       expect({ kind: error.kind, status: error.status, retryable: error.retryable }).toEqual({

@@ -1,6 +1,5 @@
 import {
   ChatAdapter,
-  ChatError,
   type ChatMessage,
   ModelRejectedError,
   type ToolSchema,
@@ -10,6 +9,7 @@ import { type Emulator, type EmulatorOptions, startEmulator } from '@switchboard
 import { costOf, priceOf } from '@switchboard/prices';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveChatEndpoint, type SwitchboardConfig } from '../src/index.js';
+import { failureOf } from './support/failure-of.js';
 
 // The resolved client, end to end: resolveChatEndpoint builds a ChatAdapter over an OpenAITransport
 // (resolution rules 4, 5, 6, 8), and every call below crosses a real loopback socket to the emulator.
@@ -54,17 +54,6 @@ function bodyOf(emulator: Emulator, index: number): Record<string, unknown> {
   const body = emulator.requests[index]?.body;
   if (body === null || typeof body !== 'object') throw new Error(`request ${index} has no JSON body`);
   return body as Record<string, unknown>;
-}
-
-/** The promise's rejection, which must be a ChatError; fails the test when it resolves. */
-async function failureOf(promise: Promise<unknown>): Promise<ChatError> {
-  const outcome = await promise.then(
-    (value) => ({ resolved: value }),
-    (error: unknown) => ({ rejected: error }),
-  );
-  if (!('rejected' in outcome)) throw new Error('expected the call to reject, it resolved');
-  expect(ChatError.isInstance(outcome.rejected)).toBe(true);
-  return outcome.rejected as ChatError;
 }
 
 describe('resolveChatEndpoint against the emulator', () => {

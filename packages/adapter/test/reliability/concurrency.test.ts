@@ -1,33 +1,21 @@
-import { type Emulator, promptTokens, startEmulator } from '@switchboard/emulator';
-import { costOf, priceOf } from '@switchboard/prices';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ChatAdapter, type ChatMessage, type CostModel, OpenAITransport } from '../../src/index.js';
+import { promptTokens } from '@switchboard/emulator';
+import { describe, expect, it } from 'vitest';
+import { ChatAdapter, type ChatMessage, OpenAITransport } from '../../src/index.js';
+import { costSum, pricedAs } from '../support/priced-as.js';
+import { sharedEmulator } from '../support/shared-emulator.js';
 
 // Concurrency (issue 5): many calls in flight on one adapter lose no usage entry, record none
 // twice, and keep costUsd() the exact sum; bounded copies keep ledgers of their own.
 
 const KEY = 'reliability-concurrency-key-77d0';
 const MODEL = 'primary-flash';
-const PRICES = priceOf(MODEL);
-const costModel: CostModel = { cost: (usage) => costOf(PRICES, usage) };
+const costModel = pricedAs(MODEL);
 const CALLS = 500;
 
-let emulator: Emulator;
-
-beforeAll(async () => {
-  emulator = await startEmulator({ key: KEY });
-});
-
-afterAll(async () => {
-  await emulator.close();
-});
-
-beforeEach(() => {
-  emulator.reset();
-});
+const emulator = sharedEmulator({ key: KEY });
 
 function newAdapter(): ChatAdapter {
-  return new ChatAdapter(new OpenAITransport({ apiKey: KEY, baseUrl: emulator.url, maxAttempts: 3 }), {
+  return new ChatAdapter(new OpenAITransport({ apiKey: KEY, baseUrl: emulator().url, maxAttempts: 3 }), {
     endpoint: costModel,
   });
 }
@@ -37,17 +25,10 @@ function question(index: number): ChatMessage[] {
   return [{ role: 'user', content: `Question ${index}: is service ${'alpha '.repeat(index % 41)}healthy?` }];
 }
 
-/** The exact sum of the cost model over entries, in ledger order (what costUsd() must equal). */
-function costSum(entries: readonly Record<string, unknown>[]): number {
-  let sum = 0;
-  for (const entry of entries) sum += costModel.cost(entry) ?? 0;
-  return sum;
-}
-
 /** The prompt sizes of the chat requests the emulator answered with 200, sorted. */
 function answeredPromptSizes(numbers: ReadonlySet<number> = new Set()): number[] {
-  return emulator.requests
-    .filter((received) => !numbers.has(received.number))
+  return emulator()
+    .requests.filter((received) => !numbers.has(received.number))
     .map((received) => promptTokens(received.body as { messages: unknown[] }).length)
     .sort((a, b) => a - b);
 }
@@ -67,17 +48,17 @@ describe('ChatAdapter over OpenAITransport, under concurrency', () => {
       );
 
       expect(responses.every((response) => typeof response.content === 'string')).toBe(true);
-      expect(emulator.requests).toHaveLength(CALLS);
+      expect(emulator().requests).toHaveLength(CALLS);
       expect(adapter.usage).toHaveLength(CALLS);
       expect(sortedPromptTokens(adapter.usage)).toEqual(answeredPromptSizes());
-      expect(adapter.costUsd()).toBe(costSum(adapter.usage));
+      expect(adapter.costUsd()).toBe(costSum(costModel, adapter.usage));
     });
 
     it('still records exactly one entry per call when some attempts fail and are retried', async () => {
       const faulted = Array.from({ length: CALLS / 10 }, (_, index) => (index + 1) * 10);
       const resets = faulted.filter((_, index) => index % 2 === 0);
       const limited = faulted.filter((_, index) => index % 2 === 1);
-      emulator.setFaults([
+      emulator().setFaults([
         { requests: resets, reset: true },
         { requests: limited, status: 429, retryAfterMs: 5 },
       ]);
@@ -88,10 +69,10 @@ describe('ChatAdapter over OpenAITransport, under concurrency', () => {
         ),
       );
 
-      expect(emulator.requests).toHaveLength(CALLS + faulted.length);
+      expect(emulator().requests).toHaveLength(CALLS + faulted.length);
       expect(adapter.usage).toHaveLength(CALLS);
       expect(sortedPromptTokens(adapter.usage)).toEqual(answeredPromptSizes(new Set(faulted)));
-      expect(adapter.costUsd()).toBe(costSum(adapter.usage));
+      expect(adapter.costUsd()).toBe(costSum(costModel, adapter.usage));
     });
   });
 
@@ -109,24 +90,24 @@ describe('ChatAdapter over OpenAITransport, under concurrency', () => {
       // Interleave the calls of all four adapters.
       await Promise.all(calls);
 
-      expect(emulator.requests).toHaveLength(perAdapter * 4);
+      expect(emulator().requests).toHaveLength(perAdapter * 4);
       expect(parent.usage).toHaveLength(perAdapter);
       for (const [index, copy] of copies.entries()) {
         const cap = caps[index] as number;
         expect(copy.usage).toHaveLength(perAdapter);
         expect(copy.usage.every((entry) => (entry.completion_tokens as number) <= cap)).toBe(true);
         expect(
-          emulator.requests.filter(
+          emulator().requests.filter(
             (received) => (received.body as { max_tokens?: number }).max_tokens === cap,
           ),
         ).toHaveLength(perAdapter);
-        expect(copy.costUsd()).toBe(costSum(copy.usage));
+        expect(copy.costUsd()).toBe(costSum(costModel, copy.usage));
       }
       // The parent's answers are uncapped: 16 tokens or more, so no capped entry slipped into its ledger.
       expect(parent.usage.every((entry) => (entry.completion_tokens as number) > Math.max(...caps))).toBe(
         true,
       );
-      expect(parent.costUsd()).toBe(costSum(parent.usage));
+      expect(parent.costUsd()).toBe(costSum(costModel, parent.usage));
       const allEntries = [parent, ...copies].flatMap((adapter) => adapter.usage);
       expect(sortedPromptTokens(allEntries)).toEqual(answeredPromptSizes());
     });

@@ -1,15 +1,16 @@
-import { type Emulator, type FaultRule, promptTokens, startEmulator } from '@switchboard/emulator';
-import { costOf, priceOf } from '@switchboard/prices';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type FaultRule, promptTokens } from '@switchboard/emulator';
+import { describe, expect, it } from 'vitest';
 import {
   ChatAdapter,
   ChatError,
   type ChatErrorKind,
   type ChatMessage,
   type ChatResponse,
-  type CostModel,
   OpenAITransport,
 } from '../../src/index.js';
+import { emptyChatResponse } from '../support/empty-chat-response.js';
+import { costSum, pricedAs } from '../support/priced-as.js';
+import { sharedEmulator } from '../support/shared-emulator.js';
 
 // The fault matrix of issue 5: each fault of the emulator's plan, against an unbounded adapter
 // (maxAttempts 3, the SDK retries 408/409/429/5xx, resets and timeouts) and a bounded copy (one
@@ -18,8 +19,7 @@ import {
 
 const KEY = 'reliability-fault-key-3c1e';
 const MODEL = 'primary-flash';
-const PRICES = priceOf(MODEL);
-const costModel: CostModel = { cost: (usage) => costOf(PRICES, usage) };
+const costModel = pricedAs(MODEL);
 const question: ChatMessage[] = [
   { role: 'user', content: 'Which services failed their health check today?' },
 ];
@@ -170,14 +170,7 @@ const matrix: FaultCase[] = [
     name: 'a 200 with no choices (usage kept)',
     plan: [{ ...chat, noChoices: true }],
     response: (response) => {
-      expect(response).toEqual({
-        content: null,
-        toolCalls: [],
-        reasoning: null,
-        logprobs: null,
-        meanLogprob: null,
-        finishReason: null,
-      });
+      expect(response).toEqual(emptyChatResponse());
     },
     unbounded: succeeded(1),
     bounded: succeeded(1),
@@ -191,31 +184,12 @@ const matrix: FaultCase[] = [
   },
 ];
 
-let emulator: Emulator;
-
-beforeAll(async () => {
-  emulator = await startEmulator({ key: KEY });
-});
-
-afterAll(async () => {
-  await emulator.close();
-});
-
-beforeEach(() => {
-  emulator.reset();
-});
+const emulator = sharedEmulator({ key: KEY });
 
 function adapterOf(kind: 'unbounded' | 'bounded'): ChatAdapter {
-  const transport = new OpenAITransport({ apiKey: KEY, baseUrl: emulator.url, maxAttempts: 3 });
+  const transport = new OpenAITransport({ apiKey: KEY, baseUrl: emulator().url, maxAttempts: 3 });
   const adapter = new ChatAdapter(transport, { endpoint: costModel });
   return kind === 'bounded' ? adapter.bounded(4_096) : adapter;
-}
-
-/** The exact sum of the cost model over entries, in ledger order (what costUsd() must equal). */
-function costSum(entries: readonly Record<string, unknown>[]): number {
-  let sum = 0;
-  for (const entry of entries) sum += costModel.cost(entry) ?? 0;
-  return sum;
 }
 
 async function settle(promise: Promise<ChatResponse>) {
@@ -245,8 +219,8 @@ describe.each(['unbounded', 'bounded'] as const)(
       expect(ledgerBefore).toHaveLength(1);
       expect(costBefore).toBeGreaterThan(0);
 
-      emulator.reset();
-      emulator.setFaults(fault.plan);
+      emulator().reset();
+      emulator().setFaults(fault.plan);
       const { response, error } = await settle(adapter.complete(request));
 
       // Outcome.
@@ -261,12 +235,12 @@ describe.each(['unbounded', 'bounded'] as const)(
           status: expected.status,
           retryable: expected.retryable,
         });
-        expect(chatError.message).toContain(`[POST] "${emulator.url}/chat/completions": `);
+        expect(chatError.message).toContain(`[POST] "${emulator().url}/chat/completions": `);
         expect(chatError.message).toContain(expected.detail);
       }
 
       // Attempts the emulator saw.
-      expect(emulator.requests.map((received) => received.path)).toEqual(
+      expect(emulator().requests.map((received) => received.path)).toEqual(
         Array(expected.attempts).fill('/chat/completions'),
       );
 
@@ -275,21 +249,21 @@ describe.each(['unbounded', 'bounded'] as const)(
       const added = adapter.usage.slice(1);
       expect(added).toHaveLength(expected.entries);
       // An added entry is the reply to one of the last `entries` requests: its prompt size matches.
-      const answered = emulator.requests.slice(emulator.requests.length - expected.entries);
+      const answered = emulator().requests.slice(emulator().requests.length - expected.entries);
       expect(added.map((entry) => entry.prompt_tokens)).toEqual(
         answered.map((received) => promptTokens(received.body as { messages: unknown[] }).length),
       );
 
       // Cost: the exact sum over the ledger; a failure leaves it as it was.
-      expect(adapter.costUsd()).toBe(costSum(adapter.usage));
+      expect(adapter.costUsd()).toBe(costSum(costModel, adapter.usage));
       if (expected.entries === 0) expect(adapter.costUsd()).toBe(costBefore);
       else expect(adapter.costUsd()).toBeGreaterThan(costBefore);
 
       // The adapter is still sound: the next fault-free call adds exactly one entry.
-      emulator.setFaults([]);
+      emulator().setFaults([]);
       await adapter.complete({ model: MODEL, messages: question });
       expect(adapter.usage).toHaveLength(1 + expected.entries + 1);
-      expect(adapter.costUsd()).toBe(costSum(adapter.usage));
+      expect(adapter.costUsd()).toBe(costSum(costModel, adapter.usage));
     });
   },
 );

@@ -1,12 +1,13 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { startEmulator } from '@switchboard/emulator';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ChatAdapter, ChatError, type ChatMessage, OpenAITransport } from '../../src/index.js';
+import { ChatAdapter, type ChatMessage, OpenAITransport } from '../../src/index.js';
+import { failureOf } from '../support/failure-of.js';
+import { closeLoopbackServers, listenOnLoopback } from '../support/listen-on-loopback.js';
 
 // Resource hygiene (issue 5): the emulator and the transports leave no open handles once the
 // emulator is closed, and a timed-out request is aborted — its socket closed — not left running.
@@ -44,19 +45,7 @@ interface Seen {
   closed: Promise<{ finished: boolean }>;
 }
 
-const servers: Server[] = [];
-
-afterEach(async () => {
-  await Promise.all(
-    servers.splice(0).map(
-      (server) =>
-        new Promise<void>((resolve) => {
-          server.closeAllConnections();
-          server.close(() => resolve());
-        }),
-    ),
-  );
-});
+afterEach(closeLoopbackServers);
 
 /** A loopback server that never finishes an answer: no headers at all, or headers and half a body. */
 async function stallingServer(mode: 'no headers' | 'headers, then a stalled body') {
@@ -73,23 +62,12 @@ async function stallingServer(mode: 'no headers' | 'headers, then a stalled body
       response.write('{"choices": [');
     }
   });
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const baseUrl = await listenOnLoopback(server);
   const connections = () =>
     new Promise<number>((resolve, reject) =>
       server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
     );
-  return { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, connections };
-}
-
-async function rejectionOf(promise: Promise<unknown>): Promise<ChatError> {
-  const outcome = await promise.then(
-    () => ({ rejected: false as const }),
-    (error: unknown) => ({ rejected: true as const, error }),
-  );
-  if (!outcome.rejected) throw new Error('expected the call to reject, it resolved');
-  expect(ChatError.isInstance(outcome.error)).toBe(true);
-  return outcome.error as ChatError;
+  return { baseUrl, seen, connections };
 }
 
 describe('resource hygiene', () => {
@@ -103,7 +81,7 @@ describe('resource hygiene', () => {
       await adapter.bounded(8).complete({ model: MODEL, messages: question });
       emulator.setFaults([{ delayMs: 600_000 }]);
       expect(
-        (await rejectionOf(adapter.complete({ model: MODEL, messages: question, timeoutSeconds: 0.2 }))).kind,
+        (await failureOf(adapter.complete({ model: MODEL, messages: question, timeoutSeconds: 0.2 }))).kind,
       ).toBe('timeout');
       emulator.setFaults([{ reset: true, times: 1 }]);
       await adapter.complete({ model: MODEL, messages: question });
@@ -120,9 +98,7 @@ describe('resource hygiene', () => {
       const adapter = new ChatAdapter(
         new OpenAITransport({ apiKey: KEY, baseUrl: emulator.url, maxAttempts: 1 }),
       );
-      const pending = rejectionOf(
-        adapter.complete({ model: MODEL, messages: question, timeoutSeconds: 600 }),
-      );
+      const pending = failureOf(adapter.complete({ model: MODEL, messages: question, timeoutSeconds: 600 }));
       while (emulator.requests.length === 0) await sleep(5);
 
       await emulator.close();
@@ -184,7 +160,7 @@ describe('resource hygiene', () => {
       async (mode) => {
         const server = await stallingServer(mode);
         const transport = new OpenAITransport({ apiKey: KEY, baseUrl: server.baseUrl, maxAttempts: 1 });
-        const error = await rejectionOf(
+        const error = await failureOf(
           new ChatAdapter(transport).complete({ model: MODEL, messages: question, timeoutSeconds: 0.2 }),
         );
 
@@ -199,7 +175,7 @@ describe('resource hygiene', () => {
     it('is aborted on every attempt when retried: each of the attempts’ connections closes', async () => {
       const server = await stallingServer('no headers');
       const transport = new OpenAITransport({ apiKey: KEY, baseUrl: server.baseUrl, maxAttempts: 2 });
-      const error = await rejectionOf(
+      const error = await failureOf(
         new ChatAdapter(transport).complete({ model: MODEL, messages: question, timeoutSeconds: 0.2 }),
       );
 
@@ -215,7 +191,7 @@ describe('resource hygiene', () => {
     it('is aborted when listing models times out too', async () => {
       const server = await stallingServer('no headers');
       const transport = new OpenAITransport({ apiKey: KEY, baseUrl: server.baseUrl, maxAttempts: 1 });
-      const error = await rejectionOf(transport.listModels({ timeoutSeconds: 0.2 }));
+      const error = await failureOf(transport.listModels({ timeoutSeconds: 0.2 }));
 
       expect(error.kind).toBe('timeout');
       expect(await server.seen[0]?.closed).toEqual({ finished: false });

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import { inspect } from 'node:util';
-import { type Emulator, type FaultRule, startEmulator } from '@switchboard/emulator';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type FaultRule, startEmulator } from '@switchboard/emulator';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ChatAdapter, ChatError, type ChatMessage, OpenAITransport } from '../../src/index.js';
+import { rejectionOf } from '../support/failure-of.js';
+import { closeLoopbackServers, listenOnLoopback } from '../support/listen-on-loopback.js';
+import { sharedEmulator } from '../support/shared-emulator.js';
 
 // Secrets (issue 5): with a unique canary key, nothing the library returns or throws shows it —
 // not a message, a stack, util.inspect at any depth, JSON.stringify, nor any error in a cause
@@ -79,48 +81,13 @@ function expectNoCanary(value: unknown): void {
   for (const text of renderings(value)) expect(text).not.toContain(CANARY);
 }
 
-async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
-  const outcome = await promise.then(
-    () => ({ rejected: false as const }),
-    (error: unknown) => ({ rejected: true as const, error }),
-  );
-  if (!outcome.rejected) throw new Error('expected the call to reject, it resolved');
-  return outcome.error;
-}
+const emulator = sharedEmulator({ key: CANARY });
 
-const servers: Server[] = [];
-let emulator: Emulator;
-
-beforeAll(async () => {
-  emulator = await startEmulator({ key: CANARY });
-});
-
-afterAll(async () => {
-  await emulator.close();
-});
-
-beforeEach(() => {
-  emulator.reset();
-});
-
-afterEach(async () => {
-  await Promise.all(
-    servers.splice(0).map(
-      (server) =>
-        new Promise<void>((resolve) => {
-          server.closeAllConnections();
-          server.close(() => resolve());
-        }),
-    ),
-  );
-});
+afterEach(closeLoopbackServers);
 
 /** A loopback server that answers every request with `answer`. */
 async function serve(answer: Parameters<typeof createServer>[1]): Promise<string> {
-  const server = createServer(answer);
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return listenOnLoopback(createServer(answer));
 }
 
 function transportTo(baseUrl: string, options: { maxAttempts?: number; fetch?: typeof fetch } = {}) {
@@ -144,7 +111,7 @@ const faults: Array<[string, FaultRule, number?]> = [
 describe('the API key never shows', () => {
   describe('in what the library returns', () => {
     it('shows no key in the transport, its copies, the adapter, a bounded copy, responses, usage or the model list', async () => {
-      const transport = transportTo(emulator.url, { maxAttempts: 3 });
+      const transport = transportTo(emulator().url, { maxAttempts: 3 });
       const adapter = new ChatAdapter(transport, { endpoint: { cost: () => 0.001 } });
       const bounded = adapter.bounded(16);
       const responses = [
@@ -169,8 +136,8 @@ describe('the API key never shows', () => {
         expectNoCanary(exhibit);
       }
       // What the emulator kept of the requests, as tests print it, is redacted too.
-      expectNoCanary(emulator.requests);
-      expect(emulator.requests[0]?.headers.authorization).toBe('Bearer [redacted]');
+      expectNoCanary(emulator().requests);
+      expect(emulator().requests[0]?.headers.authorization).toBe('Bearer [redacted]');
     });
   });
 
@@ -178,8 +145,8 @@ describe('the API key never shows', () => {
     it.each(faults)(
       'shows no key in the error for %s, its cause chain or the SDK error inside',
       async (_, rule, attempts) => {
-        emulator.setFaults([rule]);
-        const adapter = new ChatAdapter(transportTo(emulator.url, { maxAttempts: attempts ?? 1 }));
+        emulator().setFaults([rule]);
+        const adapter = new ChatAdapter(transportTo(emulator().url, { maxAttempts: attempts ?? 1 }));
         const error = await rejectionOf(
           adapter.complete({ model: MODEL, messages: question, timeoutSeconds: 0.25 }),
         );
@@ -192,11 +159,11 @@ describe('the API key never shows', () => {
     );
 
     it('shows no key in a ModelRejectedError (400) or the model list failing', async () => {
-      const transport = transportTo(emulator.url);
+      const transport = transportTo(emulator().url);
       const rejected = await rejectionOf(
         new ChatAdapter(transport).complete({ model: 'primary-v4.1-flash', messages: question }),
       );
-      emulator.setFaults([{ path: '/models', status: 500 }]);
+      emulator().setFaults([{ path: '/models', status: 500 }]);
       const listing = await rejectionOf(transport.listModels());
 
       expect((rejected as ChatError).kind).toBe('model_rejected');
@@ -242,8 +209,8 @@ describe('the API key never shows', () => {
     });
 
     it('shows no key in a refused connection', async () => {
-      const baseUrl = await serve(() => {});
-      const closing = servers.pop() as Server;
+      const closing = createServer(() => {});
+      const baseUrl = await listenOnLoopback(closing);
       await new Promise<void>((resolve) => closing.close(() => resolve()));
       const error = await rejectionOf(
         new ChatAdapter(transportTo(baseUrl)).complete({ model: MODEL, messages: question }),
@@ -324,9 +291,9 @@ describe('the API key never shows', () => {
           printed.push(args);
         });
       }
-      const adapter = new ChatAdapter(transportTo(emulator.url, { maxAttempts: 2 }));
+      const adapter = new ChatAdapter(transportTo(emulator().url, { maxAttempts: 2 }));
       await adapter.complete({ model: MODEL, messages: question });
-      emulator.setFaults([{ status: 503 }]);
+      emulator().setFaults([{ status: 503 }]);
       await rejectionOf(adapter.complete({ model: MODEL, messages: question }));
 
       // The SDK does log at debug level (request details, retries); none of it holds the key.

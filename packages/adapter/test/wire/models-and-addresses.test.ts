@@ -1,50 +1,23 @@
-import { countTokens, type Emulator, SUPPORTED_MODELS, startEmulator } from '@switchboard/emulator';
+import { countTokens, type Emulator, SUPPORTED_MODELS } from '@switchboard/emulator';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  ChatAdapter,
-  ChatError,
-  type ChatMessage,
-  ModelRejectedError,
-  OpenAITransport,
-} from '../../src/index.js';
+import { ChatAdapter, type ChatMessage, ModelRejectedError, OpenAITransport } from '../../src/index.js';
+import { bodyOf } from '../support/body-of.js';
+import { failureOf } from '../support/failure-of.js';
+import { closeTestEmulators, startTestEmulator } from '../support/start-test-emulator.js';
 
 // Spec 4.3 (model listing, the alias), 7 (model id refused, /v1 refused) and 9.1 (unversioned addresses).
 
 const KEY = 'wire-test-key-c62b';
 const question: ChatMessage[] = [{ role: 'user', content: 'Name the riskiest change in this release.' }];
 
-const running: Emulator[] = [];
-
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((emulator) => emulator.close()));
-});
+afterEach(closeTestEmulators);
 
 async function start(): Promise<Emulator> {
-  const emulator = await startEmulator({ key: KEY });
-  running.push(emulator);
-  return emulator;
-}
-
-/** The parsed JSON body the emulator received as request `index` (0-based). */
-function bodyOf(emulator: Emulator, index: number): Record<string, unknown> {
-  const body = emulator.requests[index]?.body;
-  if (body === null || typeof body !== 'object') throw new Error(`request ${index} has no JSON body`);
-  return body as Record<string, unknown>;
+  return startTestEmulator({ key: KEY });
 }
 
 function transportAt(baseUrl: string): OpenAITransport {
   return new OpenAITransport({ apiKey: KEY, baseUrl });
-}
-
-/** The promise's rejection; fails the test when it resolves. */
-async function failureOf(promise: Promise<unknown>): Promise<ChatError> {
-  const outcome = await promise.then(
-    (value) => ({ resolved: value }),
-    (error: unknown) => ({ rejected: error }),
-  );
-  if (!('rejected' in outcome)) throw new Error('expected the call to reject, it resolved');
-  expect(ChatError.isInstance(outcome.rejected)).toBe(true);
-  return outcome.rejected as ChatError;
 }
 
 describe('OpenAITransport and ChatAdapter against the emulator, model ids', () => {

@@ -1,39 +1,27 @@
-import { type Emulator, startEmulator } from '@switchboard/emulator';
+import type { Emulator } from '@switchboard/emulator';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   ChatAdapter,
   ChatError,
   type ChatMessage,
   OpenAITransport,
-  type ToolSchema,
   toAssistantMessage,
 } from '../../src/index.js';
+import { grepTool } from '../support/grep-tool.js';
+import { closeTestEmulators, startTestEmulator } from '../support/start-test-emulator.js';
 
 // Spec 1.3 and 4.2: the reasoning stays on the reply so callers can replay it across tool turns;
 // with thinking on, the platform refuses a tool-call turn replayed without it.
 
 const KEY = 'wire-test-key-1d8e';
-const grepTool: ToolSchema = {
-  type: 'function',
-  function: {
-    name: 'grep_repository',
-    description: 'Searches the repository for a pattern.',
-    parameters: { type: 'object', properties: { pattern: { type: 'string' } }, required: ['pattern'] },
-  },
-};
 const ask: ChatMessage = { role: 'user', content: 'Use grep_repository TODO to list the open markers.' };
 const toolOutput = 'packages/adapter/src/chat-adapter.ts:12: TODO document the retry';
 
-const running: Emulator[] = [];
-
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((emulator) => emulator.close()));
-});
+afterEach(closeTestEmulators);
 
 /** A thinking adapter (disableThinking false) and the first step of a tool loop: the model's tool call. */
 async function firstStep() {
-  const emulator = await startEmulator({ key: KEY });
-  running.push(emulator);
+  const emulator = await startTestEmulator({ key: KEY });
   const adapter = new ChatAdapter(new OpenAITransport({ apiKey: KEY, baseUrl: emulator.url }), {
     disableThinking: false,
   });

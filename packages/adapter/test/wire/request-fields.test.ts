@@ -1,43 +1,25 @@
 import { inspect } from 'node:util';
-import { type Emulator, type EmulatorOptions, startEmulator } from '@switchboard/emulator';
+import type { Emulator, EmulatorOptions } from '@switchboard/emulator';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ChatAdapter, ChatError, OpenAITransport, type ToolSchema } from '../../src/index.js';
+import { ChatAdapter, ChatError, OpenAITransport } from '../../src/index.js';
+import { bodyOf } from '../support/body-of.js';
+import { grepTool } from '../support/grep-tool.js';
+import { closeTestEmulators, startTestEmulator } from '../support/start-test-emulator.js';
 
 // Spec 4.2, observed at the emulator: every request goes through the real SDK over a loopback socket.
 
 const KEY = 'wire-test-key-4f2a';
 const question = [{ role: 'user', content: 'Is the build green?' }];
-const grepTool: ToolSchema = {
-  type: 'function',
-  function: {
-    name: 'grep_repository',
-    description: 'Searches the repository for a pattern.',
-    parameters: { type: 'object', properties: { pattern: { type: 'string' } }, required: ['pattern'] },
-  },
-};
 
-const running: Emulator[] = [];
-
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((emulator) => emulator.close()));
-});
+afterEach(closeTestEmulators);
 
 async function start(options: EmulatorOptions = {}): Promise<Emulator> {
-  const emulator = await startEmulator({ key: KEY, ...options });
-  running.push(emulator);
-  return emulator;
+  return startTestEmulator({ key: KEY, ...options });
 }
 
 function adapterFor(emulator: Emulator, options: { disableThinking?: boolean; apiKey?: string } = {}) {
   const transport = new OpenAITransport({ apiKey: options.apiKey ?? KEY, baseUrl: emulator.url });
   return new ChatAdapter(transport, { disableThinking: options.disableThinking ?? true });
-}
-
-/** The parsed JSON body the emulator received as request `index` (0-based). */
-function bodyOf(emulator: Emulator, index: number): Record<string, unknown> {
-  const body = emulator.requests[index]?.body;
-  if (body === null || typeof body !== 'object') throw new Error(`request ${index} has no JSON body`);
-  return body as Record<string, unknown>;
 }
 
 describe('ChatAdapter over OpenAITransport, request fields on the wire (spec 4.2)', () => {

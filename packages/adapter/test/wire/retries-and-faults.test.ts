@@ -1,6 +1,8 @@
-import { type Emulator, type EmulatorOptions, startEmulator } from '@switchboard/emulator';
+import type { EmulatorOptions } from '@switchboard/emulator';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ChatAdapter, ChatError, type ChatMessage, OpenAITransport } from '../../src/index.js';
+import { ChatAdapter, type ChatMessage, OpenAITransport } from '../../src/index.js';
+import { failureOf } from '../support/failure-of.js';
+import { closeTestEmulators, startTestEmulator } from '../support/start-test-emulator.js';
 
 // Spec 8 (limits): the empty-JSON retry, the SDK's retries of unbounded calls, the bounded copy's
 // single attempt and the per-attempt timeout, counted in requests the emulator received.
@@ -8,11 +10,7 @@ import { ChatAdapter, ChatError, type ChatMessage, OpenAITransport } from '../..
 const KEY = 'wire-test-key-5a90';
 const question: ChatMessage[] = [{ role: 'user', content: 'Which findings are still open?' }];
 
-const running: Emulator[] = [];
-
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((emulator) => emulator.close()));
-});
+afterEach(closeTestEmulators);
 
 /** What the client saw of each HTTP response: its status and retry headers. */
 interface Seen {
@@ -22,8 +20,7 @@ interface Seen {
 
 /** An emulator and an adapter over a transport whose `fetch` notes each response's status. */
 async function setUp(options: EmulatorOptions = {}, maxAttempts?: number) {
-  const emulator = await startEmulator({ key: KEY, ...options });
-  running.push(emulator);
+  const emulator = await startTestEmulator({ key: KEY, ...options });
   const seen: Seen[] = [];
   const notingFetch: typeof fetch = async (input, init) => {
     const response = await fetch(input, init);
@@ -37,17 +34,6 @@ async function setUp(options: EmulatorOptions = {}, maxAttempts?: number) {
     ...(maxAttempts === undefined ? {} : { maxAttempts }),
   });
   return { emulator, seen, transport, adapter: new ChatAdapter(transport) };
-}
-
-/** The promise's rejection; fails the test when it resolves. */
-async function failureOf(promise: Promise<unknown>): Promise<ChatError> {
-  const outcome = await promise.then(
-    (value) => ({ resolved: value }),
-    (error: unknown) => ({ rejected: error }),
-  );
-  if (!('rejected' in outcome)) throw new Error('expected the call to reject, it resolved');
-  expect(ChatError.isInstance(outcome.rejected)).toBe(true);
-  return outcome.rejected as ChatError;
 }
 
 describe('ChatAdapter over OpenAITransport, JSON mode answering empty (spec 8)', () => {

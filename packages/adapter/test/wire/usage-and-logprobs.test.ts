@@ -1,7 +1,9 @@
-import { type Emulator, promptTokens, startEmulator } from '@switchboard/emulator';
+import { promptTokens } from '@switchboard/emulator';
 import { costOf, priceOf } from '@switchboard/prices';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ChatAdapter, type ChatMessage, type CostModel, OpenAITransport } from '../../src/index.js';
+import { ChatAdapter, type ChatMessage, OpenAITransport } from '../../src/index.js';
+import { pricedAs } from '../support/priced-as.js';
+import { closeTestEmulators, startTestEmulator } from '../support/start-test-emulator.js';
 
 // Spec 4.2 (reply fields read) and 8 (cost rule), against what the emulator actually sent back.
 
@@ -11,16 +13,11 @@ const system = {
   content: 'You review pull requests of a small TypeScript monorepo and answer in two sentences.',
 };
 
-const running: Emulator[] = [];
-
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((emulator) => emulator.close()));
-});
+afterEach(closeTestEmulators);
 
 /** An emulator and a transport whose `fetch` keeps a copy of every reply body it reads off the socket. */
 async function setUp() {
-  const emulator = await startEmulator({ key: KEY });
-  running.push(emulator);
+  const emulator = await startTestEmulator({ key: KEY });
   const replies: Record<string, unknown>[] = [];
   const recordingFetch: typeof fetch = async (input, init) => {
     const response = await fetch(input, init);
@@ -36,12 +33,6 @@ function firstChoice(reply: Record<string, unknown> | undefined): Record<string,
   const choice: unknown = Array.isArray(reply?.choices) ? reply.choices[0] : undefined;
   if (choice === null || typeof choice !== 'object') throw new Error('the reply has no first choice');
   return choice as Record<string, unknown>;
-}
-
-/** The cost model a `ChatEndpoint` would be for `model`: the price table and the spec's cost rule. */
-function pricedAs(model: string): CostModel {
-  const prices = priceOf(model);
-  return { cost: (usage) => costOf(prices, usage) };
 }
 
 describe('ChatAdapter over OpenAITransport, usage and cost (spec 2.3, 8)', () => {
