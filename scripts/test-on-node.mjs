@@ -20,9 +20,13 @@ const node = join(prefix, 'node_modules', '.bin', 'node');
 if (!existsSync(node)) {
   mkdirSync(prefix, { recursive: true });
   console.log(`installing node@${major} into ${prefix} ...`);
-  execFileSync('npm', ['install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund', `node@${major}`], {
-    stdio: 'inherit',
-  });
+  execFileSync(
+    'npm',
+    ['install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund', `node@${major}`],
+    {
+      stdio: 'inherit',
+    },
+  );
 }
 console.log(`node ${execFileSync(node, ['--version'], { encoding: 'utf8' }).trim()}`);
 
@@ -36,5 +40,7 @@ for (const workspace of workspaces) {
   const run = spawnSync(node, [vitest, 'run', '--reporter=dot'], { cwd: workspace, stdio: 'inherit' });
   if (run.status !== 0) failed += 1;
 }
-console.log(failed === 0 ? `all suites passed on Node ${major}` : `${failed} suite(s) failed on Node ${major}`);
+console.log(
+  failed === 0 ? `all suites passed on Node ${major}` : `${failed} suite(s) failed on Node ${major}`,
+);
 process.exit(failed === 0 ? 0 : 1);
