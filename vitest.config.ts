@@ -1,10 +1,12 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import { sourceAliases } from './vitest.shared.ts';
 
-// Running `vitest` at the root runs every package's tests at once.
+// Running `vitest` at the root runs every test file in the repository at once,
+// with each `@switchboard/<name>` import resolved to that package's source.
 export default defineConfig({
   resolve: { alias: sourceAliases },
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'apps/*/test/**/*.test.ts', 'test/**/*.test.ts'],
+    include: ['**/*.test.ts'],
+    exclude: [...configDefaults.exclude, '**/dist/**', '**/.turbo/**'],
   },
 });
