@@ -120,6 +120,14 @@ describe('switchboard chat and models against the emulator', () => {
     expect(run.stdout).toMatch(/reasoning: (?!\(none\)).+/);
   });
 
+  it('says which model priced the call when --model names another one', async () => {
+    const run = await runCli(['chat', 'hello', '--model', 'primary-v4-pro'], env());
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(
+      /model primary-v4-pro · .* \(priced as primary-flash, the endpoint's pricing model\)/,
+    );
+  });
+
   it('exits 2 naming the option for a bad --max-tokens', async () => {
     const run = await runCli(['chat', 'x', '--max-tokens', '0'], env());
     expect(run.code).toBe(2);

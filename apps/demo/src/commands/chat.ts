@@ -52,7 +52,9 @@ export async function chatCommand(
       : parseNumberOption('timeout', options.timeout, { min: 0.001, max: 3600 });
   const { client: resolvedClient, endpoint } = resolveOrExplain(config, io.env);
   const client = boundedClient(resolvedClient, maxTokens);
-  const model = options.model?.trim() || resolveModels(config)[0];
+  // Spec 8, rule 3: the endpoint is priced as the detector model, whatever model a call names.
+  const [pricingModel] = resolveModels(config);
+  const model = options.model?.trim() || pricingModel;
 
   const response: ChatResponse = await client.complete({
     model,
@@ -82,7 +84,9 @@ export async function chatCommand(
     const totals = usageTotals(client.usage, (usage) => endpoint.cost(usage));
     details.push(
       `tokens ${formatCount(totals.cacheHit)} cache hit / ${formatCount(totals.cacheMiss)} cache miss / ${formatCount(totals.output)} output`,
-      `cost ${endpoint.prices === null ? 'n/a (no recorded price)' : formatUsd(client.costUsd())}`,
+      `cost ${endpoint.prices === null ? 'n/a (no recorded price)' : formatUsd(client.costUsd())}${
+        model === pricingModel ? '' : ` (priced as ${pricingModel}, the endpoint's pricing model)`
+      }`,
     );
   } else {
     details.push('usage not recorded (scripted client)');
