@@ -1,11 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { ConfigError, parseConfig, type SwitchboardConfig } from '@switchboard/endpoint';
 import { parse as parseToml } from 'smol-toml';
-import { CliError } from './cli-error.js';
-
-/** Exit code for a configuration or input file that cannot be used. */
-export const BAD_INPUT_EXIT_CODE = 2;
+import { BAD_INPUT_EXIT_CODE, CliError } from './cli-error.js';
+import { readInputFile } from './read-input-file.js';
 
 function parseText(file: string, text: string): unknown {
   const extension = extname(file).toLowerCase();
@@ -25,13 +22,7 @@ function parseText(file: string, text: string): unknown {
  */
 export async function loadConfig(file: string | undefined): Promise<SwitchboardConfig> {
   if (file === undefined) return {};
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
-    throw new CliError(`${file}: cannot read the config file (${code})`, BAD_INPUT_EXIT_CODE);
-  }
+  const text = await readInputFile(file, 'config file');
   try {
     return parseConfig(parseText(file, text));
   } catch (error) {

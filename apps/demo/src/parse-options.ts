@@ -1,5 +1,4 @@
-import { CliError } from './cli-error.js';
-import { BAD_INPUT_EXIT_CODE } from './load-config.js';
+import { BAD_INPUT_EXIT_CODE, CliError } from './cli-error.js';
 
 /** Parses `--name VALUE` as a finite number within [min, max], or exits 2 naming the option. */
 export function parseNumberOption(name: string, value: string, range: { min: number; max: number }): number {

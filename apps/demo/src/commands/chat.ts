@@ -1,9 +1,8 @@
 import { ChatAdapter, type ChatClient, type ChatResponse } from '@switchboard/adapter';
 import { resolveModels, type SwitchboardConfig } from '@switchboard/endpoint';
-import { CliError } from '../cli-error.js';
+import { BAD_INPUT_EXIT_CODE, CliError } from '../cli-error.js';
 import { colors, formatCount, formatUsd } from '../format.js';
 import type { Io } from '../io.js';
-import { BAD_INPUT_EXIT_CODE } from '../load-config.js';
 import { parseNumberOption, parsePositiveInteger } from '../parse-options.js';
 import { resolveOrExplain } from '../resolve-endpoint.js';
 import { usageTotals } from '../usage-totals.js';

@@ -1,9 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import { costOf, PRICE_TABLE, priceOf } from '@switchboard/prices';
-import { CliError } from '../cli-error.js';
+import { BAD_INPUT_EXIT_CODE, CliError } from '../cli-error.js';
 import { formatCount, formatUsd, renderTable } from '../format.js';
 import type { Io } from '../io.js';
-import { BAD_INPUT_EXIT_CODE } from '../load-config.js';
+import { readInputFile } from '../read-input-file.js';
 import { usageTotals } from '../usage-totals.js';
 
 function describeValue(value: unknown): string {
@@ -25,13 +24,7 @@ export async function costCommand(io: Io, file: string, options: { model: string
       BAD_INPUT_EXIT_CODE,
     );
   }
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
-    throw new CliError(`${file}: cannot read the usage log (${code})`, BAD_INPUT_EXIT_CODE);
-  }
+  const text = await readInputFile(file, 'usage log');
 
   const entries: unknown[] = [];
   const problems: string[] = [];
