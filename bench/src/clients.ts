@@ -1,5 +1,5 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { ChatAdapter, OpenAITransport } from '@switchboard/adapter';
+import { ChatAdapter, type ChatClient, OpenAITransport } from '@switchboard/adapter';
 import { resolveChatEndpoint } from '@switchboard/endpoint';
 import { generateText } from 'ai';
 import OpenAI from 'openai';
@@ -85,16 +85,21 @@ function aiSdk(baseUrl: string): BenchClient {
   };
 }
 
-function adapter(baseUrl: string): BenchClient {
-  const chat = new ChatAdapter(new OpenAITransport({ apiKey: BENCH_API_KEY, baseUrl }));
+/** A bench client over one of our `ChatClient`s. */
+function chatClient(id: BenchClient['id'], label: string, client: ChatClient): BenchClient {
   return {
-    id: 'adapter',
-    label: '`ChatAdapter` over `OpenAITransport`',
+    id,
+    label,
     async call() {
-      const response = await chat.complete({ model: BENCH_MODEL, messages: BENCH_MESSAGES });
+      const response = await client.complete({ model: BENCH_MODEL, messages: BENCH_MESSAGES });
       return response.content?.length ?? 0;
     },
   };
+}
+
+function adapter(baseUrl: string): BenchClient {
+  const chat = new ChatAdapter(new OpenAITransport({ apiKey: BENCH_API_KEY, baseUrl }));
+  return chatClient('adapter', '`ChatAdapter` over `OpenAITransport`', chat);
 }
 
 function resolved(baseUrl: string): BenchClient {
@@ -102,15 +107,7 @@ function resolved(baseUrl: string): BenchClient {
     env: { PRIMARY_API_KEY: BENCH_API_KEY, PRIMARY_BASE_URL: baseUrl },
   });
   if (endpoint === null) throw new Error('resolveChatEndpoint returned null with PRIMARY_API_KEY set');
-  const { client } = endpoint;
-  return {
-    id: 'resolved',
-    label: '`resolveChatEndpoint` client',
-    async call() {
-      const response = await client.complete({ model: BENCH_MODEL, messages: BENCH_MESSAGES });
-      return response.content?.length ?? 0;
-    },
-  };
+  return chatClient('resolved', '`resolveChatEndpoint` client', endpoint.client);
 }
 
 /** Every client, pointed at one emulator. */
