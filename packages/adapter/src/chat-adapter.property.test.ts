@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { costSum, pricedAs } from '../test/support/priced-as.js';
 import { ChatAdapter } from './chat-adapter.js';
-import type { ChatTransport, TransportRequest } from './types.js';
+import type { ChatTransport, TransportRequest } from './chat-transport.js';
 
 const RUNS = { numRuns: 300 };
 

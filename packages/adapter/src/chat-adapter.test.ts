@@ -2,9 +2,11 @@ import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { emptyChatResponse } from '../test/support/empty-chat-response.js';
 import { ChatAdapter } from './chat-adapter.js';
+import type { CompleteRequest } from './chat-client.js';
 import { ChatError } from './chat-error.js';
+import type { ChatTransport, TransportRequest } from './chat-transport.js';
+import type { CostModel } from './cost-model.js';
 import { OpenAITransport } from './openai-transport.js';
-import type { ChatTransport, CompleteRequest, CostModel, TransportRequest } from './types.js';
 
 /**
  * A raw transport that answers with the given replies in call order (copies

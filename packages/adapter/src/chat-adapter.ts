@@ -1,13 +1,12 @@
+import type { ChatClient, CompleteRequest } from './chat-client.js';
+import type { ChatResponse } from './chat-response.js';
 import { chatResponseFromMessage } from './chat-response-from-message.js';
-import { isRecord, readArray, readField } from './read-field.js';
-import type {
-  ChatClient,
-  ChatResponse,
-  ChatTransport,
-  CompleteRequest,
-  CostModel,
-  TransportRequest,
-} from './types.js';
+import type { ChatTransport, TransportRequest } from './chat-transport.js';
+import type { CostModel } from './cost-model.js';
+import { messageOfReply } from './message-of-reply.js';
+import { nonEmptyTools } from './non-empty-tools.js';
+import { isRecord, readField } from './read-field.js';
+import { checkTimeoutSeconds } from './timeout-seconds.js';
 
 /** Options of a {@link ChatAdapter}. */
 export interface ChatAdapterOptions {
@@ -19,8 +18,6 @@ export interface ChatAdapterOptions {
   /** Turns each usage entry into USD for {@link ChatAdapter.costUsd}; default null (cost 0). */
   endpoint?: CostModel | null;
 }
-
-const DEFAULT_TIMEOUT_SECONDS = 60;
 
 /**
  * Adapts an OpenAI-shaped transport (spec 4.2, 8): thinking off by default,
@@ -101,10 +98,7 @@ export class ChatAdapter implements ChatClient {
     if (!isRecord(request)) throw new TypeError('request must be an object');
     if (typeof request.model !== 'string') throw new TypeError('request.model must be a string');
     if (!Array.isArray(request.messages)) throw new TypeError('request.messages must be an array');
-    const timeoutSeconds = request.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
-    if (typeof timeoutSeconds !== 'number' || !(timeoutSeconds > 0) || !Number.isFinite(timeoutSeconds)) {
-      throw new RangeError('request.timeoutSeconds must be a positive finite number of seconds');
-    }
+    const timeoutSeconds = checkTimeoutSeconds(request.timeoutSeconds, 'request.timeoutSeconds');
     const extraBody: Record<string, unknown> = {};
     if (this.disableThinking) extraBody.thinking = { type: 'disabled' };
     if (request.temperature !== undefined && request.temperature !== null) {
@@ -119,7 +113,7 @@ export class ChatAdapter implements ChatClient {
     return {
       model: request.model,
       messages: request.messages,
-      tools: Array.isArray(request.tools) && request.tools.length > 0 ? request.tools : undefined,
+      tools: nonEmptyTools(request.tools),
       timeoutSeconds,
       extraBody,
     };
@@ -133,7 +127,7 @@ export class ChatAdapter implements ChatClient {
     const reply = await transport.completeChatRaw(request);
     const usage = readField(reply, 'usage');
     if (isRecord(usage)) this.#record(usage);
-    return chatResponseFromMessage(messageOf(reply));
+    return chatResponseFromMessage(messageOfReply(reply));
   }
 
   #record(usage: Record<string, unknown>): void {
@@ -145,25 +139,5 @@ export class ChatAdapter implements ChatClient {
     // A running total keeps costUsd() O(1): a meter may check it after every call.
     const cost = this.endpoint.cost(entry);
     if (typeof cost === 'number' && Number.isFinite(cost)) this.#costUsd += cost;
-  }
-}
-
-/**
- * `choices[0].message`, with the choice's `logprobs` and `finish_reason` merged
- * in: providers put them beside the message, not inside it (spec 4.2).
- */
-function messageOf(reply: unknown): Record<string, unknown> {
-  try {
-    const choice = readArray(reply, 'choices')[0];
-    const message = readField(choice, 'message');
-    if (!isRecord(message)) return {};
-    const merged: Record<string, unknown> = { ...message };
-    const logprobs = readField(choice, 'logprobs');
-    if (logprobs !== undefined && logprobs !== null) merged.logprobs = logprobs;
-    const finishReason = readField(choice, 'finish_reason');
-    if (typeof finishReason === 'string') merged.finish_reason = finishReason;
-    return merged;
-  } catch {
-    return {};
   }
 }

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { ChatResponse } from './chat-response.js';
 import { chatResponseFromMessage } from './chat-response-from-message.js';
 import { toAssistantMessage } from './to-assistant-message.js';
-import type { ChatResponse } from './types.js';
 
 const RUNS = { numRuns: 2_000 };
 

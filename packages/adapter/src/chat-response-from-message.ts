@@ -1,5 +1,5 @@
+import type { ChatResponse, ToolCall } from './chat-response.js';
 import { isRecord, readArray, readField, readString } from './read-field.js';
-import type { ChatResponse, ToolCall } from './types.js';
 
 const emptyResponse: ChatResponse = Object.freeze({
   content: null,

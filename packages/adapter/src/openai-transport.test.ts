@@ -4,9 +4,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { closeLoopbackServers, listenOnLoopback } from '../test/support/listen-on-loopback.js';
 import { ChatAdapter } from './chat-adapter.js';
 import { ChatError } from './chat-error.js';
+import type { TransportRequest } from './chat-transport.js';
 import { ModelRejectedError } from './model-rejected-error.js';
 import { OpenAITransport } from './openai-transport.js';
-import type { TransportRequest } from './types.js';
 
 interface Received {
   method: string;
@@ -253,7 +253,7 @@ describe('OpenAITransport', () => {
     it('returns the first choice message', async () => {
       const baseUrl = await serve(ok);
       const message = await new OpenAITransport({ apiKey: KEY, baseUrl }).completeChat(request);
-      expect(message).toEqual({ role: 'assistant', content: 'hello' });
+      expect(message).toEqual({ role: 'assistant', content: 'hello', finish_reason: 'stop' });
     });
 
     it('returns {} when the reply has no choice', async () => {

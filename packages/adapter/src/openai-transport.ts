@@ -1,10 +1,13 @@
 import type { InspectOptions, inspect } from 'node:util';
 import OpenAI from 'openai';
 import { ChatError } from './chat-error.js';
+import type { ChatTransport, TransportRequest } from './chat-transport.js';
+import { messageOfReply } from './message-of-reply.js';
+import { nonEmptyTools } from './non-empty-tools.js';
 import { isRecord } from './read-field.js';
 import { redact, redactError } from './redact.js';
+import { checkTimeoutSeconds, timeoutMilliseconds } from './timeout-seconds.js';
 import { type CallContext, describeCall, toChatError } from './to-chat-error.js';
-import type { ChatTransport, TransportRequest } from './types.js';
 
 /** Options of an {@link OpenAITransport}. */
 export interface OpenAITransportOptions {
@@ -25,7 +28,6 @@ export interface ListModelsOptions {
 }
 
 const DEFAULT_MAX_ATTEMPTS = 3;
-const DEFAULT_TIMEOUT_SECONDS = 60;
 // The SDK refuses to start without a key; this stand-in is never sent, as the
 // Authorization header is removed when the caller's key is empty.
 const NO_KEY_PLACEHOLDER = 'no-key';
@@ -75,7 +77,7 @@ export class OpenAITransport implements ChatTransport {
 
   /** POST `{baseUrl}/chat/completions`; resolves with the whole reply payload, a JSON object. */
   async completeChatRaw(request: TransportRequest): Promise<Record<string, unknown>> {
-    const timeoutMs = timeoutMilliseconds(request.timeoutSeconds);
+    const timeoutMs = timeoutMilliseconds(checkTimeoutSeconds(request.timeoutSeconds));
     const context: CallContext = {
       method: 'POST',
       url: `${this.baseUrl}/chat/completions`,
@@ -83,7 +85,7 @@ export class OpenAITransport implements ChatTransport {
       timeoutMs,
       model: request.model,
     };
-    const tools = Array.isArray(request.tools) && request.tools.length > 0 ? request.tools : undefined;
+    const tools = nonEmptyTools(request.tools);
     const body = {
       model: request.model,
       messages: request.messages,
@@ -103,12 +105,7 @@ export class OpenAITransport implements ChatTransport {
 
   /** POST `{baseUrl}/chat/completions`; resolves with `choices[0].message`, or `{}` when there is none. */
   async completeChat(request: TransportRequest): Promise<Record<string, unknown>> {
-    const reply = await this.completeChatRaw(request);
-    const choices = reply.choices;
-    const message: unknown = Array.isArray(choices)
-      ? (choices[0] as { message?: unknown } | undefined)?.message
-      : undefined;
-    return isRecord(message) ? message : {};
+    return messageOfReply(await this.completeChatRaw(request));
   }
 
   /** A copy with that many attempts per call, the same key, address and `fetch`. */
@@ -123,7 +120,7 @@ export class OpenAITransport implements ChatTransport {
 
   /** GET `{baseUrl}/models`, read in OpenAI's shape `{data: [{id}]}`: the ids the platform accepts. */
   async listModels(options: ListModelsOptions = {}): Promise<string[]> {
-    const timeoutMs = timeoutMilliseconds(options.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS);
+    const timeoutMs = timeoutMilliseconds(checkTimeoutSeconds(options.timeoutSeconds));
     const context: CallContext = {
       method: 'GET',
       url: `${this.baseUrl}/models`,
@@ -271,12 +268,4 @@ function validateMaxAttempts(maxAttempts: unknown): number {
     throw new RangeError(`maxAttempts must be a positive integer, got ${String(maxAttempts)}`);
   }
   return maxAttempts;
-}
-
-/** The SDK wants a whole number of milliseconds, at least 1. */
-function timeoutMilliseconds(timeoutSeconds: unknown): number {
-  if (typeof timeoutSeconds !== 'number' || !(timeoutSeconds > 0) || !Number.isFinite(timeoutSeconds)) {
-    throw new RangeError(`timeoutSeconds must be a positive finite number, got ${String(timeoutSeconds)}`);
-  }
-  return Math.max(1, Math.round(timeoutSeconds * 1000));
 }

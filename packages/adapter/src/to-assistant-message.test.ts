@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { emptyChatResponse } from '../test/support/empty-chat-response.js';
+import type { ChatResponse } from './chat-response.js';
 import { chatResponseFromMessage } from './chat-response-from-message.js';
 import { toAssistantMessage } from './to-assistant-message.js';
-import type { ChatResponse } from './types.js';
 
 const base: ChatResponse = emptyChatResponse();
 

@@ -1,4 +1,5 @@
-import type { ChatMessage, ChatResponse } from './types.js';
+import type { ChatMessage } from './chat-client.js';
+import type { ChatResponse } from './chat-response.js';
 
 /**
  * The assistant turn to append before tool results: content, `tool_calls` in

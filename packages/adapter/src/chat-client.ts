@@ -1,0 +1,27 @@
+import type { ChatResponse } from './chat-response.js';
+
+/** An OpenAI-shaped chat message: role, content, tool_calls, tool_call_id, reasoning_content, ... */
+export type ChatMessage = Record<string, unknown>;
+
+/** An OpenAI-shaped function tool. */
+export type ToolSchema = Record<string, unknown>;
+
+/** One chat call, as a caller asks for it (spec 4.1). */
+export interface CompleteRequest {
+  model: string;
+  messages: ChatMessage[];
+  tools?: ToolSchema[];
+  /** Per-attempt timeout in seconds; default 60. */
+  timeoutSeconds?: number;
+  /** JSON mode (`response_format: {type: 'json_object'}`); default false. */
+  jsonObject?: boolean;
+  /** Ask for logprobs with `top_logprobs: 1`; default false. */
+  logprobs?: boolean;
+  /** Sampling temperature; when not given, the raw call's own default of 0 applies. */
+  temperature?: number;
+}
+
+/** Anything that answers chat calls: the adapter, the scripted client, an override. */
+export interface ChatClient {
+  complete(request: CompleteRequest): Promise<ChatResponse>;
+}

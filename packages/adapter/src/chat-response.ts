@@ -1,0 +1,20 @@
+/** One tool call the model asked for, with its arguments parsed from JSON text. */
+export interface ToolCall {
+  readonly id: string;
+  readonly name: string;
+  readonly arguments: Record<string, unknown>;
+}
+
+/** What a chat call returns, read from the reply message (spec 2.6, 4.2). */
+export interface ChatResponse {
+  readonly content: string | null;
+  readonly toolCalls: readonly ToolCall[];
+  /** `message.reasoning_content`, else `message.reasoning`; an empty string reads as null. */
+  readonly reasoning: string | null;
+  /** The choice's logprobs, merged onto the message (they sit beside it on the wire). */
+  readonly logprobs: unknown | null;
+  /** Mean of `logprobs.content[].logprob` over its numeric entries; null when there are none. */
+  readonly meanLogprob: number | null;
+  /** `choices[0].finish_reason` when the reply has one (`'length'` when a cap cut it). */
+  readonly finishReason: string | null;
+}

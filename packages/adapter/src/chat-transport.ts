@@ -1,0 +1,24 @@
+import type { ChatMessage, ToolSchema } from './chat-client.js';
+
+/** The request the adapter hands to its transport (spec 4.2). */
+export interface TransportRequest {
+  model: string;
+  messages: ChatMessage[];
+  /** Undefined when the caller's list is empty: tools are then omitted from the wire. */
+  tools: ToolSchema[] | undefined;
+  timeoutSeconds: number;
+  /** thinking / temperature / response_format / logprobs / top_logprobs / max_tokens */
+  extraBody: Record<string, unknown>;
+}
+
+/** What the adapter wraps: an OpenAI-shaped transport. */
+export interface ChatTransport {
+  /** The whole reply payload; used when present, so usage and logprobs can be read. */
+  completeChatRaw?(request: TransportRequest): Promise<unknown>;
+  /** Just the reply message (stubs); no usage is recorded on this path. */
+  completeChat(request: TransportRequest): Promise<Record<string, unknown>>;
+  /** A copy of this transport that makes that many attempts per call. */
+  withMaxAttempts?(attempts: number): ChatTransport;
+  /** The model ids the provider's `GET /models` lists (`OpenAITransport` has it). */
+  listModels?(options?: { timeoutSeconds?: number }): Promise<string[]>;
+}
