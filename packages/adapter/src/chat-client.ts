@@ -19,6 +19,12 @@ export interface CompleteRequest {
   logprobs?: boolean;
   /** Sampling temperature; when not given, the raw call's own default of 0 applies. */
   temperature?: number;
+  /** Cancels the call at once; it then rejects with a `ChatError` of kind `aborted`. */
+  signal?: AbortSignal;
+  /** Caps this call's answer (`max_tokens`), keeping the adapter's retry policy (unlike `bounded`). */
+  maxTokens?: number;
+  /** Who in the pipeline makes the call (detector, classifier, judge, ...), for records and reports. */
+  role?: string;
 }
 
 /** Anything that answers chat calls: the adapter, the scripted client, an override. */

@@ -10,7 +10,13 @@ export type ChatErrorKind =
   | 'timeout'
   | 'server'
   | 'connection'
-  | 'bad_reply';
+  | 'bad_reply'
+  /** HTTP 402: insufficient balance or credits; the run should stop and say why. Never retryable. */
+  | 'billing'
+  /** The caller's `AbortSignal` cancelled the call. Never retryable. */
+  | 'aborted'
+  /** A budget or concurrency limit refused the call before anything was sent. Never retryable. */
+  | 'budget';
 
 /** Options of a {@link ChatError}. */
 export interface ChatErrorOptions {
@@ -22,6 +28,10 @@ export interface ChatErrorOptions {
   status?: number | null;
   /** The underlying error, already free of any key. */
   cause?: unknown;
+  /** Whether the retry policy would make this call again; default: from `kind` and `status`. */
+  retryable?: boolean;
+  /** The server's `retry-after` wait, in seconds, when it was past the caller's cap. */
+  retryAfterSeconds?: number;
 }
 
 const marker = Symbol.for('switchboard.chat-error');
@@ -31,6 +41,8 @@ const retryableKinds: ReadonlySet<ChatErrorKind> = new Set([
   'server',
   'connection',
 ]);
+
+const neverRetryableKinds: ReadonlySet<ChatErrorKind> = new Set(['billing', 'aborted', 'budget']);
 
 /** Whether a call that ended with this status may succeed when made again. */
 function isRetryableStatus(status: number | null): boolean {
@@ -48,6 +60,8 @@ export class ChatError extends Error {
   readonly retryable: boolean;
   /** True for `model_rejected`: the caller records a degradation, never a verdict (spec 7). */
   readonly degradation: boolean;
+  /** The server's `retry-after` wait in seconds, set when it was past the cap and the call ended instead. */
+  readonly retryAfterSeconds?: number;
 
   constructor(options: ChatErrorOptions) {
     super(options.message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -55,8 +69,12 @@ export class ChatError extends Error {
     Object.defineProperty(this, marker, { value: true });
     this.kind = options.kind;
     this.status = options.status ?? null;
-    this.retryable = retryableKinds.has(this.kind) || isRetryableStatus(this.status);
+    this.retryable =
+      options.retryable ??
+      (!neverRetryableKinds.has(this.kind) &&
+        (retryableKinds.has(this.kind) || isRetryableStatus(this.status)));
     this.degradation = this.kind === 'model_rejected';
+    if (options.retryAfterSeconds !== undefined) this.retryAfterSeconds = options.retryAfterSeconds;
   }
 
   /** True for any `ChatError`, also one made by another copy of this package. */

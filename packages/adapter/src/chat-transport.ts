@@ -9,6 +9,20 @@ export interface TransportRequest {
   timeoutSeconds: number;
   /** thinking / temperature / response_format / logprobs / top_logprobs / max_tokens */
   extraBody: Record<string, unknown>;
+  /** Cancels the call at once, also between attempts; the transport then rejects with kind `aborted`. */
+  signal?: AbortSignal;
+  /**
+   * Called by the transport before each attempt goes on the wire (1-based). It may
+   * wait (a concurrency slot) or throw (a budget refusal, a `ChatError`): the call
+   * then ends with that error and nothing is sent.
+   */
+  beforeAttempt?: (attempt: number) => void | Promise<void>;
+  /**
+   * Called by the transport when each attempt that `beforeAttempt` let through
+   * ends: `failure` is null when a reply was read and will be returned, else the
+   * error that ended the attempt (retried or not).
+   */
+  afterAttempt?: (attempt: number, failure: unknown | null) => void;
 }
 
 /** What the adapter wraps: an OpenAI-shaped transport. */

@@ -1,3 +1,5 @@
+export type { AttemptHandle, AttemptInfo, AttemptOutcome, CallObserver } from './call-observer.js';
+export type { CallRecord, PriceSource } from './call-record.js';
 export type { ChatAdapterOptions } from './chat-adapter.js';
 export { ChatAdapter } from './chat-adapter.js';
 export type { ChatClient, ChatMessage, CompleteRequest, ToolSchema } from './chat-client.js';
@@ -6,7 +8,7 @@ export { ChatError } from './chat-error.js';
 export type { ChatResponse, ToolCall } from './chat-response.js';
 export { chatResponseFromMessage } from './chat-response-from-message.js';
 export type { ChatTransport, TransportRequest } from './chat-transport.js';
-export type { CostModel } from './cost-model.js';
+export type { CallPricing, CostModel, PricedCall } from './cost-model.js';
 export type { ModelRejectedErrorOptions } from './model-rejected-error.js';
 export { ModelRejectedError } from './model-rejected-error.js';
 export type { ListModelsOptions, OpenAITransportOptions } from './openai-transport.js';

@@ -1,0 +1,44 @@
+import type { CallRecord } from './call-record.js';
+import type { ChatError } from './chat-error.js';
+
+/** What an observer is told before an attempt goes on the wire. */
+export interface AttemptInfo {
+  /** The model id as sent. */
+  readonly model: string;
+  /** 1-based attempt number within the raw call. */
+  readonly attempt: number;
+  /** The caller's role, or null. */
+  readonly role: string | null;
+  /** The request body's messages and tools, for estimating prompt tokens; never copied. */
+  readonly messages: readonly unknown[];
+  readonly tools: readonly unknown[] | undefined;
+  /** The answer cap sent as `max_tokens` (a bounded copy's, or the request's), or null. */
+  readonly maxTokens: number | null;
+  /** The caller's cancellation signal, if any: a wait for a slot should end with it. */
+  readonly signal: AbortSignal | undefined;
+}
+
+/** How one attempt ended, told to the handle its observer returned. */
+export interface AttemptOutcome {
+  /** The raw call's record when this attempt's reply was read; null when it failed. */
+  readonly record: CallRecord | null;
+  /** What ended the attempt, when it failed. */
+  readonly error: ChatError | unknown | null;
+}
+
+/** Returned by `beforeAttempt` to learn how that attempt ended (settle or release a lease). */
+export interface AttemptHandle {
+  /** Called exactly once per attempt. Must not throw; an error it throws is ignored. */
+  end(outcome: AttemptOutcome): void | Promise<void>;
+}
+
+/**
+ * A plug-in of the adapter's two places: before each attempt (may wait, or refuse
+ * by throwing a `ChatError`, e.g. kind `budget`) and after each raw call (record).
+ * Meters, journals, telemetry, budgets and concurrency gates are observers.
+ */
+export interface CallObserver {
+  beforeAttempt?(attempt: AttemptInfo): void | AttemptHandle | Promise<void | AttemptHandle>;
+  /** Called once per raw call, after its reply or its last failure. Must not throw; errors are ignored. */
+  afterCall?(record: CallRecord): void;
+}
