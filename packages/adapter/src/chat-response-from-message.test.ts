@@ -30,6 +30,9 @@ describe('chatResponseFromMessage', () => {
         logprobs,
         meanLogprob: -2,
         finishReason: 'stop',
+        reasoningDetails: null,
+        calls: [],
+        costUsd: null,
       });
     });
 

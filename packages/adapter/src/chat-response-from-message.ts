@@ -8,6 +8,9 @@ const emptyResponse: ChatResponse = Object.freeze({
   logprobs: null,
   meanLogprob: null,
   finishReason: null,
+  reasoningDetails: null,
+  calls: Object.freeze([]),
+  costUsd: null,
 });
 
 /**
@@ -25,6 +28,9 @@ export function chatResponseFromMessage(message: unknown): ChatResponse {
       logprobs,
       meanLogprob: meanLogprob(logprobs),
       finishReason: readString(message, 'finish_reason') ?? null,
+      reasoningDetails: reasoningDetails(message),
+      calls: Object.freeze([]),
+      costUsd: null,
     });
   } catch {
     return emptyResponse;
@@ -81,4 +87,10 @@ function meanLogprob(logprobs: unknown): number | null {
     : values.reduce((total, value) => total + value / values.length, 0);
   // A mean lies within its values; clamping only undoes rounding.
   return Math.min(Math.max(mean, smallest), largest);
+}
+
+/** The gateway's `reasoning_details` array as received (replayed unchanged), or null when absent or empty. */
+function reasoningDetails(message: Record<string, unknown>): readonly unknown[] | null {
+  const details = readArray(message, 'reasoning_details');
+  return details.length > 0 ? Object.freeze(details) : null;
 }

@@ -1,3 +1,5 @@
+import type { CallRecord } from './call-record.js';
+
 /** One tool call the model asked for, with its arguments parsed from JSON text. */
 export interface ToolCall {
   readonly id: string;
@@ -17,4 +19,10 @@ export interface ChatResponse {
   readonly meanLogprob: number | null;
   /** `choices[0].finish_reason` when the reply has one (`'length'` when a cap cut it). */
   readonly finishReason: string | null;
+  /** The gateway's `message.reasoning_details`, as received, to replay unchanged on the next turn; else null. */
+  readonly reasoningDetails: readonly unknown[] | null;
+  /** The records of the raw calls behind this response: one, or two after a JSON-mode retry; [] when none was made. */
+  readonly calls: readonly CallRecord[];
+  /** The sum of `calls[].costUsd`; null when none of them was priced. */
+  readonly costUsd: number | null;
 }

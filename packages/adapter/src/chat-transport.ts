@@ -27,6 +27,12 @@ export interface TransportRequest {
 
 /** What the adapter wraps: an OpenAI-shaped transport. */
 export interface ChatTransport {
+  /**
+   * True when the transport calls `beforeAttempt` / `afterAttempt` of each request
+   * itself (`OpenAITransport` does, around each of its attempts); otherwise the
+   * adapter calls them around the single transport call.
+   */
+  readonly reportsAttempts?: boolean;
   /** The whole reply payload; used when present, so usage and logprobs can be read. */
   completeChatRaw?(request: TransportRequest): Promise<unknown>;
   /** Just the reply message (stubs); no usage is recorded on this path. */

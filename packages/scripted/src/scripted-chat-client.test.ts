@@ -23,6 +23,9 @@ describe('ScriptedChatClient', () => {
         logprobs: null,
         meanLogprob: null,
         finishReason: null,
+        reasoningDetails: null,
+        calls: [],
+        costUsd: null,
       });
     });
 
@@ -36,7 +39,12 @@ describe('ScriptedChatClient', () => {
         finishReason: 'stop',
       };
       const client = new ScriptedChatClient([turn]);
-      expect(await client.complete(request('a'))).toEqual(turn);
+      expect(await client.complete(request('a'))).toEqual({
+        ...turn,
+        reasoningDetails: null,
+        calls: [],
+        costUsd: null,
+      });
     });
 
     it('returns frozen responses, tool calls and arguments', async () => {
@@ -69,6 +77,9 @@ describe('ScriptedChatClient', () => {
         logprobs: null,
         meanLogprob: null,
         finishReason: null,
+        reasoningDetails: null,
+        calls: [],
+        costUsd: null,
       });
     });
 

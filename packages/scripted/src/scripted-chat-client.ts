@@ -26,6 +26,10 @@ function toResponse(turn: Partial<ChatResponse>): ChatResponse {
     logprobs: turn.logprobs ?? null,
     meanLogprob: turn.meanLogprob ?? null,
     finishReason: turn.finishReason ?? null,
+    reasoningDetails: turn.reasoningDetails ?? null,
+    // A scripted turn makes no raw call: nothing is recorded or priced.
+    calls: Object.freeze([]),
+    costUsd: null,
   });
 }
 

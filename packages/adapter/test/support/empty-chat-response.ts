@@ -9,5 +9,8 @@ export function emptyChatResponse(): ChatResponse {
     logprobs: null,
     meanLogprob: null,
     finishReason: null,
+    reasoningDetails: null,
+    calls: [],
+    costUsd: null,
   };
 }
