@@ -1,4 +1,5 @@
 import { inspect } from 'node:util';
+import { parseBaseUrl } from '@switchboard/adapter';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from './config-error.js';
 import { parseConfig } from './parse-config.js';
@@ -174,7 +175,8 @@ describe('parseConfig', () => {
       expect(error.path).toBe('models.chat_base_url');
       expect(error.message).toMatch(/^models\.chat_base_url: expected an address without a version path/);
       expect(error.message).toContain('the primary platform rejects');
-      expect(error.message).toContain(JSON.stringify(value));
+      // The address is shown as parseBaseUrl normalises it: host lowercased, no trailing slash.
+      expect(error.message).toContain(`got ${JSON.stringify(parseBaseUrl(value))}`);
     });
 
     it('accepts a version path on an address that is not the primary platform', () => {

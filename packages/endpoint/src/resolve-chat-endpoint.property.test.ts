@@ -32,11 +32,17 @@ const route = fc.oneof(
       variable: 'TEAM_API_KEY',
       extra: {},
     })),
-  fc.option(baseUrl, { nil: undefined }).map((primaryBaseUrl) => ({
-    config: {},
-    variable: 'PRIMARY_API_KEY',
-    extra: primaryBaseUrl === undefined ? {} : { PRIMARY_BASE_URL: primaryBaseUrl },
-  })),
+  // PRIMARY_BASE_URL names the primary platform, which refuses a version path up front.
+  fc
+    .option(
+      baseUrl.filter((address) => !address.includes('/v1')),
+      { nil: undefined },
+    )
+    .map((primaryBaseUrl) => ({
+      config: {},
+      variable: 'PRIMARY_API_KEY',
+      extra: primaryBaseUrl === undefined ? {} : { PRIMARY_BASE_URL: primaryBaseUrl },
+    })),
   fc.option(baseUrl, { nil: undefined }).map((gatewayBaseUrl) => ({
     config: {},
     variable: 'GATEWAY_API_KEY',

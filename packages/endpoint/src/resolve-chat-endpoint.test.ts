@@ -7,7 +7,8 @@ import { SCRIPTED_FLAGS, ScriptedChatClient } from '@switchboard/scripted';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ChatEndpoint } from './chat-endpoint.js';
 import { ConfigError } from './config-error.js';
-import { GATEWAY_DEFAULT_BASE_URL, PRIMARY_DEFAULT_BASE_URL, SCRIPTED_FLAG_ENV } from './constants.js';
+import { PRIMARY_DEFAULT_BASE_URL } from './primary-base-url.js';
+import { GATEWAY_DEFAULT_BASE_URL, SCRIPTED_FLAG_ENV } from './resolution-steps.js';
 import { resolveChatEndpoint } from './resolve-chat-endpoint.js';
 import type { SwitchboardConfig } from './switchboard-config.js';
 
