@@ -77,12 +77,18 @@ function issueText(issue: core.$ZodIssue, input: unknown): string {
 }
 
 // Zod takes any object for an object schema; configuration comes from JSON or TOML, so only plain objects are.
-function notPlainObject(input: unknown): ConfigError | null {
+function shapeError(input: unknown): ConfigError | null {
   const candidates: Array<[readonly string[], unknown]> = [[[], input]];
   if (isPlainObject(input)) {
     candidates.push([['models'], input.models], [['prices'], input.prices]);
     const prices = input.prices;
     if (isPlainObject(prices)) {
+      // Zod skips this key of a record without checking it; a price must never vanish unnoticed.
+      if (Object.hasOwn(prices, '__proto__')) {
+        return new ConfigError('prices."__proto__": expected a model id, got a reserved name', {
+          path: 'prices."__proto__"',
+        });
+      }
       for (const model of Object.keys(prices)) candidates.push([['prices', model], prices[model]]);
     }
   }
@@ -121,8 +127,8 @@ export function parseConfigWithWarnings(input: unknown, options: ParseConfigOpti
   let result: ReturnType<typeof switchboardConfigSchema.safeParse>;
   let warnings: ConfigWarning[];
   try {
-    const shapeError = notPlainObject(input);
-    if (shapeError !== null) throw shapeError;
+    const badShape = shapeError(input);
+    if (badShape !== null) throw badShape;
     result = switchboardConfigSchema.safeParse(input);
     warnings = result.success ? configWarnings(input as Record<string, unknown>) : [];
   } catch (error) {
