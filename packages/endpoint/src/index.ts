@@ -1,3 +1,4 @@
+export { GATEWAY_DEFAULT_BASE_URL } from './adapter-rules.js';
 export type { ChatEndpointInit } from './chat-endpoint.js';
 export { ChatEndpoint } from './chat-endpoint.js';
 export type { ConfigErrorOptions } from './config-error.js';
@@ -13,7 +14,6 @@ export { parseConfig, parseConfigWithWarnings } from './parse-config.js';
 export { PRIMARY_DEFAULT_BASE_URL } from './primary-base-url.js';
 export type { ProviderKind } from './provider-kind.js';
 export { PROVIDER_KINDS } from './provider-kind.js';
-export { GATEWAY_DEFAULT_BASE_URL, SCRIPTED_FLAG_ENV } from './resolution-steps.js';
 export { resolveChatEndpoint } from './resolve-chat-endpoint.js';
 export type { ResolveChatEndpointOptions } from './resolve-chat-endpoint-options.js';
 export { DEFAULT_DETECTOR_MODEL, DEFAULT_JUDGE_MODEL, resolveModels } from './resolve-models.js';
@@ -26,4 +26,5 @@ export type {
   ScriptedResolvedChatEndpoint,
 } from './resolved-chat-endpoint.js';
 export { isAdapterResolution } from './resolved-chat-endpoint.js';
+export { SCRIPTED_FLAG_ENV } from './scripted-rules.js';
 export type { ModelPriceConfig, ModelsConfig, SwitchboardConfig } from './switchboard-config.js';

@@ -1,5 +1,5 @@
 import { type core, z } from 'zod';
-import { checkBaseUrl } from './checked-base-url.js';
+import { checkBaseUrl } from './check-base-url.js';
 import { ConfigError } from './config-error.js';
 import { pathText } from './config-path.js';
 import { type ConfigWarning, configWarnings } from './config-warnings.js';

@@ -5,12 +5,13 @@ import { ChatAdapter, type ChatClient, type CompleteRequest } from '@switchboard
 import { priceOf } from '@switchboard/prices';
 import { SCRIPTED_FLAGS, ScriptedChatClient } from '@switchboard/scripted';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { GATEWAY_DEFAULT_BASE_URL } from './adapter-rules.js';
 import { ChatEndpoint } from './chat-endpoint.js';
 import { ConfigError } from './config-error.js';
 import { PRIMARY_DEFAULT_BASE_URL } from './primary-base-url.js';
-import { GATEWAY_DEFAULT_BASE_URL, SCRIPTED_FLAG_ENV } from './resolution-steps.js';
 import { resolveChatEndpoint } from './resolve-chat-endpoint.js';
 import { isAdapterResolution } from './resolved-chat-endpoint.js';
+import { SCRIPTED_FLAG_ENV } from './scripted-rules.js';
 import type { SwitchboardConfig } from './switchboard-config.js';
 
 const CANARY = 'sk-canary-7f3a9c0e5b1d';

@@ -1,5 +1,4 @@
 import { BaseUrlError, parseBaseUrl } from '@switchboard/adapter';
-import { ConfigError } from './config-error.js';
 import { primaryVersionPathReason } from './primary-base-url.js';
 import { providerOf } from './provider-of.js';
 
@@ -29,15 +28,4 @@ export function checkBaseUrl(value: string, check: BaseUrlCheck): BaseUrlOutcome
   const primary = check.primary ?? providerOf(address) === 'primary';
   const reason = primary ? primaryVersionPathReason(address) : null;
   return reason === null ? { address } : { reason };
-}
-
-/**
- * {@link checkBaseUrl}, throwing.
- *
- * @throws {ConfigError} `<name>: <reason>` with `path` the name, when the address is refused.
- */
-export function checkedBaseUrl(value: string, check: BaseUrlCheck): string {
-  const outcome = checkBaseUrl(value, check);
-  if ('address' in outcome) return outcome.address;
-  throw new ConfigError(`${check.name}: ${outcome.reason}`, { path: check.name });
 }
