@@ -26,7 +26,7 @@ export async function loadConfig(file: string | undefined): Promise<SwitchboardC
   try {
     return parseConfig(parseText(file, text));
   } catch (error) {
-    if (error instanceof ConfigError) throw new CliError(`${file}: ${error.message}`, BAD_INPUT_EXIT_CODE);
+    if (ConfigError.isInstance(error)) throw new CliError(`${file}: ${error.message}`, BAD_INPUT_EXIT_CODE);
     throw error;
   }
 }

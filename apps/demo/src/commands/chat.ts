@@ -1,5 +1,10 @@
-import { ChatAdapter, type ChatClient, type ChatResponse } from '@switchboard/adapter';
-import { resolveModels, type SwitchboardConfig } from '@switchboard/endpoint';
+import type { ChatAdapter, ChatClient, ChatResponse } from '@switchboard/adapter';
+import {
+  isAdapterResolution,
+  type ResolvedChatEndpoint,
+  resolveModels,
+  type SwitchboardConfig,
+} from '@switchboard/endpoint';
 import { BAD_INPUT_EXIT_CODE, CliError } from '../cli-error.js';
 import { colors, formatCount, formatUsd } from '../format.js';
 import type { Io } from '../io.js';
@@ -18,15 +23,22 @@ export interface ChatCommandOptions {
   showReasoning?: boolean;
 }
 
-function boundedClient(client: ChatClient, maxTokens: number | undefined): ChatClient {
-  if (maxTokens === undefined) return client;
-  if (!(client instanceof ChatAdapter)) {
-    throw new CliError(
-      '--max-tokens needs a provider endpoint; the scripted client has no output cap',
-      BAD_INPUT_EXIT_CODE,
-    );
+/** The client to call (the resolved one, or its bounded copy) and, on an adapter route, that adapter. */
+function callingClient(
+  resolved: ResolvedChatEndpoint,
+  maxTokens: number | undefined,
+): { client: ChatClient; adapter: ChatAdapter | null } {
+  if (!isAdapterResolution(resolved)) {
+    if (maxTokens !== undefined) {
+      throw new CliError(
+        '--max-tokens needs a provider endpoint; the scripted client has no output cap',
+        BAD_INPUT_EXIT_CODE,
+      );
+    }
+    return { client: resolved.client, adapter: null };
   }
-  return client.bounded(maxTokens);
+  const adapter = maxTokens === undefined ? resolved.client : resolved.client.bounded(maxTokens);
+  return { client: adapter, adapter };
 }
 
 /**
@@ -49,8 +61,9 @@ export async function chatCommand(
     options.timeout === undefined
       ? undefined
       : parseNumberOption('timeout', options.timeout, { min: 0.001, max: 3600 });
-  const { client: resolvedClient, endpoint } = resolveOrExplain(config, io.env);
-  const client = boundedClient(resolvedClient, maxTokens);
+  const resolved = resolveOrExplain(config, io.env);
+  const { endpoint } = resolved;
+  const { client, adapter } = callingClient(resolved, maxTokens);
   // Spec 8, rule 3: the endpoint is priced as the detector model, whatever model a call names.
   const [pricingModel] = resolveModels(config);
   const model = options.model?.trim() || pricingModel;
@@ -79,11 +92,11 @@ export async function chatCommand(
       `mean logprob ${response.meanLogprob.toFixed(4)} (confidence ${Math.exp(response.meanLogprob).toFixed(3)})`,
     );
   }
-  if (client instanceof ChatAdapter) {
-    const totals = usageTotals(client.usage, (usage) => endpoint.cost(usage));
+  if (adapter !== null) {
+    const totals = usageTotals(adapter.usage, (usage) => endpoint.cost(usage));
     details.push(
       `tokens ${formatCount(totals.cacheHit)} cache hit / ${formatCount(totals.cacheMiss)} cache miss / ${formatCount(totals.output)} output`,
-      `cost ${endpoint.prices === null ? 'n/a (no recorded price)' : formatUsd(client.costUsd())}${
+      `cost ${endpoint.prices === null ? 'n/a (no recorded price)' : formatUsd(adapter.costUsd())}${
         model === pricingModel ? '' : ` (priced as ${pricingModel}, the endpoint's pricing model)`
       }`,
     );
