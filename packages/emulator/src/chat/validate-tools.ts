@@ -1,6 +1,6 @@
-import { invalidField } from './api-error.js';
+import { invalidField } from '../http/api-error.js';
+import type { RouteResult } from '../http/route-result.js';
 import type { ToolChoice, ToolDefinition } from './chat-request.js';
-import type { RouteResult } from './route-result.js';
 
 /** The validated tools and tool choice of a request, or the error to answer. */
 export type ToolsOutcome =

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { promptTokens } from './prompt-tokens.js';
-import { type Emulator, type EmulatorOptions, startEmulator } from './start-emulator.js';
-import { postChat, user } from './test-support.js';
-import { countTokens, tokenize } from './tokenize.js';
+import { postChat, user } from '../../test/support/test-support.js';
+import { type Emulator, type EmulatorOptions, startEmulator } from '../server/start-emulator.js';
+import { promptTokens } from '../tokens/prompt-tokens.js';
+import { countTokens, tokenize } from '../tokens/tokenize.js';
 
 const OFF = { type: 'disabled' };
 const question = user('What does the billing service return for an expired card?');

@@ -1,5 +1,5 @@
+import { listModels } from '../chat/list-models.js';
 import { apiError, invalidField } from './api-error.js';
-import { listModels } from './list-models.js';
 import type { ParsedBody } from './read-body.js';
 import type { RouteResult } from './route-result.js';
 

@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
-import { apiError } from './api-error.js';
+import { apiError } from '../http/api-error.js';
+import type { RouteResult } from '../http/route-result.js';
 import type { FaultRule } from './fault-rule.js';
-import type { RouteResult } from './route-result.js';
 
 /** The message, type and code of an error body for a status. */
 export interface ErrorDefaults {

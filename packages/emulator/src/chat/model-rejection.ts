@@ -1,7 +1,9 @@
-import { apiError } from './api-error.js';
-import type { ModelRejectionWording } from './fault-rule.js';
+import { apiError } from '../http/api-error.js';
+import type { RouteResult } from '../http/route-result.js';
 import { SUPPORTED_MODELS } from './models.js';
-import type { RouteResult } from './route-result.js';
+
+/** The wordings the platform has used for a model id it does not accept. */
+export type ModelRejectionWording = 'listing' | 'but-you-passed' | 'not-exist';
 
 /**
  * The 400 the platform answers for a model id it does not accept, in one of

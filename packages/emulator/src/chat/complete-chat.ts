@@ -1,10 +1,10 @@
+import type { PrefixCache } from '../tokens/prefix-cache.js';
+import { promptTokens } from '../tokens/prompt-tokens.js';
+import { countTokens, truncateToTokens } from '../tokens/tokenize.js';
 import { answerText, reasoningText } from './answer-text.js';
 import { buildLogprobs } from './build-logprobs.js';
 import type { ChatRequest } from './chat-request.js';
-import type { PrefixCache } from './prefix-cache.js';
-import { promptTokens } from './prompt-tokens.js';
 import { hashText } from './seeded-random.js';
-import { countTokens, truncateToTokens } from './tokenize.js';
 import { planToolCalls } from './tool-calls.js';
 
 /** What a completion needs beside the request. */

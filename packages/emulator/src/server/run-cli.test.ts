@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { request } from '../../test/support/test-support.js';
 import { CLI_USAGE, runCli } from './run-cli.js';
-import { request } from './test-support.js';
 
 function capture(): { write(text: string): void; text(): string } {
   let output = '';

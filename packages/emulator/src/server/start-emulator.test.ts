@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
+import { postChat, request, user } from '../../test/support/test-support.js';
 import { type Emulator, startEmulator } from './start-emulator.js';
-import { postChat, request, user } from './test-support.js';
 
 describe('startEmulator', () => {
   const started: Emulator[] = [];

@@ -1,7 +1,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Emulator, startEmulator } from './start-emulator.js';
-import { postChat, user } from './test-support.js';
+import { postChat, user } from '../../test/support/test-support.js';
+import { type Emulator, startEmulator } from '../server/start-emulator.js';
 
 const chat = { model: 'primary-flash', messages: [user('Status of the nightly build?')] };
 

@@ -1,6 +1,6 @@
+import { countTokens, truncateToTokens } from '../tokens/tokenize.js';
 import { messageText } from './message-text.js';
 import { hashText, seededRandom } from './seeded-random.js';
-import { countTokens, truncateToTokens } from './tokenize.js';
 
 // The vocabulary of filler sentences.
 const WORDS = [

@@ -1,11 +1,11 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { EmptyJsonSelector } from './empty-json.js';
+import type { EmptyJsonSelector } from '../chat/empty-json.js';
+import type { FaultPlan, ModelRejectionWording } from '../faults/fault-rule.js';
+import { FaultSchedule } from '../faults/fault-schedule.js';
+import type { RecordedRequest } from '../http/recorded-request.js';
 import { EmulatorState } from './emulator-state.js';
-import type { FaultPlan, ModelRejectionWording } from './fault-rule.js';
-import { FaultSchedule } from './fault-schedule.js';
 import { createRequestHandler } from './handle-request.js';
-import type { RecordedRequest } from './recorded-request.js';
 
 /** Options of {@link startEmulator}. */
 export interface EmulatorOptions {

@@ -1,7 +1,7 @@
-import type { FaultPlan } from './fault-rule.js';
-import { FaultSchedule } from './fault-schedule.js';
-import { PrefixCache } from './prefix-cache.js';
-import type { RecordedRequest } from './recorded-request.js';
+import type { FaultPlan } from '../faults/fault-rule.js';
+import { FaultSchedule } from '../faults/fault-schedule.js';
+import type { RecordedRequest } from '../http/recorded-request.js';
+import { PrefixCache } from '../tokens/prefix-cache.js';
 
 /** The mutable state of one running emulator. */
 export class EmulatorState {

@@ -1,5 +1,6 @@
-/** The wordings the platform has used for a model id it does not accept. */
-export type ModelRejectionWording = 'listing' | 'but-you-passed' | 'not-exist';
+import type { ModelRejectionWording } from '../chat/model-rejection.js';
+
+export type { ModelRejectionWording };
 
 /** A 200 reply whose JSON body carries an `error` object, as the gateway sends (see {@link FaultRule.errorInBody}). */
 export interface ErrorInBody {

@@ -1,9 +1,9 @@
-import { type Delivery, PLAIN_DELIVERY, type Reply } from './deliver-reply.js';
+import { modelRejection } from '../chat/model-rejection.js';
+import { type Delivery, PLAIN_DELIVERY, type Reply } from '../http/deliver-reply.js';
+import { jsonReply, type RouteResult } from '../http/route-result.js';
 import { deepErrorText, endlessStart, errorInBodyJson, WHITESPACE_BODY } from './fault-bodies.js';
 import { faultError, retryHeaders } from './fault-error.js';
 import type { FaultRule } from './fault-rule.js';
-import { modelRejection } from './model-rejection.js';
-import { jsonReply, type RouteResult } from './route-result.js';
 
 /** What a fault is told about the request it answers. */
 export interface FaultFacts {

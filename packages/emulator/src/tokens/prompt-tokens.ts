@@ -1,4 +1,4 @@
-import { messageText } from './message-text.js';
+import { messageText } from '../chat/message-text.js';
 import { tokenize } from './tokenize.js';
 
 /** The parts of a chat request that make up its prompt. */

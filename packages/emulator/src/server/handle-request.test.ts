@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { postChat, request, user } from '../../test/support/test-support.js';
 import { type Emulator, startEmulator } from './start-emulator.js';
-import { postChat, request, user } from './test-support.js';
 
 const chat = { model: 'primary-flash', messages: [user('Status of the nightly build?')] };
 

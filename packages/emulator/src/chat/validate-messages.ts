@@ -1,5 +1,5 @@
-import { invalidField } from './api-error.js';
-import type { RouteResult } from './route-result.js';
+import { invalidField } from '../http/api-error.js';
+import type { RouteResult } from '../http/route-result.js';
 
 const ROLES = ['system', 'developer', 'user', 'assistant', 'tool'];
 

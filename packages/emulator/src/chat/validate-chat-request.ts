@@ -1,9 +1,9 @@
-import { invalidField } from './api-error.js';
+import { invalidField } from '../http/api-error.js';
+import type { RouteResult } from '../http/route-result.js';
 import type { ChatRequest } from './chat-request.js';
-import type { ModelRejectionWording } from './fault-rule.js';
+import type { ModelRejectionWording } from './model-rejection.js';
 import { modelRejection } from './model-rejection.js';
 import { resolveModelId } from './models.js';
-import type { RouteResult } from './route-result.js';
 import { validateMessages } from './validate-messages.js';
 import { validateTools } from './validate-tools.js';
 

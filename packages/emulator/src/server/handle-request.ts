@@ -1,19 +1,19 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
-import { apiError, invalidField } from './api-error.js';
-import { alterAnswer, deliveryOf, faultReply } from './apply-fault.js';
-import { checkAuthorization } from './check-authorization.js';
-import { completeChat } from './complete-chat.js';
-import { deliverReply } from './deliver-reply.js';
-import { type EmptyJsonSelector, selectsEmptyJson } from './empty-json.js';
+import { completeChat } from '../chat/complete-chat.js';
+import { type EmptyJsonSelector, selectsEmptyJson } from '../chat/empty-json.js';
+import { resolveModelId } from '../chat/models.js';
+import { validateChatRequest } from '../chat/validate-chat-request.js';
+import { alterAnswer, deliveryOf, faultReply } from '../faults/apply-fault.js';
+import type { FaultRule, ModelRejectionWording } from '../faults/fault-rule.js';
+import { apiError, invalidField } from '../http/api-error.js';
+import { checkAuthorization } from '../http/check-authorization.js';
+import { deliverReply } from '../http/deliver-reply.js';
+import { type ParsedBody, parseBody, readBody } from '../http/read-body.js';
+import { redactHeaders } from '../http/recorded-request.js';
+import { routeRequest } from '../http/route-request.js';
+import { type RouteResult, sendResult } from '../http/route-result.js';
 import type { EmulatorState } from './emulator-state.js';
-import type { FaultRule, ModelRejectionWording } from './fault-rule.js';
-import { resolveModelId } from './models.js';
-import { type ParsedBody, parseBody, readBody } from './read-body.js';
-import { redactHeaders } from './recorded-request.js';
-import { routeRequest } from './route-request.js';
-import { type RouteResult, sendResult } from './route-result.js';
-import { validateChatRequest } from './validate-chat-request.js';
 
 /** The header that sets one request's answer length in tokens (for benchmarks). */
 export const ANSWER_TOKENS_HEADER = 'x-emulator-answer-tokens';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Emulator, startEmulator } from './start-emulator.js';
-import { postChat, postJson, request, user } from './test-support.js';
+import { postChat, postJson, request, user } from '../../test/support/test-support.js';
+import { type Emulator, startEmulator } from '../server/start-emulator.js';
 
 describe('routeRequest', () => {
   let emulator: Emulator;

@@ -1,5 +1,5 @@
+import { tokenSpans } from '../tokens/tokenize.js';
 import { hashText } from './seeded-random.js';
-import { tokenSpans } from './tokenize.js';
 
 /** One alternative token and its log probability. */
 interface TopLogprob {
