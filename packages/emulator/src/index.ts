@@ -8,8 +8,12 @@ export type {
   ModelRejectionWording,
   RedirectFault,
 } from './faults/fault-rule.js';
+export type { EmulatorFlavor } from './gateway/emulator-flavor.js';
+export type { GatewayPrice } from './gateway/gateway-prices.js';
+export { GATEWAY_PRICES, gatewayCost } from './gateway/gateway-prices.js';
+export { MAX_JSON_DEPTH } from './http/read-body.js';
 export type { RecordedRequest } from './http/recorded-request.js';
-export { ANSWER_TOKENS_HEADER } from './server/handle-request.js';
+export { ANSWER_TOKENS_HEADER, MAX_ANSWER_TOKENS } from './server/answer-request.js';
 export type { CliOptions } from './server/run-cli.js';
 export { CLI_USAGE, runCli } from './server/run-cli.js';
 export type { Emulator, EmulatorOptions } from './server/start-emulator.js';

@@ -81,9 +81,11 @@ export function reasoningText(messages: readonly Readonly<Record<string, unknown
 
 function toolNameOf(messages: readonly Readonly<Record<string, unknown>>[], callId: unknown): string {
   for (const message of messages) {
-    if (!Array.isArray(message.tool_calls)) continue;
-    for (const call of message.tool_calls as { id?: unknown; function?: { name?: unknown } }[]) {
-      if (call.id === callId && typeof call.function?.name === 'string') return call.function.name;
+    if (message.role !== 'assistant' || !Array.isArray(message.tool_calls)) continue;
+    for (const call of message.tool_calls as ({ id?: unknown; function?: { name?: unknown } } | null)[]) {
+      if (call !== null && call.id === callId && typeof call.function?.name === 'string') {
+        return call.function.name;
+      }
     }
   }
   return 'a tool';

@@ -1,3 +1,6 @@
+import type { EmulatorFlavor } from '../gateway/emulator-flavor.js';
+import { gatewayCost } from '../gateway/gateway-prices.js';
+import { buildReasoningDetails, type ReasoningLedger } from '../gateway/reasoning-details.js';
 import type { PrefixCache } from '../tokens/prefix-cache.js';
 import { promptTokens } from '../tokens/prompt-tokens.js';
 import { countTokens, truncateToTokens } from '../tokens/tokenize.js';
@@ -16,16 +19,24 @@ export interface CompletionContext {
   readonly emptyContent: boolean;
   /** Fixed answer length in tokens, or null for the default length. */
   readonly answerTokens: number | null;
+  /** Which platform answers. Default `primary`. */
+  readonly flavor?: EmulatorFlavor;
+  /** Where the gateway records the `reasoning_details` it sends with tool calls. */
+  readonly ledger?: ReasoningLedger;
 }
 
 /**
  * Answers a validated chat request as the platform would. While thinking, the
- * reply carries `reasoning_content`, the temperature is ignored and the answer
- * varies between identical requests; with thinking off the answer is a
- * function of the request, varying only when the temperature is above 0.
+ * primary platform's reply carries `reasoning_content`, the temperature is
+ * ignored and the answer varies between identical requests; with thinking off
+ * the answer is a function of the request, varying only when the temperature
+ * is above 0. The gateway's reply carries `reasoning` and `reasoning_details`
+ * instead, honours the temperature even while reasoning, and has OpenAI-style
+ * usage with a `cost` in USD.
  */
 export function completeChat(request: ChatRequest, context: CompletionContext): Record<string, unknown> {
-  const varies = request.thinking || request.temperature > 0;
+  const gateway = context.flavor === 'gateway';
+  const varies = (request.thinking && !gateway) || request.temperature > 0;
   const fixed = JSON.stringify([request.model, request.messages, request.rawTools ?? null, request.jsonMode]);
   const seed = `${fixed} ${request.thinking ? 'thinking' : request.temperature}${varies ? ` #${context.sequence}` : ''}`;
 
@@ -45,7 +56,17 @@ export function completeChat(request: ChatRequest, context: CompletionContext): 
 
   const message: Record<string, unknown> = { role: 'assistant', content };
   const reasoning = request.thinking ? reasoningText(request.messages, seed) : null;
-  if (reasoning !== null) message.reasoning_content = reasoning;
+  if (reasoning !== null && gateway) {
+    const details = buildReasoningDetails(reasoning, `${seed} ${context.sequence}`);
+    message.reasoning = reasoning;
+    message.reasoning_details = details;
+    context.ledger?.remember(
+      toolCalls.map((call) => call.id),
+      details,
+    );
+  } else if (reasoning !== null) {
+    message.reasoning_content = reasoning;
+  }
   if (toolCalls.length > 0) message.tool_calls = toolCalls;
 
   const prompt = promptTokens({ messages: request.messages, tools: request.rawTools });
@@ -57,8 +78,32 @@ export function completeChat(request: ChatRequest, context: CompletionContext): 
   );
   const completionTokens = countTokens(content) + reasoningTokens + callTokens;
 
+  const usage = gateway
+    ? {
+        prompt_tokens: prompt.length,
+        completion_tokens: completionTokens,
+        total_tokens: prompt.length + completionTokens,
+        prompt_tokens_details: { cached_tokens: hits },
+        completion_tokens_details: { reasoning_tokens: reasoningTokens },
+        cost: gatewayCost(request.model, {
+          promptTokens: prompt.length,
+          cachedTokens: hits,
+          completionTokens,
+        }),
+      }
+    : {
+        prompt_tokens: prompt.length,
+        completion_tokens: completionTokens,
+        total_tokens: prompt.length + completionTokens,
+        prompt_cache_hit_tokens: hits,
+        prompt_cache_miss_tokens: prompt.length - hits,
+        prompt_tokens_details: { cached_tokens: hits },
+        completion_tokens_details: { reasoning_tokens: reasoningTokens },
+      };
+  const id = `${hashText(`${seed} ${context.sequence}`)}${context.sequence.toString(16)}`;
   return {
-    id: `chatcmpl-${hashText(`${seed} ${context.sequence}`)}${context.sequence.toString(16)}`,
+    id: gateway ? `gen-${id}` : `chatcmpl-${id}`,
+    ...(gateway ? { provider: 'primary' } : {}),
     object: 'chat.completion',
     created: Math.floor(Date.now() / 1000),
     model: request.model,
@@ -70,15 +115,7 @@ export function completeChat(request: ChatRequest, context: CompletionContext): 
         finish_reason: finishReason,
       },
     ],
-    usage: {
-      prompt_tokens: prompt.length,
-      completion_tokens: completionTokens,
-      total_tokens: prompt.length + completionTokens,
-      prompt_cache_hit_tokens: hits,
-      prompt_cache_miss_tokens: prompt.length - hits,
-      prompt_tokens_details: { cached_tokens: hits },
-      completion_tokens_details: { reasoning_tokens: reasoningTokens },
-    },
+    usage,
     system_fingerprint: 'fp_switchboard_emulator',
   };
 }

@@ -1,10 +1,12 @@
+import type { EmulatorFlavor } from '../gateway/emulator-flavor.js';
+import { ReasoningLedger, requireReasoningDetails } from '../gateway/reasoning-details.js';
 import { invalidField } from '../http/api-error.js';
 import type { RouteResult } from '../http/route-result.js';
 import type { ChatRequest } from './chat-request.js';
 import type { ModelRejectionWording } from './model-rejection.js';
 import { modelRejection } from './model-rejection.js';
 import { resolveModelId } from './models.js';
-import { validateMessages } from './validate-messages.js';
+import { requireReasoningContent, validateMessages } from './validate-messages.js';
 import { validateTools } from './validate-tools.js';
 
 /** A validated chat request, or the 400 to answer. */
@@ -12,14 +14,22 @@ export type ChatRequestOutcome =
   | { readonly ok: true; readonly request: ChatRequest }
   | { readonly ok: false; readonly error: RouteResult };
 
+/** The platform rules a chat request is checked against. */
+export interface ChatRules {
+  /** Which platform: the gateway reads `reasoning` instead of `thinking`. Default `primary`. */
+  readonly flavor?: EmulatorFlavor;
+  /** The wording of the 400 for an unknown model. Default `listing`. */
+  readonly modelRejection?: ModelRejectionWording;
+  /** The gateway's record of the `reasoning_details` it sent, to check replayed turns against. */
+  readonly ledger?: ReasoningLedger;
+}
+
 /**
  * Checks a parsed `POST /chat/completions` body field by field, as the platform
- * does; an unknown model is rejected in the given wording.
+ * does; an unknown model is rejected in the configured wording.
  */
-export function validateChatRequest(
-  body: unknown,
-  wording: ModelRejectionWording = 'listing',
-): ChatRequestOutcome {
+export function validateChatRequest(body: unknown, rules: ChatRules = {}): ChatRequestOutcome {
+  const gateway = rules.flavor === 'gateway';
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     return fail(invalidField('body', 'The request body must be a JSON object'));
   }
@@ -28,13 +38,26 @@ export function validateChatRequest(
     return fail(invalidField('model', "Missing or invalid field 'model': expected a model id string"));
   }
   const model = resolveModelId(record.model);
-  if (model === null) return fail(modelRejection(record.model, wording));
+  if (model === null) return fail(modelRejection(record.model, rules.modelRejection));
 
-  const thinking = readThinking(record.thinking);
+  // The gateway ignores `thinking`: it reasons unless `reasoning` turns it off.
+  const thinking = gateway ? readReasoning(record.reasoning) : readThinking(record.thinking);
   if (thinking === null) {
-    return fail(invalidField('thinking', "Field 'thinking' must be {type: 'enabled'} or {type: 'disabled'}"));
+    return fail(
+      gateway
+        ? invalidField(
+            'reasoning',
+            "Field 'reasoning' must be an object, e.g. {enabled: false} or {effort: 'high'}",
+          )
+        : invalidField('thinking', "Field 'thinking' must be {type: 'enabled'} or {type: 'disabled'}"),
+    );
   }
-  const messagesError = validateMessages(record.messages, thinking);
+  const replayCheck = !thinking
+    ? null
+    : gateway
+      ? requireReasoningDetails(rules.ledger ?? new ReasoningLedger())
+      : requireReasoningContent;
+  const messagesError = validateMessages(record.messages, replayCheck);
   if (messagesError !== null) return fail(messagesError);
   const tools = validateTools(record.tools, record.tool_choice);
   if (!tools.ok) return fail(tools.error);
@@ -99,6 +122,13 @@ function readThinking(thinking: unknown): boolean | null {
   if (type === 'enabled') return true;
   if (type === 'disabled') return false;
   return null;
+}
+
+function readReasoning(reasoning: unknown): boolean | null {
+  if (reasoning === undefined || reasoning === null) return true;
+  if (typeof reasoning !== 'object' || Array.isArray(reasoning)) return null;
+  const record = reasoning as { enabled?: unknown; effort?: unknown };
+  return record.enabled !== false && record.effort !== 'none';
 }
 
 function fail(error: RouteResult): ChatRequestOutcome {

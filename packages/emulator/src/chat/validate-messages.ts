@@ -4,13 +4,19 @@ import type { RouteResult } from '../http/route-result.js';
 const ROLES = ['system', 'developer', 'user', 'assistant', 'tool'];
 
 /**
+ * Checks what a reasoning model needs replayed on an assistant turn with tool
+ * calls (the message at `index`); returns the 400 to answer, or null.
+ */
+export type ReplayCheck = (message: Readonly<Record<string, unknown>>, index: number) => RouteResult | null;
+
+/**
  * Checks the `messages` field: a non-empty array of messages with known roles,
  * text content, tool calls in OpenAI shape (arguments as JSON text), tool
- * results answering an earlier tool call, and — while thinking — the
- * `reasoning_content` of every assistant turn with tool calls. Returns the
+ * results answering an earlier tool call, and — while reasoning — what
+ * `replayCheck` asks of every assistant turn with tool calls. Returns the
  * error to answer, or null.
  */
-export function validateMessages(messages: unknown, thinking: boolean): RouteResult | null {
+export function validateMessages(messages: unknown, replayCheck: ReplayCheck | null): RouteResult | null {
   if (!Array.isArray(messages) || messages.length === 0) {
     return invalidField('messages', "Field 'messages' must be a non-empty array of message objects");
   }
@@ -35,7 +41,7 @@ export function validateMessages(messages: unknown, thinking: boolean): RouteRes
       return invalidField('messages', `${where}.content must be ${expected}`);
     }
     if (record.role === 'assistant' && record.tool_calls !== undefined && record.tool_calls !== null) {
-      const error = checkToolCalls(record, where, index, thinking, callIds);
+      const error = checkToolCalls(record, where, index, replayCheck, callIds);
       if (error !== null) return error;
     }
     if (record.role === 'tool') {
@@ -55,7 +61,7 @@ function checkToolCalls(
   record: Record<string, unknown>,
   where: string,
   index: number,
-  thinking: boolean,
+  replayCheck: ReplayCheck | null,
   callIds: Set<string>,
 ): RouteResult | null {
   const calls = record.tool_calls;
@@ -72,14 +78,17 @@ function checkToolCalls(
     }
     callIds.add(id);
   }
-  const reasoning = record.reasoning_content;
-  if (thinking && calls.length > 0 && (typeof reasoning !== 'string' || reasoning === '')) {
-    return invalidField(
-      'messages',
-      `Missing \`reasoning_content\` field in the assistant message at message index ${index}. ` +
-        'The reasoning_content of an assistant turn with tool calls must be passed back to the API ' +
-        'in thinking mode.',
-    );
-  }
-  return null;
+  return replayCheck !== null && calls.length > 0 ? replayCheck(record, index) : null;
 }
+
+/** The primary platform's rule while thinking: a tool-call turn must carry its `reasoning_content`. */
+export const requireReasoningContent: ReplayCheck = (message, index) => {
+  const reasoning = message.reasoning_content;
+  if (typeof reasoning === 'string' && reasoning !== '') return null;
+  return invalidField(
+    'messages',
+    `Missing \`reasoning_content\` field in the assistant message at message index ${index}. ` +
+      'The reasoning_content of an assistant turn with tool calls must be passed back to the API ' +
+      'in thinking mode.',
+  );
+};

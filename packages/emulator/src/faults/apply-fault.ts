@@ -1,3 +1,5 @@
+import type { Socket } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
 import { modelRejection } from '../chat/model-rejection.js';
 import { type Delivery, PLAIN_DELIVERY, type Reply } from '../http/deliver-reply.js';
 import { jsonReply, type RouteResult } from '../http/route-result.js';
@@ -15,12 +17,46 @@ export interface FaultFacts {
 
 const JSON_TYPE = 'application/json';
 
+/** What a fault rule makes of a request. */
+export type FaultOutcome =
+  /** Nothing more to write: the connection was reset, or went away during a delay. */
+  | { readonly kind: 'done' }
+  /** This reply instead of the emulator's answer. */
+  | { readonly kind: 'reply'; readonly reply: Reply; readonly delivery: Delivery }
+  /** The emulator's answer, changed by `alter`. */
+  | { readonly kind: 'answer'; readonly alter: (result: RouteResult) => Reply; readonly delivery: Delivery };
+
 /**
- * The answer a fault rule gives in place of the emulator's: `'reset'` to drop
- * the connection, a reply, or null when the emulator answers (see
- * {@link alterAnswer}). Precedence as documented on {@link FaultRule}.
+ * Applies `rule` (the one the fault plan picked, or null) to a request: waits
+ * its `delayMs` (cut short when `signal` aborts), resets the connection, or
+ * says what to answer and how to write it. Every fault branch lives here.
  */
-export function faultReply(rule: FaultRule | null, facts: FaultFacts): Reply | 'reset' | null {
+export async function applyFault(
+  rule: FaultRule | null,
+  facts: FaultFacts,
+  socket: Socket,
+  signal: AbortSignal,
+): Promise<FaultOutcome> {
+  if (rule?.delayMs !== undefined) {
+    try {
+      await delay(rule.delayMs, undefined, { signal });
+    } catch {
+      return { kind: 'done' };
+    }
+    if (socket.destroyed) return { kind: 'done' };
+  }
+  const reply = faultReply(rule, facts);
+  if (reply === 'reset') {
+    socket.resetAndDestroy();
+    return { kind: 'done' };
+  }
+  const delivery = deliveryOf(rule);
+  if (reply !== null) return { kind: 'reply', reply, delivery };
+  return { kind: 'answer', alter: (result) => alterAnswer(rule, result), delivery };
+}
+
+// The answer a rule gives in place of the emulator's; precedence as documented on FaultRule.
+function faultReply(rule: FaultRule | null, facts: FaultFacts): Reply | 'reset' | null {
   if (rule === null) return null;
   if (rule.reset === true) return 'reset';
   const retry = retryHeaders(rule);
@@ -65,8 +101,8 @@ export function faultReply(rule: FaultRule | null, facts: FaultFacts): Reply | '
   return null;
 }
 
-/** The emulator's own answer as `rule` changes it: `noChoices` and `truncate`. */
-export function alterAnswer(rule: FaultRule | null, result: RouteResult): Reply {
+// The emulator's own answer as the rule changes it: `noChoices` and `truncate`.
+function alterAnswer(rule: FaultRule | null, result: RouteResult): Reply {
   const body = result.body as { choices?: unknown };
   const emptied =
     rule?.noChoices === true && result.status === 200 && Array.isArray(body.choices)
@@ -75,8 +111,8 @@ export function alterAnswer(rule: FaultRule | null, result: RouteResult): Reply 
   return jsonReply(emptied, rule?.truncate === true);
 }
 
-/** How `rule` has the body written: trickled, after keep-alive newlines, or cut off. */
-export function deliveryOf(rule: FaultRule | null): Delivery {
+// How the rule has the body written: trickled, after keep-alive newlines, or cut off.
+function deliveryOf(rule: FaultRule | null): Delivery {
   if (rule === null) return PLAIN_DELIVERY;
   return {
     trickleMs: rule.trickleMs ?? null,

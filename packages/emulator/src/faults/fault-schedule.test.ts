@@ -4,6 +4,7 @@ import { FaultSchedule } from './fault-schedule.js';
 const target = (number: number, path = '/chat/completions', models: string[] = ['primary-flash']) => ({
   number,
   path,
+  route: path.replace(/^\/api\/v1/, ''),
   models,
 });
 

@@ -3,7 +3,10 @@ import type { FaultPlan, FaultRule } from './fault-rule.js';
 /** What a fault rule is matched against. */
 export interface FaultTarget {
   readonly number: number;
+  /** The request's path, query string dropped. */
   readonly path: string;
+  /** The path below the flavour's base path (`/chat/completions` for `/api/v1/chat/completions`). */
+  readonly route: string;
   readonly models: readonly string[];
 }
 
@@ -75,7 +78,7 @@ function matches(rule: FaultRule, target: FaultTarget): boolean {
     if (!numbers.includes(target.number)) return false;
   }
   if (rule.model !== undefined && !target.models.includes(rule.model)) return false;
-  if (rule.path !== undefined && rule.path !== target.path) return false;
+  if (rule.path !== undefined && rule.path !== target.path && rule.path !== target.route) return false;
   return true;
 }
 

@@ -1,30 +1,14 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { setTimeout as delay } from 'node:timers/promises';
-import { completeChat } from '../chat/complete-chat.js';
-import { type EmptyJsonSelector, selectsEmptyJson } from '../chat/empty-json.js';
-import { resolveModelId } from '../chat/models.js';
-import { validateChatRequest } from '../chat/validate-chat-request.js';
-import { alterAnswer, deliveryOf, faultReply } from '../faults/apply-fault.js';
-import type { FaultRule, ModelRejectionWording } from '../faults/fault-rule.js';
-import { apiError, invalidField } from '../http/api-error.js';
-import { checkAuthorization } from '../http/check-authorization.js';
+import { applyFault } from '../faults/apply-fault.js';
+import { apiError } from '../http/api-error.js';
 import { deliverReply } from '../http/deliver-reply.js';
-import { type ParsedBody, parseBody, readBody } from '../http/read-body.js';
-import { redactHeaders } from '../http/recorded-request.js';
-import { routeRequest } from '../http/route-request.js';
-import { type RouteResult, sendResult } from '../http/route-result.js';
+import { sendResult } from '../http/route-result.js';
+import { type AnswerSettings, answerRequest } from './answer-request.js';
 import type { EmulatorState } from './emulator-state.js';
-
-/** The header that sets one request's answer length in tokens (for benchmarks). */
-export const ANSWER_TOKENS_HEADER = 'x-emulator-answer-tokens';
+import { recordRequest } from './record-request.js';
 
 /** Fixed settings of a request handler. */
-export interface HandlerSettings {
-  readonly key: string | null;
-  readonly emptyJson: EmptyJsonSelector | undefined;
-  readonly answerTokens: number | null;
-  /** The wording of the 400 for an unknown model. */
-  readonly modelRejection: ModelRejectionWording;
+export interface HandlerSettings extends AnswerSettings {
   /** Aborted when the emulator closes, ending pending delays and endless bodies. */
   readonly signal: AbortSignal;
 }
@@ -47,101 +31,21 @@ async function handle(
   request: IncomingMessage,
   response: ServerResponse,
 ): Promise<void> {
-  const parsed = parseBody(await readBody(request));
-  const number = ++state.requestCount;
-  const target = request.url ?? '/';
-  const pathname = target.split('?')[0] ?? '/';
-  const method = request.method ?? 'GET';
-  state.requests.push({
-    number,
-    method,
-    path: target,
-    headers: redactHeaders(request.headers),
-    body: parsed.kind === 'json' ? parsed.value : null,
+  const facts = await recordRequest(state, request, {
+    maxBytes: settings.maxRequestBytes,
+    flavor: settings.flavor,
   });
-
-  const rule = state.faults.take({ number, path: pathname, models: modelsOf(parsed) });
-  if (rule?.delayMs !== undefined) {
-    try {
-      await delay(rule.delayMs, undefined, { signal: settings.signal });
-    } catch {
-      return;
-    }
-    if (request.socket.destroyed) return;
-  }
-  const faulted = faultReply(rule, { number, model: modelOf(parsed) });
-  if (faulted === 'reset') {
-    request.socket.resetAndDestroy();
-    return;
-  }
+  const rule = state.faults.take({
+    number: facts.number,
+    path: facts.pathname,
+    route: facts.route,
+    models: facts.models,
+  });
+  const fault = await applyFault(rule, facts, request.socket, settings.signal);
+  if (fault.kind === 'done') return;
   const reply =
-    faulted ??
-    alterAnswer(rule, answer(state, settings, request, { method, pathname, number, parsed, rule }));
-  await deliverReply(response, reply, deliveryOf(rule), settings.signal);
-}
-
-interface RequestFacts {
-  readonly method: string;
-  readonly pathname: string;
-  readonly number: number;
-  readonly parsed: ParsedBody;
-  readonly rule: FaultRule | null;
-}
-
-function answer(
-  state: EmulatorState,
-  settings: HandlerSettings,
-  request: IncomingMessage,
-  facts: RequestFacts,
-): RouteResult {
-  if (settings.key !== null) {
-    const denied = checkAuthorization(request.headers.authorization, settings.key);
-    if (denied !== null) return denied;
-  }
-  const routed = routeRequest(facts.method, facts.pathname, facts.parsed);
-  if ('status' in routed) return routed;
-  const outcome = validateChatRequest(routed.body, settings.modelRejection);
-  if (!outcome.ok) return outcome.error;
-
-  let answerTokens = settings.answerTokens;
-  const header = request.headers[ANSWER_TOKENS_HEADER];
-  if (header !== undefined) {
-    answerTokens = Number(header);
-    if (!Number.isInteger(answerTokens) || answerTokens < 1) {
-      return invalidField(
-        ANSWER_TOKENS_HEADER,
-        `Header '${ANSWER_TOKENS_HEADER}' must be a positive integer`,
-      );
-    }
-  }
-  let emptyContent = facts.rule?.emptyContent === true;
-  if (outcome.request.jsonMode) {
-    const jsonNumber = ++state.jsonCount;
-    const selected = selectsEmptyJson(settings.emptyJson, {
-      number: facts.number,
-      jsonNumber,
-      model: outcome.request.model,
-      body: routed.body as Record<string, unknown>,
-    });
-    emptyContent ||= selected;
-  }
-  const body = completeChat(outcome.request, {
-    sequence: ++state.sequence,
-    cache: state.cache,
-    emptyContent,
-    answerTokens,
-  });
-  return { status: 200, body };
-}
-
-function modelOf(parsed: ParsedBody): string | null {
-  const model = parsed.kind === 'json' ? (parsed.value as { model?: unknown } | null)?.model : undefined;
-  return typeof model === 'string' ? model : null;
-}
-
-function modelsOf(parsed: ParsedBody): string[] {
-  const model = modelOf(parsed);
-  if (model === null) return [];
-  const resolved = resolveModelId(model);
-  return resolved === null || resolved === model ? [model] : [model, resolved];
+    fault.kind === 'reply'
+      ? fault.reply
+      : fault.alter(answerRequest(state, settings, request, facts, rule?.emptyContent === true));
+  await deliverReply(response, reply, fault.delivery, settings.signal);
 }

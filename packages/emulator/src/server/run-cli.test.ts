@@ -64,6 +64,12 @@ describe('runCli', () => {
       }
     });
 
+    it('exits 2 on an unknown flavour, naming the choices', async () => {
+      const { stderr, running } = run(['--flavor', 'other']);
+      expect(await running).toBe(2);
+      expect(stderr.text()).toContain("--flavor must be primary or gateway, got 'other'");
+    });
+
     it('exits 2 on an empty key', async () => {
       const { stderr, running } = run(['--key=']);
       expect(await running).toBe(2);
@@ -93,6 +99,18 @@ describe('runCli', () => {
       controller.abort();
       expect(await running).toBe(0);
       expect(stdout.text() + stderr.text()).not.toContain(key);
+    });
+
+    it('plays the gateway with --flavor gateway, printing the /api/v1 base address', async () => {
+      const { controller, stdout, running } = run(['--flavor', 'gateway']);
+      const url = await waitForUrl(stdout, running);
+      expect(stdout.text()).toMatch(
+        /^switchboard emulator listening on http:\/\/127\.0\.0\.1:\d+\/api\/v1 \(gateway flavour\)\n$/,
+      );
+      expect((await request(url, '/models')).status).toBe(200);
+      expect((await request(url.replace('/api/v1', ''), '/models')).status).toBe(404);
+      controller.abort();
+      expect(await running).toBe(0);
     });
 
     it('exits 0 at once when the signal is already aborted', async () => {

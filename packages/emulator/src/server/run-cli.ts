@@ -12,15 +12,16 @@ export interface CliOptions {
 }
 
 /** The text `switchboard-emulator --help` prints. */
-export const CLI_USAGE = `Usage: switchboard-emulator [--port N] [--host H] [--key K]
+export const CLI_USAGE = `Usage: switchboard-emulator [--port N] [--host H] [--key K] [--flavor F]
 
-Runs a loopback emulator of the primary chat platform until stopped (Ctrl-C).
+Runs a loopback emulator of the primary chat platform (or the gateway) until stopped (Ctrl-C).
 
 Options:
-  --port N   port to listen on (default 0: any free port)
-  --host H   address to listen on (default 127.0.0.1)
-  --key K    require Authorization: Bearer K on every request
-  --help     print this help
+  --port N     port to listen on (default 0: any free port)
+  --host H     address to listen on (default 127.0.0.1)
+  --key K      require Authorization: Bearer K on every request
+  --flavor F   primary (default) or gateway (routes under /api/v1)
+  --help       print this help
 `;
 
 /**
@@ -31,7 +32,7 @@ Options:
 export async function runCli(argv: readonly string[], options: CliOptions = {}): Promise<number> {
   const stdout = options.stdout ?? process.stdout;
   const stderr = options.stderr ?? process.stderr;
-  let values: { port?: string; host?: string; key?: string; help?: boolean };
+  let values: { port?: string; host?: string; key?: string; flavor?: string; help?: boolean };
   try {
     ({ values } = parseArgs({
       args: [...argv],
@@ -39,6 +40,7 @@ export async function runCli(argv: readonly string[], options: CliOptions = {}):
         port: { type: 'string' },
         host: { type: 'string' },
         key: { type: 'string' },
+        flavor: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -63,14 +65,21 @@ export async function runCli(argv: readonly string[], options: CliOptions = {}):
     stderr.write('switchboard-emulator: --key must not be empty\n');
     return 2;
   }
+  const flavor = values.flavor ?? 'primary';
+  if (flavor !== 'primary' && flavor !== 'gateway') {
+    stderr.write(`switchboard-emulator: --flavor must be primary or gateway, got '${flavor}'\n`);
+    return 2;
+  }
   if (options.signal?.aborted === true) return 0;
   const emulator = await startEmulator({
     port,
     ...(values.host === undefined ? {} : { host: values.host }),
     ...(values.key === undefined ? {} : { key: values.key }),
+    flavor,
   });
   const keyNote = values.key === undefined ? '' : ' (API key required)';
-  stdout.write(`switchboard emulator listening on ${emulator.url}${keyNote}\n`);
+  const flavorNote = flavor === 'gateway' ? ' (gateway flavour)' : '';
+  stdout.write(`switchboard emulator listening on ${emulator.url}${flavorNote}${keyNote}\n`);
   await new Promise<void>((resolve) => {
     if (options.signal === undefined) return;
     if (options.signal.aborted) resolve();

@@ -50,6 +50,18 @@ describe('startEmulator', () => {
       );
       await expect(startEmulator({ emptyJson: 'yes' as never })).rejects.toThrow('options.emptyJson must be');
       await expect(startEmulator({ faults: [{ status: 1 }] })).rejects.toThrow('faults[0].status');
+      await expect(startEmulator({ flavor: 'other' as never })).rejects.toThrow(
+        'options.flavor must be one of primary, gateway',
+      );
+      await expect(startEmulator({ maxRequestBytes: 0 })).rejects.toThrow(
+        'options.maxRequestBytes must be a positive integer, got 0',
+      );
+      await expect(startEmulator({ maxRecordedRequests: 1.5 })).rejects.toThrow(
+        'options.maxRecordedRequests must be a positive integer',
+      );
+      await expect(startEmulator({ modelRejection: 'rude' as never })).rejects.toThrow(
+        'options.modelRejection must be one of listing, but-you-passed, not-exist',
+      );
     });
 
     it('rejects a bad plan in setFaults and keeps the old one', async () => {

@@ -1,11 +1,14 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { EmptyJsonSelector } from '../chat/empty-json.js';
-import type { FaultPlan, ModelRejectionWording } from '../faults/fault-rule.js';
+import type { ModelRejectionWording } from '../chat/model-rejection.js';
+import type { FaultPlan } from '../faults/fault-rule.js';
 import { FaultSchedule } from '../faults/fault-schedule.js';
+import { basePathOf, type EmulatorFlavor } from '../gateway/emulator-flavor.js';
 import type { RecordedRequest } from '../http/recorded-request.js';
 import { EmulatorState } from './emulator-state.js';
 import { createRequestHandler } from './handle-request.js';
+import { readEmulatorOptions } from './read-emulator-options.js';
 
 /** Options of {@link startEmulator}. */
 export interface EmulatorOptions {
@@ -28,6 +31,17 @@ export interface EmulatorOptions {
   /** Tokens per prefix-cache block; cache hits are multiples of it. Default 4 (1 = exact tokens). */
   cacheBlockTokens?: number;
   /**
+   * Which platform to play. `primary` (default): routes at the unversioned root,
+   * `thinking` switches reasoning, `reasoning_content`, cache hit/miss usage.
+   * `gateway`: routes under `/api/v1` (and `url` ends in `/api/v1`), OpenAI-style
+   * usage with a `cost` in USD, `reasoning` + `reasoning_details`; `thinking` is ignored.
+   */
+  flavor?: EmulatorFlavor;
+  /** The largest request body in bytes; a longer one gets a 413. Default 8 MiB. */
+  maxRequestBytes?: number;
+  /** How many of the latest requests `requests` keeps (numbering goes on). Default 10_000. */
+  maxRecordedRequests?: number;
+  /**
    * The wording of the 400 for a model id the emulator does not accept:
    * `listing` (default), `but-you-passed` or `not-exist` (see `FaultRule.modelRejected`).
    */
@@ -36,11 +50,20 @@ export interface EmulatorOptions {
 
 /** A running emulator. */
 export interface Emulator {
-  /** The base address, e.g. `http://127.0.0.1:40123` (no trailing slash, no version path). */
+  /**
+   * The base address a client is given, no trailing slash: `http://127.0.0.1:40123`
+   * for the primary flavour (no version path), `http://127.0.0.1:40123/api/v1`
+   * for the gateway (so `new OpenAITransport({ baseUrl: emulator.url })` works).
+   */
   readonly url: string;
+  /** Which platform it plays. */
+  readonly flavor: EmulatorFlavor;
   /** The port it listens on. */
   readonly port: number;
-  /** Every request received since start (or the last `reset()`), in order. */
+  /**
+   * The requests received since start (or the last `reset()`), in order: the
+   * latest `maxRecordedRequests` of them; their `number`s keep counting.
+   */
   readonly requests: readonly RecordedRequest[];
   /** Requests received whose response has not finished (or whose connection has not closed) yet. */
   readonly inFlight: number;
@@ -55,50 +78,17 @@ export interface Emulator {
 }
 
 /**
- * Starts a loopback HTTP server that behaves like the primary chat platform:
- * `POST /chat/completions` and `GET /models` at the unversioned root.
+ * Starts a loopback HTTP server that behaves like the primary chat platform
+ * (`POST /chat/completions` and `GET /models` at the unversioned root), or
+ * like the gateway with `flavor: 'gateway'` (the same under `/api/v1`).
+ *
+ * @throws TypeError or RangeError naming a bad option
  */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
-  const port = options.port ?? 0;
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-    throw new RangeError(`options.port must be an integer from 0 to 65535, got ${String(port)}`);
-  }
-  const host = options.host ?? '127.0.0.1';
-  if (typeof host !== 'string' || host === '') throw new TypeError('options.host must be a non-empty string');
-  if (options.key !== undefined && (typeof options.key !== 'string' || options.key === '')) {
-    throw new TypeError('options.key must be a non-empty string when given');
-  }
-  const answerTokens = options.answerTokens ?? null;
-  if (answerTokens !== null && (!Number.isInteger(answerTokens) || answerTokens < 1)) {
-    throw new RangeError(`options.answerTokens must be a positive integer, got ${String(answerTokens)}`);
-  }
-  const emptyJson = options.emptyJson;
-  if (
-    emptyJson !== undefined &&
-    typeof emptyJson !== 'boolean' &&
-    typeof emptyJson !== 'function' &&
-    !Array.isArray(emptyJson) &&
-    !(emptyJson instanceof Set)
-  ) {
-    throw new TypeError('options.emptyJson must be a boolean, an array or set of numbers, or a function');
-  }
-
-  const modelRejection = options.modelRejection ?? 'listing';
-  if (!['listing', 'but-you-passed', 'not-exist'].includes(modelRejection)) {
-    throw new TypeError("options.modelRejection must be 'listing', 'but-you-passed' or 'not-exist'");
-  }
-
-  const state = new EmulatorState(options.cacheBlockTokens, options.faults);
+  const { port, host, settings } = readEmulatorOptions(options);
+  const state = new EmulatorState(options.cacheBlockTokens, options.faults, settings.maxRecordedRequests);
   const lifetime = new AbortController();
-  const server = createServer(
-    createRequestHandler(state, {
-      key: options.key ?? null,
-      emptyJson,
-      answerTokens,
-      modelRejection,
-      signal: lifetime.signal,
-    }),
-  );
+  const server = createServer(createRequestHandler(state, { ...settings, signal: lifetime.signal }));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -107,12 +97,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     });
   });
   const bound = (server.address() as AddressInfo).port;
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${bound}`;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${bound}${basePathOf(settings.flavor)}`;
   let closing: Promise<void> | null = null;
 
   return {
     url,
     port: bound,
+    flavor: settings.flavor,
     get requests() {
       return state.requests;
     },

@@ -16,9 +16,9 @@ export function canonicalMessage(message: unknown): string {
   if (message === null || typeof message !== 'object') return '';
   const record = message as Record<string, unknown>;
   const lines = [String(record.role ?? ''), messageText(record.content)];
-  if (typeof record.reasoning_content === 'string' && record.reasoning_content !== '') {
-    lines.push(record.reasoning_content);
-  }
+  // The gateway replays reasoning as `reasoning`; the primary platform as `reasoning_content`.
+  const reasoning = record.reasoning_content ?? record.reasoning;
+  if (typeof reasoning === 'string' && reasoning !== '') lines.push(reasoning);
   if (Array.isArray(record.tool_calls)) {
     for (const call of record.tool_calls) {
       const fn = (call as { function?: { name?: unknown; arguments?: unknown } } | null)?.function;
