@@ -257,6 +257,18 @@ describe('fault effects', () => {
       expect(read.text.startsWith('{"id":"chatcmpl-')).toBe(true);
     });
 
+    it('sends only as many bytes as cutOffAfterBytes says, none at all for 0', async () => {
+      for (const bytes of [0, 10]) {
+        emulator.setFaults([{ cutOffAfterBytes: bytes }]);
+        const response = await postRaw(emulator.url);
+        expect(response.statusCode).toBe(200);
+        expect(Number(response.headers['content-length'])).toBeGreaterThan(100);
+        const read = await readSome(response, Number.POSITIVE_INFINITY);
+        expect(read.ended).toBe('error');
+        expect(Buffer.byteLength(read.text)).toBe(bytes);
+      }
+    });
+
     it('makes fetch fail while reading the body', async () => {
       emulator.setFaults([{ cutOff: true, status: 500 }]);
       await expect(postChat(emulator.url, chat)).rejects.toThrow(TypeError);

@@ -119,6 +119,6 @@ function deliveryOf(rule: FaultRule | null): Delivery {
     trickleBytes: rule.trickleBytes ?? PLAIN_DELIVERY.trickleBytes,
     keepAliveNewlines: rule.keepAliveNewlines ?? 0,
     keepAliveMs: rule.keepAliveMs ?? PLAIN_DELIVERY.keepAliveMs,
-    cutOff: rule.cutOff === true,
+    cutOffBytes: rule.cutOffAfterBytes ?? (rule.cutOff === true ? 'half' : null),
   };
 }

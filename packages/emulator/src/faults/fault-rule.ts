@@ -35,7 +35,7 @@ export interface RedirectFault {
  * `modelRejected`, `status` that is set answers instead of the emulator;
  * otherwise the request is answered normally, changed by `emptyContent`,
  * `noChoices` and `truncate`. The delivery effects `trickleMs`,
- * `keepAliveNewlines` and `cutOff` change how any body is written.
+ * `keepAliveNewlines`, `cutOff` and `cutOffAfterBytes` change how any body is written.
  *
  * @example `{ status: 429, retryAfter: 1, times: 1 }` — the next request gets a 429 with `retry-after: 1`.
  * @example `{ requests: [2, 3], model: 'primary-v4-pro', status: 503 }`
@@ -133,6 +133,11 @@ export interface FaultRule {
    * half body ends cleanly).
    */
   readonly cutOff?: boolean;
+  /**
+   * Like `cutOff`, but sends this many bytes of the body first (0: the headers
+   * only, then the connection is destroyed).
+   */
+  readonly cutOffAfterBytes?: number;
 }
 
 /** A fault plan: rules tried in order; the first matching rule with uses left applies. */

@@ -96,6 +96,7 @@ describe('FaultSchedule', () => {
             { modelRejected: 'not-exist' },
             { deepErrorBody: 100_000, status: 400 },
             { cutOff: true },
+            { cutOffAfterBytes: 0 },
             { status: 429, retryAfter: 2 ** 31 + 1 },
             { status: 429, retryAfter: 'Wed, 21 Oct 2065 07:28:00 GMT' },
           ]),

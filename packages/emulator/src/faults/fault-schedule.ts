@@ -31,6 +31,7 @@ const EFFECTS = [
   'status',
   'trickleMs',
   'keepAliveNewlines',
+  'cutOffAfterBytes',
   ...FLAGS,
 ] as const;
 const KNOWN = new Set<string>([
@@ -116,6 +117,7 @@ function validateRule(rule: unknown, index: number): void {
   expectNumber(record, 'trickleBytes', where, { integer: true, min: 1 });
   expectNumber(record, 'keepAliveNewlines', where, { integer: true, min: 0, max: 100_000 });
   expectNumber(record, 'keepAliveMs', where, { integer: false, min: 0 });
+  expectNumber(record, 'cutOffAfterBytes', where, { integer: true, min: 0 });
   if (record.modelRejected !== undefined && !WORDINGS.includes(record.modelRejected as string)) {
     throw new TypeError(`${where}.modelRejected must be one of ${WORDINGS.join(', ')}`);
   }

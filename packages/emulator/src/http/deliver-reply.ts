@@ -19,8 +19,8 @@ export interface Delivery {
   /** `\n` lines sent after the headers, `keepAliveMs` apart, before the body. */
   readonly keepAliveNewlines: number;
   readonly keepAliveMs: number;
-  /** Announce the whole length, write half of the body, then destroy the connection. */
-  readonly cutOff: boolean;
+  /** Announce the whole length, write this many bytes of the body, then destroy the connection; null: no cut. */
+  readonly cutOffBytes: number | 'half' | null;
 }
 
 /** Writes the body at once, whole. */
@@ -29,7 +29,7 @@ export const PLAIN_DELIVERY: Delivery = {
   trickleBytes: 8,
   keepAliveNewlines: 0,
   keepAliveMs: 100,
-  cutOff: false,
+  cutOffBytes: null,
 };
 
 // Big pieces, so an endless body arrives as fast as the client reads (hundreds of MB/s).
@@ -64,9 +64,10 @@ export async function deliverReply(
       await writeEndless(wire, Buffer.from((reply.body as { endless: string }).endless), delivery);
       return;
     }
-    const written = delivery.cutOff ? text.subarray(0, Math.floor(text.length / 2)) : text;
+    const cut = delivery.cutOffBytes === 'half' ? Math.floor(text.length / 2) : delivery.cutOffBytes;
+    const written = cut === null ? text : text.subarray(0, cut);
     if (!(await writePaced(wire, written, delivery))) return;
-    if (delivery.cutOff) {
+    if (cut !== null) {
       response.write('', () => response.destroy());
       return;
     }
