@@ -113,7 +113,15 @@ function alterAnswer(rule: FaultRule | null, result: RouteResult): Reply {
 
 // How the rule has the body written: trickled, after keep-alive newlines, or cut off.
 function deliveryOf(rule: FaultRule | null): Delivery {
-  if (rule === null) return PLAIN_DELIVERY;
+  if (
+    rule === null ||
+    (rule.trickleMs === undefined &&
+      rule.keepAliveNewlines === undefined &&
+      rule.cutOff !== true &&
+      rule.cutOffAfterBytes === undefined)
+  ) {
+    return PLAIN_DELIVERY;
+  }
   return {
     trickleMs: rule.trickleMs ?? null,
     trickleBytes: rule.trickleBytes ?? PLAIN_DELIVERY.trickleBytes,

@@ -47,6 +47,13 @@ export async function deliverReply(
   signal: AbortSignal,
 ): Promise<void> {
   if (response.destroyed || response.headersSent) return;
+  if (typeof reply.body === 'string' && delivery === PLAIN_DELIVERY) {
+    // The common case: headers and body leave in one write.
+    const text = Buffer.from(reply.body);
+    response.writeHead(reply.status, { ...reply.headers, 'content-length': String(text.length) });
+    response.end(text);
+    return;
+  }
   const wire = new Wire(response, signal);
   try {
     const text = typeof reply.body === 'string' ? Buffer.from(reply.body) : null;
