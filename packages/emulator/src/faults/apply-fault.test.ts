@@ -276,6 +276,19 @@ describe('fault effects', () => {
   });
 
   describe('requests in flight', () => {
+    it('counts a request out once its connection is reset or the client hangs up an endless body', async () => {
+      emulator.setFaults([
+        { requests: 1, reset: true },
+        { requests: 2, endlessBody: true },
+      ]);
+      await expect(postChat(emulator.url, chat)).rejects.toThrow(TypeError);
+      const endless = await postRaw(emulator.url);
+      await readSome(endless, 256 * 1024);
+      while (emulator.inFlight > 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(emulator.inFlight).toBe(0);
+      expect(emulator.peakInFlight).toBeGreaterThanOrEqual(1);
+    });
+
     it('counts requests in flight and their peak, and reset() restarts the peak', async () => {
       emulator.setFaults([{ requests: [1, 2], delayMs: 60_000 }]);
       const pending = [postRaw(emulator.url).catch(() => null), postRaw(emulator.url).catch(() => null)];
