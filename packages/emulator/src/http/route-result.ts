@@ -1,0 +1,27 @@
+import type { ServerResponse } from 'node:http';
+import type { Reply } from './deliver-reply.js';
+
+/** What a route answers: a status, a JSON body, and extra headers. */
+export interface RouteResult {
+  readonly status: number;
+  readonly body: unknown;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** `result` as a JSON reply, or only the first half of its JSON text when `truncate` is set. */
+export function jsonReply(result: RouteResult, truncate = false): Reply {
+  const text = JSON.stringify(result.body);
+  return {
+    status: result.status,
+    headers: { ...result.headers, 'content-type': 'application/json' },
+    body: truncate ? text.slice(0, Math.floor(text.length / 2)) : text,
+  };
+}
+
+/** Writes `result` as a JSON response at once (for answers that need no fault delivery). */
+export function sendResult(response: ServerResponse, result: RouteResult): void {
+  if (response.destroyed || response.headersSent) return;
+  const { status, headers, body } = jsonReply(result);
+  response.writeHead(status, { ...headers, 'content-length': String(Buffer.byteLength(body as string)) });
+  response.end(body);
+}
