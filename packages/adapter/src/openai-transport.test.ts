@@ -433,7 +433,8 @@ describe('OpenAITransport', () => {
     it.each([
       [401, 'auth', false],
       [403, 'auth', false],
-      [409, 'bad_request', true],
+      // issue 10: a 409 is retried, so it is no longer the caller's bad request
+      [409, 'server', true],
       [422, 'bad_request', false],
       [429, 'rate_limited', true],
       [500, 'server', true],
@@ -486,7 +487,6 @@ describe('OpenAITransport', () => {
       ['a text body', raw(200, 'text/plain', 'hello')],
       ['a body that is not JSON despite its type', raw(200, 'application/json', 'not json')],
       ['truncated JSON', raw(200, 'application/json', '{"choices":[{"message":')],
-      ['an empty body', raw(200, 'application/json', '')],
       ['a JSON array', json(200, [completion])],
       ['a JSON string', json(200, 'hello')],
       ['JSON null', json(200, null)],
@@ -495,6 +495,12 @@ describe('OpenAITransport', () => {
       const error = await failure(single(baseUrl).completeChatRaw(request));
       expect(error).toMatchObject({ kind: 'bad_reply', status: 200, retryable: false });
       expect(error.message).toMatch(new RegExp(`^\\[POST\\] "${baseUrl}/chat/completions": 200 OK: `));
+    });
+
+    it('maps an empty body to a retryable bad_reply (issue 10: a platform answers so when overloaded)', async () => {
+      const baseUrl = await serve(raw(200, 'application/json', ''));
+      const error = await failure(single(baseUrl).completeChatRaw(request));
+      expect(error).toMatchObject({ kind: 'bad_reply', status: 200, retryable: true });
     });
 
     it('maps a body cut off mid-way to bad_reply', async () => {
