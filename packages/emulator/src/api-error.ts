@@ -1,4 +1,3 @@
-import { SUPPORTED_MODELS } from './models.js';
 import type { RouteResult } from './route-result.js';
 
 /** The fields of an error body beside its message. */
@@ -23,13 +22,4 @@ export function apiError(status: number, message: string, details: ApiErrorDetai
 /** A 400 naming a bad request field and what was expected. */
 export function invalidField(param: string, message: string): RouteResult {
   return apiError(400, message, { param });
-}
-
-/** The 400 the platform answers for a model id it does not accept; its message lists the API ids (spec 7). */
-export function modelNotFound(model: string): RouteResult {
-  return apiError(
-    400,
-    `Model '${model}' is not supported. Supported API model names: ${SUPPORTED_MODELS.join(', ')}`,
-    { param: 'model', code: 'model_not_found' },
-  );
 }

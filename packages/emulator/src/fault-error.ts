@@ -3,7 +3,19 @@ import { apiError } from './api-error.js';
 import type { FaultRule } from './fault-rule.js';
 import type { RouteResult } from './route-result.js';
 
-const DEFAULTS: Readonly<Record<number, { message: string; type: string; code: string }>> = {
+/** The message, type and code of an error body for a status. */
+export interface ErrorDefaults {
+  readonly message: string;
+  readonly type: string;
+  readonly code: string;
+}
+
+const DEFAULTS: Readonly<Record<number, ErrorDefaults>> = {
+  402: {
+    message: 'Insufficient Balance: add credits to your account to continue.',
+    type: 'invalid_request_error',
+    code: 'insufficient_balance',
+  },
   429: {
     message: 'Rate limit reached for requests. Please retry after a short wait.',
     type: 'rate_limit_error',
@@ -21,6 +33,17 @@ const DEFAULTS: Readonly<Record<number, { message: string; type: string; code: s
   },
 };
 
+/** The message, type and code an error body for `status` carries by default. */
+export function errorDefaults(status: number): ErrorDefaults {
+  return (
+    DEFAULTS[status] ?? {
+      message: `${status} ${STATUS_CODES[status] ?? 'Error'}`,
+      type: status >= 500 ? 'server_error' : 'invalid_request_error',
+      code: (STATUS_CODES[status] ?? 'error').toLowerCase().replaceAll(/\W+/g, '_'),
+    }
+  );
+}
+
 /** The `retry-after` / `retry-after-ms` headers a fault rule asks for. */
 export function retryHeaders(rule: FaultRule): Record<string, string> {
   const headers: Record<string, string> = {};
@@ -31,13 +54,7 @@ export function retryHeaders(rule: FaultRule): Record<string, string> {
 
 /** The JSON error answer of a fault rule with a `status`. */
 export function faultError(rule: FaultRule & { status: number }): RouteResult {
-  const known = DEFAULTS[rule.status];
-  const fallback = {
-    message: `${rule.status} ${STATUS_CODES[rule.status] ?? 'Error'}`,
-    type: rule.status >= 500 ? 'server_error' : 'invalid_request_error',
-    code: (STATUS_CODES[rule.status] ?? 'error').toLowerCase().replaceAll(/\W+/g, '_'),
-  };
-  const details = known ?? fallback;
+  const details = errorDefaults(rule.status);
   return apiError(rule.status, rule.message ?? details.message, {
     type: details.type,
     code: details.code,

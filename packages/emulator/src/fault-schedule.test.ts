@@ -82,5 +82,44 @@ describe('FaultSchedule', () => {
       );
       expect(() => new FaultSchedule([{ body: 5 as never }])).toThrow('faults[0].body must be a string');
     });
+
+    it('accepts every effect of the new plans', () => {
+      expect(
+        () =>
+          new FaultSchedule([
+            { endlessBody: true, status: 500, trickleMs: 10, trickleBytes: 2 },
+            { whitespaceBody: true },
+            { keepAliveNewlines: 3, keepAliveMs: 50 },
+            { errorInBody: { code: 429, message: 'slow down', raw: 'detail', withChoices: true } },
+            { redirect: { status: 308, location: 'http://127.0.0.2:1/chat/completions' } },
+            { modelRejected: 'not-exist' },
+            { deepErrorBody: 100_000, status: 400 },
+            { cutOff: true },
+            { status: 429, retryAfter: 2 ** 31 + 1 },
+            { status: 429, retryAfter: 'Wed, 21 Oct 2065 07:28:00 GMT' },
+          ]),
+      ).not.toThrow();
+    });
+
+    it('rejects bad values of the new effects, naming the field', () => {
+      expect(() => new FaultSchedule([{ modelRejected: 'nope' as never }])).toThrow(
+        'faults[0].modelRejected must be one of listing, but-you-passed, not-exist',
+      );
+      expect(() => new FaultSchedule([{ redirect: { status: 200 as never, location: '/x' } }])).toThrow(
+        /faults\[0\]\.redirect\.status/,
+      );
+      expect(() => new FaultSchedule([{ redirect: {} as never }])).toThrow(/faults\[0\]\.redirect must be/);
+      expect(() => new FaultSchedule([{ errorInBody: {} as never }])).toThrow(
+        /faults\[0\]\.errorInBody\.code/,
+      );
+      expect(() => new FaultSchedule([{ errorInBody: { code: 429, withChoices: 1 as never } }])).toThrow(
+        /errorInBody\.withChoices must be a boolean/,
+      );
+      expect(() => new FaultSchedule([{ deepErrorBody: 0 }])).toThrow(/faults\[0\]\.deepErrorBody/);
+      expect(() => new FaultSchedule([{ trickleMs: -1 }])).toThrow(/faults\[0\]\.trickleMs/);
+      expect(() => new FaultSchedule([{ status: 429, retryAfter: '' }])).toThrow(
+        /retryAfter must not be an empty/,
+      );
+    });
   });
 });

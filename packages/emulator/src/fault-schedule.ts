@@ -8,8 +8,28 @@ export interface FaultTarget {
 }
 
 const SELECTORS = ['requests', 'model', 'path', 'times'] as const;
-const FLAGS = ['reset', 'emptyBody', 'emptyContent', 'noChoices', 'truncate'] as const;
-const EFFECTS = ['delayMs', 'body', 'status', ...FLAGS] as const;
+const FLAGS = [
+  'reset',
+  'emptyBody',
+  'whitespaceBody',
+  'endlessBody',
+  'emptyContent',
+  'noChoices',
+  'truncate',
+  'cutOff',
+] as const;
+const EFFECTS = [
+  'delayMs',
+  'redirect',
+  'body',
+  'deepErrorBody',
+  'errorInBody',
+  'modelRejected',
+  'status',
+  'trickleMs',
+  'keepAliveNewlines',
+  ...FLAGS,
+] as const;
 const KNOWN = new Set<string>([
   ...SELECTORS,
   ...EFFECTS,
@@ -17,7 +37,11 @@ const KNOWN = new Set<string>([
   'message',
   'retryAfter',
   'retryAfterMs',
+  'trickleBytes',
+  'keepAliveMs',
 ]);
+const WORDINGS = ['listing', 'but-you-passed', 'not-exist'];
+const REDIRECTS = [301, 302, 303, 307, 308];
 
 /** A validated fault plan that counts how often each rule was used. */
 export class FaultSchedule {
@@ -77,8 +101,23 @@ function validateRule(rule: unknown, index: number): void {
   expectNumber(record, 'times', where, { integer: true, min: 1 });
   expectNumber(record, 'delayMs', where, { integer: false, min: 0 });
   expectNumber(record, 'status', where, { integer: true, min: 100, max: 599 });
-  expectNumber(record, 'retryAfter', where, { integer: false, min: 0 });
+  if (typeof record.retryAfter === 'string') {
+    if (record.retryAfter.trim() === '')
+      throw new TypeError(`${where}.retryAfter must not be an empty string`);
+  } else {
+    expectNumber(record, 'retryAfter', where, { integer: false, min: 0 });
+  }
   expectNumber(record, 'retryAfterMs', where, { integer: false, min: 0 });
+  expectNumber(record, 'deepErrorBody', where, { integer: true, min: 1, max: 10_000_000 });
+  expectNumber(record, 'trickleMs', where, { integer: false, min: 0 });
+  expectNumber(record, 'trickleBytes', where, { integer: true, min: 1 });
+  expectNumber(record, 'keepAliveNewlines', where, { integer: true, min: 0, max: 100_000 });
+  expectNumber(record, 'keepAliveMs', where, { integer: false, min: 0 });
+  if (record.modelRejected !== undefined && !WORDINGS.includes(record.modelRejected as string)) {
+    throw new TypeError(`${where}.modelRejected must be one of ${WORDINGS.join(', ')}`);
+  }
+  validateRedirect(record.redirect, where);
+  validateErrorInBody(record.errorInBody, where);
   for (const key of ['model', 'path', 'body', 'contentType', 'message']) {
     if (record[key] !== undefined && typeof record[key] !== 'string') {
       throw new TypeError(`${where}.${key} must be a string`);
@@ -88,6 +127,35 @@ function validateRule(rule: unknown, index: number): void {
     if (record[key] !== undefined && typeof record[key] !== 'boolean') {
       throw new TypeError(`${where}.${key} must be a boolean`);
     }
+  }
+}
+
+function validateRedirect(redirect: unknown, where: string): void {
+  if (redirect === undefined) return;
+  const record = redirect as Record<string, unknown> | null;
+  if (record === null || typeof record !== 'object' || typeof record.location !== 'string') {
+    throw new TypeError(`${where}.redirect must be {status?, location} with location a string`);
+  }
+  if (record.status !== undefined && !REDIRECTS.includes(record.status as number)) {
+    throw new TypeError(`${where}.redirect.status must be one of ${REDIRECTS.join(', ')}`);
+  }
+}
+
+function validateErrorInBody(errorInBody: unknown, where: string): void {
+  if (errorInBody === undefined) return;
+  const record = errorInBody as Record<string, unknown> | null;
+  if (record === null || typeof record !== 'object' || Array.isArray(record)) {
+    throw new TypeError(`${where}.errorInBody must be {code, message?, raw?, withChoices?}`);
+  }
+  expectNumber(record, 'code', `${where}.errorInBody`, { integer: true, min: 100, max: 599 });
+  if (record.code === undefined) throw new TypeError(`${where}.errorInBody.code must be an HTTP status code`);
+  for (const key of ['message', 'raw']) {
+    if (record[key] !== undefined && typeof record[key] !== 'string') {
+      throw new TypeError(`${where}.errorInBody.${key} must be a string`);
+    }
+  }
+  if (record.withChoices !== undefined && typeof record.withChoices !== 'boolean') {
+    throw new TypeError(`${where}.errorInBody.withChoices must be a boolean`);
   }
 }
 

@@ -1,17 +1,18 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
 import { apiError, invalidField } from './api-error.js';
+import { alterAnswer, deliveryOf, faultReply } from './apply-fault.js';
 import { checkAuthorization } from './check-authorization.js';
 import { completeChat } from './complete-chat.js';
+import { deliverReply } from './deliver-reply.js';
 import { type EmptyJsonSelector, selectsEmptyJson } from './empty-json.js';
 import type { EmulatorState } from './emulator-state.js';
-import { faultError, retryHeaders } from './fault-error.js';
-import type { FaultRule } from './fault-rule.js';
+import type { FaultRule, ModelRejectionWording } from './fault-rule.js';
 import { resolveModelId } from './models.js';
 import { type ParsedBody, parseBody, readBody } from './read-body.js';
 import { redactHeaders } from './recorded-request.js';
 import { routeRequest } from './route-request.js';
-import { type RouteResult, sendResult, sendText } from './route-result.js';
+import { type RouteResult, sendResult } from './route-result.js';
 import { validateChatRequest } from './validate-chat-request.js';
 
 /** The header that sets one request's answer length in tokens (for benchmarks). */
@@ -22,13 +23,17 @@ export interface HandlerSettings {
   readonly key: string | null;
   readonly emptyJson: EmptyJsonSelector | undefined;
   readonly answerTokens: number | null;
-  /** Aborted when the emulator closes, ending pending delays. */
+  /** The wording of the 400 for an unknown model. */
+  readonly modelRejection: ModelRejectionWording;
+  /** Aborted when the emulator closes, ending pending delays and endless bodies. */
   readonly signal: AbortSignal;
 }
 
 /** The emulator's request listener: record, apply the fault plan, then answer. */
 export function createRequestHandler(state: EmulatorState, settings: HandlerSettings): RequestListener {
   return (request, response) => {
+    state.requestStarted();
+    response.once('close', () => state.requestEnded());
     handle(state, settings, request, response).catch((error: unknown) => {
       const reason = error instanceof Error ? error.message : String(error);
       sendResult(response, apiError(500, `Internal emulator error: ${reason}`, { type: 'server_error' }));
@@ -64,30 +69,15 @@ async function handle(
     }
     if (request.socket.destroyed) return;
   }
-  if (rule?.reset === true) {
+  const faulted = faultReply(rule, { number, model: modelOf(parsed) });
+  if (faulted === 'reset') {
     request.socket.resetAndDestroy();
     return;
   }
-  if (rule?.body !== undefined) {
-    const headers = { 'content-type': rule.contentType ?? 'text/html', ...retryHeaders(rule) };
-    sendText(response, rule.status ?? 200, rule.body, headers);
-    return;
-  }
-  if (rule?.emptyBody === true) {
-    sendText(response, 200, '', { 'content-type': 'application/json' });
-    return;
-  }
-  if (rule?.status !== undefined) {
-    sendResult(response, faultError({ ...rule, status: rule.status }));
-    return;
-  }
-  const result = answer(state, settings, request, { method, pathname, number, parsed, rule });
-  const body = result.body as { choices?: unknown };
-  const emptied =
-    rule?.noChoices === true && result.status === 200 && Array.isArray(body.choices)
-      ? { ...result, body: { ...body, choices: [] } }
-      : result;
-  sendResult(response, emptied, rule?.truncate === true);
+  const reply =
+    faulted ??
+    alterAnswer(rule, answer(state, settings, request, { method, pathname, number, parsed, rule }));
+  await deliverReply(response, reply, deliveryOf(rule), settings.signal);
 }
 
 interface RequestFacts {
@@ -110,7 +100,7 @@ function answer(
   }
   const routed = routeRequest(facts.method, facts.pathname, facts.parsed);
   if ('status' in routed) return routed;
-  const outcome = validateChatRequest(routed.body);
+  const outcome = validateChatRequest(routed.body, settings.modelRejection);
   if (!outcome.ok) return outcome.error;
 
   let answerTokens = settings.answerTokens;
@@ -144,9 +134,14 @@ function answer(
   return { status: 200, body };
 }
 
-function modelsOf(parsed: ParsedBody): string[] {
+function modelOf(parsed: ParsedBody): string | null {
   const model = parsed.kind === 'json' ? (parsed.value as { model?: unknown } | null)?.model : undefined;
-  if (typeof model !== 'string') return [];
+  return typeof model === 'string' ? model : null;
+}
+
+function modelsOf(parsed: ParsedBody): string[] {
+  const model = modelOf(parsed);
+  if (model === null) return [];
   const resolved = resolveModelId(model);
   return resolved === null || resolved === model ? [model] : [model, resolved];
 }

@@ -1,6 +1,12 @@
 export type { ChatRequest, ToolChoice, ToolDefinition } from './chat-request.js';
 export type { EmptyJsonSelector, JsonModeRequest } from './empty-json.js';
-export type { FaultPlan, FaultRule } from './fault-rule.js';
+export type {
+  ErrorInBody,
+  FaultPlan,
+  FaultRule,
+  ModelRejectionWording,
+  RedirectFault,
+} from './fault-rule.js';
 export { ANSWER_TOKENS_HEADER } from './handle-request.js';
 export { DEFAULT_MODEL, resolveModelId, SUPPORTED_MODELS } from './models.js';
 export { PrefixCache } from './prefix-cache.js';

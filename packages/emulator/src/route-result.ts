@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import type { Reply } from './deliver-reply.js';
 
 /** What a route answers: a status, a JSON body, and extra headers. */
 export interface RouteResult {
@@ -7,23 +8,20 @@ export interface RouteResult {
   readonly headers?: Readonly<Record<string, string>>;
 }
 
-/** Writes `result` as a JSON response, or the first half of its JSON text when `truncate` is set. */
-export function sendResult(response: ServerResponse, result: RouteResult, truncate = false): void {
+/** `result` as a JSON reply, or only the first half of its JSON text when `truncate` is set. */
+export function jsonReply(result: RouteResult, truncate = false): Reply {
   const text = JSON.stringify(result.body);
-  sendText(response, result.status, truncate ? text.slice(0, Math.floor(text.length / 2)) : text, {
-    ...result.headers,
-    'content-type': 'application/json',
-  });
+  return {
+    status: result.status,
+    headers: { ...result.headers, 'content-type': 'application/json' },
+    body: truncate ? text.slice(0, Math.floor(text.length / 2)) : text,
+  };
 }
 
-/** Writes `text` with a content length, so even a cut body arrives as a complete HTTP response. */
-export function sendText(
-  response: ServerResponse,
-  status: number,
-  text: string,
-  headers: Readonly<Record<string, string>>,
-): void {
+/** Writes `result` as a JSON response at once (for answers that need no fault delivery). */
+export function sendResult(response: ServerResponse, result: RouteResult): void {
   if (response.destroyed || response.headersSent) return;
-  response.writeHead(status, { ...headers, 'content-length': String(Buffer.byteLength(text)) });
-  response.end(text);
+  const { status, headers, body } = jsonReply(result);
+  response.writeHead(status, { ...headers, 'content-length': String(Buffer.byteLength(body as string)) });
+  response.end(body);
 }

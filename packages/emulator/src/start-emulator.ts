@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { EmptyJsonSelector } from './empty-json.js';
 import { EmulatorState } from './emulator-state.js';
-import type { FaultPlan } from './fault-rule.js';
+import type { FaultPlan, ModelRejectionWording } from './fault-rule.js';
 import { FaultSchedule } from './fault-schedule.js';
 import { createRequestHandler } from './handle-request.js';
 import type { RecordedRequest } from './recorded-request.js';
@@ -27,6 +27,11 @@ export interface EmulatorOptions {
   answerTokens?: number;
   /** Tokens per prefix-cache block; cache hits are multiples of it. Default 4 (1 = exact tokens). */
   cacheBlockTokens?: number;
+  /**
+   * The wording of the 400 for a model id the emulator does not accept:
+   * `listing` (default), `but-you-passed` or `not-exist` (see `FaultRule.modelRejected`).
+   */
+  modelRejection?: ModelRejectionWording;
 }
 
 /** A running emulator. */
@@ -37,9 +42,13 @@ export interface Emulator {
   readonly port: number;
   /** Every request received since start (or the last `reset()`), in order. */
   readonly requests: readonly RecordedRequest[];
+  /** Requests received whose response has not finished (or whose connection has not closed) yet. */
+  readonly inFlight: number;
+  /** The most requests in flight at once since start or the last `reset()` (which restarts it from `inFlight`). */
+  readonly peakInFlight: number;
   /** Replaces the fault plan; its rules' use counts start from zero. Throws TypeError on a bad plan. */
   setFaults(plan: FaultPlan): void;
-  /** Forgets recorded requests, request numbering, the prefix cache and the fault plan. */
+  /** Forgets recorded requests, request numbering, the peak in flight, the prefix cache and the fault plan. */
   reset(): void;
   /** Stops listening, closes every connection and pending delay; resolves when all is closed. */
   close(): Promise<void>;
@@ -74,6 +83,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     throw new TypeError('options.emptyJson must be a boolean, an array or set of numbers, or a function');
   }
 
+  const modelRejection = options.modelRejection ?? 'listing';
+  if (!['listing', 'but-you-passed', 'not-exist'].includes(modelRejection)) {
+    throw new TypeError("options.modelRejection must be 'listing', 'but-you-passed' or 'not-exist'");
+  }
+
   const state = new EmulatorState(options.cacheBlockTokens, options.faults);
   const lifetime = new AbortController();
   const server = createServer(
@@ -81,6 +95,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       key: options.key ?? null,
       emptyJson,
       answerTokens,
+      modelRejection,
       signal: lifetime.signal,
     }),
   );
@@ -100,6 +115,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     port: bound,
     get requests() {
       return state.requests;
+    },
+    get inFlight() {
+      return state.inFlight;
+    },
+    get peakInFlight() {
+      return state.peakInFlight;
     },
     setFaults(plan) {
       state.faults = new FaultSchedule(plan);

@@ -1,5 +1,7 @@
-import { invalidField, modelNotFound } from './api-error.js';
+import { invalidField } from './api-error.js';
 import type { ChatRequest } from './chat-request.js';
+import type { ModelRejectionWording } from './fault-rule.js';
+import { modelRejection } from './model-rejection.js';
 import { resolveModelId } from './models.js';
 import type { RouteResult } from './route-result.js';
 import { validateMessages } from './validate-messages.js';
@@ -10,8 +12,14 @@ export type ChatRequestOutcome =
   | { readonly ok: true; readonly request: ChatRequest }
   | { readonly ok: false; readonly error: RouteResult };
 
-/** Checks a parsed `POST /chat/completions` body field by field, as the platform does. */
-export function validateChatRequest(body: unknown): ChatRequestOutcome {
+/**
+ * Checks a parsed `POST /chat/completions` body field by field, as the platform
+ * does; an unknown model is rejected in the given wording.
+ */
+export function validateChatRequest(
+  body: unknown,
+  wording: ModelRejectionWording = 'listing',
+): ChatRequestOutcome {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     return fail(invalidField('body', 'The request body must be a JSON object'));
   }
@@ -20,7 +28,7 @@ export function validateChatRequest(body: unknown): ChatRequestOutcome {
     return fail(invalidField('model', "Missing or invalid field 'model': expected a model id string"));
   }
   const model = resolveModelId(record.model);
-  if (model === null) return fail(modelNotFound(record.model));
+  if (model === null) return fail(modelRejection(record.model, wording));
 
   const thinking = readThinking(record.thinking);
   if (thinking === null) {

@@ -1,0 +1,88 @@
+import { type Delivery, PLAIN_DELIVERY, type Reply } from './deliver-reply.js';
+import { deepErrorText, endlessStart, errorInBodyJson, WHITESPACE_BODY } from './fault-bodies.js';
+import { faultError, retryHeaders } from './fault-error.js';
+import type { FaultRule } from './fault-rule.js';
+import { modelRejection } from './model-rejection.js';
+import { jsonReply, type RouteResult } from './route-result.js';
+
+/** What a fault is told about the request it answers. */
+export interface FaultFacts {
+  /** The request's number. */
+  readonly number: number;
+  /** The body's `model` as sent, or null. */
+  readonly model: string | null;
+}
+
+const JSON_TYPE = 'application/json';
+
+/**
+ * The answer a fault rule gives in place of the emulator's: `'reset'` to drop
+ * the connection, a reply, or null when the emulator answers (see
+ * {@link alterAnswer}). Precedence as documented on {@link FaultRule}.
+ */
+export function faultReply(rule: FaultRule | null, facts: FaultFacts): Reply | 'reset' | null {
+  if (rule === null) return null;
+  if (rule.reset === true) return 'reset';
+  const retry = retryHeaders(rule);
+  const json = { 'content-type': JSON_TYPE, ...retry };
+  const status = rule.status ?? 200;
+  if (rule.redirect !== undefined) {
+    const { location } = rule.redirect;
+    const headers = { 'content-type': 'text/plain', location, ...retry };
+    return { status: rule.redirect.status ?? 307, headers, body: `Redirecting to ${location}` };
+  }
+  if (rule.body !== undefined) {
+    return {
+      status,
+      headers: { 'content-type': rule.contentType ?? 'text/html', ...retry },
+      body: rule.body,
+    };
+  }
+  if (rule.emptyBody === true) return { status: 200, headers: json, body: '' };
+  if (rule.whitespaceBody === true) return { status, headers: json, body: WHITESPACE_BODY };
+  if (rule.endlessBody === true) {
+    return {
+      status,
+      headers: json,
+      body: { endless: endlessStart(status, facts.model ?? '', facts.number) },
+    };
+  }
+  if (rule.deepErrorBody !== undefined) {
+    const deepStatus = rule.status ?? 400;
+    return { status: deepStatus, headers: json, body: deepErrorText(rule.deepErrorBody, deepStatus) };
+  }
+  if (rule.errorInBody !== undefined) {
+    return jsonReply({
+      status: 200,
+      headers: retry,
+      body: errorInBodyJson(rule.errorInBody, facts.model ?? '', facts.number),
+    });
+  }
+  if (rule.modelRejected !== undefined) {
+    return jsonReply(modelRejection(facts.model ?? '', rule.modelRejected));
+  }
+  if (rule.status !== undefined) return jsonReply(faultError({ ...rule, status: rule.status }));
+  return null;
+}
+
+/** The emulator's own answer as `rule` changes it: `noChoices` and `truncate`. */
+export function alterAnswer(rule: FaultRule | null, result: RouteResult): Reply {
+  const body = result.body as { choices?: unknown };
+  const emptied =
+    rule?.noChoices === true && result.status === 200 && Array.isArray(body.choices)
+      ? { ...result, body: { ...body, choices: [] } }
+      : result;
+  return jsonReply(emptied, rule?.truncate === true);
+}
+
+/** How `rule` has the body written: trickled, after keep-alive newlines, or cut off. */
+export function deliveryOf(rule: FaultRule | null): Delivery {
+  if (rule === null) return PLAIN_DELIVERY;
+  return {
+    trickleMs: rule.trickleMs ?? null,
+    trickleBytes: rule.trickleBytes ?? PLAIN_DELIVERY.trickleBytes,
+    keepAliveNewlines: rule.keepAliveNewlines ?? 0,
+    keepAliveMs: rule.keepAliveMs ?? PLAIN_DELIVERY.keepAliveMs,
+    cutOff: rule.cutOff === true,
+  };
+}
