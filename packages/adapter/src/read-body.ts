@@ -1,6 +1,6 @@
 /** A reply body read up to a cap. */
 export interface BodyText {
-  /** The body as UTF-8 text, at most the cap's worth of bytes. */
+  /** The body as UTF-8 text; `''` when it overflowed (nothing past the cap is worth decoding). */
   text: string;
   /** True when the body went past the cap: reading stopped there and the stream was cancelled. */
   overflowed: boolean;
@@ -37,10 +37,7 @@ export async function readBody(
         finished = true;
         return { text: decode(chunks, length), overflowed: false };
       }
-      if (length + chunk.value.byteLength > maxBytes) {
-        chunks.push(chunk.value.subarray(0, maxBytes - length));
-        return { text: decode(chunks, maxBytes), overflowed: true };
-      }
+      if (length + chunk.value.byteLength > maxBytes) return { text: '', overflowed: true };
       chunks.push(chunk.value);
       length += chunk.value.byteLength;
     }

@@ -1,0 +1,16 @@
+import type { Emulator } from '@switchboard/emulator';
+import { OpenAITransport, type OpenAITransportOptions } from '../../src/index.js';
+
+/** A transport to the emulator with short backoff waits, so retry tests stay fast. */
+export function transportTo(
+  emulator: Emulator,
+  apiKey: string,
+  options: Partial<OpenAITransportOptions> = {},
+): OpenAITransport {
+  return new OpenAITransport({ apiKey, baseUrl: emulator.url, retryBackoffSeconds: 0.01, ...options });
+}
+
+/** The chat requests the emulator received. */
+export function chatRequests(emulator: Emulator): number {
+  return emulator.requests.filter((request) => request.path === '/chat/completions').length;
+}
