@@ -1,8 +1,6 @@
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { runBuiltScript } from '../support/run-built-script.js';
 
 // Issue 10, observation 3: OPENAI_LOG=debug made the SDK print response headers and bodies, so a
 // server echoing the key got it into logs. Here a child process runs calls (answered, retried,
@@ -11,8 +9,6 @@ import { describe, expect, it } from 'vitest';
 // wire carries only the headers Switchboard builds.
 
 const CANARY = `sk-canary-${randomUUID()}`;
-const packageRoot = fileURLToPath(new URL('../../', import.meta.url));
-const script = fileURLToPath(new URL('./fixtures/call-under-env.mjs', import.meta.url));
 
 const everyOpenAiVariable = {
   OPENAI_API_KEY: CANARY,
@@ -23,37 +19,6 @@ const everyOpenAiVariable = {
   OPENAI_WEBHOOK_SECRET: CANARY,
   OPENAI_CUSTOM_HEADERS: `Authorization: Bearer ${CANARY}-other\nX-Canary: ${CANARY}`,
 };
-
-async function runChild(
-  env: Record<string, string>,
-): Promise<{ code: number | null; output: string; stdout: string }> {
-  for (const built of ['dist/index.js', '../emulator/dist/index.js']) {
-    if (!existsSync(new URL(built, new URL('../../', import.meta.url)))) {
-      throw new Error(`packages/adapter/${built} is missing: build the packages first`);
-    }
-  }
-  const child = spawn(process.execPath, [script, CANARY], {
-    cwd: packageRoot,
-    env: { PATH: process.env.PATH ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString('utf8');
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString('utf8');
-  });
-  const code = await new Promise<number | null>((resolve) => {
-    const bound = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    child.on('exit', (exitCode) => {
-      clearTimeout(bound);
-      resolve(exitCode);
-    });
-  });
-  return { code, output: `${stdout}\n${stderr}`, stdout };
-}
 
 describe('a process calling through OpenAITransport (issue 10.3)', () => {
   it.each([
@@ -68,7 +33,12 @@ describe('a process calling through OpenAITransport (issue 10.3)', () => {
   ])(
     'prints the key nowhere under %s, and sends only its own headers',
     async (_, env) => {
-      const { code, output, stdout } = await runChild(env);
+      const { code, stdout, stderr } = await runBuiltScript('call-under-env.mjs', {
+        args: [CANARY],
+        env: { PATH: process.env.PATH ?? '', ...env },
+        boundMs: 30_000,
+      });
+      const output = `${stdout}\n${stderr}`;
       expect(output).not.toContain(CANARY);
       expect(output).not.toMatch(/canary-(org|project)/);
       expect(code).toBe(0);

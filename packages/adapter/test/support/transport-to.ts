@@ -1,5 +1,5 @@
 import type { Emulator } from '@switchboard/emulator';
-import { OpenAITransport, type OpenAITransportOptions } from '../../src/index.js';
+import { OpenAITransport, type OpenAITransportOptions, type TransportRequest } from '../../src/index.js';
 
 /** A transport to the emulator with short backoff waits, so retry tests stay fast. */
 export function transportTo(
@@ -13,4 +13,15 @@ export function transportTo(
 /** The chat requests the emulator received. */
 export function chatRequests(emulator: Emulator): number {
   return emulator.requests.filter((request) => request.path === '/chat/completions').length;
+}
+
+/** A one-question request for `primary-flash`, as the adapter would hand it over. */
+export function transportRequest(question: string, timeoutSeconds = 10): TransportRequest {
+  return {
+    model: 'primary-flash',
+    messages: [{ role: 'user', content: question }],
+    tools: undefined,
+    timeoutSeconds,
+    extraBody: {},
+  };
 }

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatMessage, TransportRequest } from '../../src/index.js';
 import { failureOf } from '../support/failure-of.js';
 import { sharedEmulator } from '../support/shared-emulator.js';
-import { chatRequests, transportTo } from '../support/transport-to.js';
+import { chatRequests, transportRequest, transportTo } from '../support/transport-to.js';
 
 // Issue 10, observation 1: an error body that never ends hung the call forever (the SDK read it
 // with no timer and no cap), and an endless 200 body failed only at V8's string limit. Now every
@@ -11,14 +10,7 @@ import { chatRequests, transportTo } from '../support/transport-to.js';
 
 const KEY = 'wire-bounded-key-41c7';
 const emulator = sharedEmulator({ key: KEY });
-const messages: ChatMessage[] = [{ role: 'user', content: 'List the failing jobs.' }];
-const request = (timeoutSeconds: number): TransportRequest => ({
-  model: 'primary-flash',
-  messages,
-  tools: undefined,
-  timeoutSeconds,
-  extraBody: {},
-});
+const request = (timeoutSeconds: number) => transportRequest('List the failing jobs.', timeoutSeconds);
 
 describe('OpenAITransport against an endless body (issue 10.1)', () => {
   describe('a 500 whose error body never ends, one attempt', () => {

@@ -1,9 +1,9 @@
 import { startEmulator } from '@switchboard/emulator';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type ChatMessage, OpenAITransport, type TransportRequest } from '../../src/index.js';
+import { OpenAITransport } from '../../src/index.js';
 import { failureOf } from '../support/failure-of.js';
 import { sharedEmulator } from '../support/shared-emulator.js';
-import { chatRequests, transportTo } from '../support/transport-to.js';
+import { chatRequests, transportRequest, transportTo } from '../support/transport-to.js';
 
 // Issue 10, observations 3 and 4: the process environment bent the wire (OPENAI_CUSTOM_HEADERS
 // added headers and replaced the Authorization header; OPENAI_LOG=debug printed replies), and
@@ -12,14 +12,7 @@ import { chatRequests, transportTo } from '../support/transport-to.js';
 
 const KEY = 'wire-environment-key-2f8e';
 const emulator = sharedEmulator({ key: KEY });
-const messages: ChatMessage[] = [{ role: 'user', content: 'Is the release tagged?' }];
-const request: TransportRequest = {
-  model: 'primary-flash',
-  messages,
-  tools: undefined,
-  timeoutSeconds: 10,
-  extraBody: {},
-};
+const request = transportRequest('Is the release tagged?', 10);
 
 /** Another origin: where an OPENAI_BASE_URL or a redirect would send the prompt. */
 let elsewhere: Awaited<ReturnType<typeof startEmulator>>;

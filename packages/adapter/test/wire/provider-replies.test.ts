@@ -1,14 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  ChatAdapter,
-  type ChatMessage,
-  ModelRejectedError,
-  OpenAITransport,
-  type TransportRequest,
-} from '../../src/index.js';
+import { ChatAdapter, ModelRejectedError, OpenAITransport } from '../../src/index.js';
 import { failureOf } from '../support/failure-of.js';
 import { sharedEmulator } from '../support/shared-emulator.js';
-import { chatRequests, transportTo } from '../support/transport-to.js';
+import { chatRequests, transportRequest, transportTo } from '../support/transport-to.js';
 
 // Issue 10, observations 6 (the transport's part) and 8: real replies of the platforms that were
 // misread — a 200 carrying an error object, 402, two more model-rejected wordings, whitespace and
@@ -17,14 +11,7 @@ import { chatRequests, transportTo } from '../support/transport-to.js';
 
 const KEY = 'wire-replies-key-8d3a';
 const emulator = sharedEmulator({ key: KEY });
-const messages: ChatMessage[] = [{ role: 'user', content: 'Which alerts fired overnight?' }];
-const request: TransportRequest = {
-  model: 'primary-flash',
-  messages,
-  tools: undefined,
-  timeoutSeconds: 10,
-  extraBody: {},
-};
+const request = transportRequest('Which alerts fired overnight?', 10);
 
 describe('OpenAITransport, a 200 carrying an error object (issue 10.6)', () => {
   it.each([false, true])(
@@ -49,7 +36,9 @@ describe('OpenAITransport, a 200 carrying an error object (issue 10.6)', () => {
   it('is never an empty success in JSON mode, and not retried as empty JSON', async () => {
     emulator().setFaults([{ errorInBody: { code: 400, withChoices: true } }]);
     const adapter = new ChatAdapter(transportTo(emulator(), KEY));
-    const error = await failureOf(adapter.complete({ model: 'primary-flash', messages, jsonObject: true }));
+    const error = await failureOf(
+      adapter.complete({ model: 'primary-flash', messages: request.messages, jsonObject: true }),
+    );
     expect(error).toMatchObject({ kind: 'bad_request', status: 400, retryable: false });
     expect(chatRequests(emulator())).toBe(1);
   });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ChatAdapter, type ChatMessage, type TransportRequest } from '../../src/index.js';
+import { ChatAdapter } from '../../src/index.js';
 import { failureOf } from '../support/failure-of.js';
 import { sharedEmulator } from '../support/shared-emulator.js';
-import { chatRequests, transportTo } from '../support/transport-to.js';
+import { chatRequests, transportRequest, transportTo } from '../support/transport-to.js';
 
 // Issue 10, observation 2: retry-after was obeyed without limit (a day's sleep while timeoutSeconds
 // was 1; past 2^31 ms Node's timer fired after 1 ms), and a call could not be cancelled. Now the
@@ -11,14 +11,7 @@ import { chatRequests, transportTo } from '../support/transport-to.js';
 
 const KEY = 'wire-retry-key-6b12';
 const emulator = sharedEmulator({ key: KEY });
-const messages: ChatMessage[] = [{ role: 'user', content: 'Which deploys are pending?' }];
-const request: TransportRequest = {
-  model: 'primary-flash',
-  messages,
-  tools: undefined,
-  timeoutSeconds: 1,
-  extraBody: {},
-};
+const request = transportRequest('Which deploys are pending?', 1);
 
 describe('OpenAITransport, retry-after past the cap (issue 10.2)', () => {
   it.each([
@@ -155,7 +148,7 @@ describe('OpenAITransport, the attempts of its own loop', () => {
   it('makes exactly one attempt from a bounded adapter copy, also for a retryable failure', async () => {
     emulator().setFaults([{ status: 503 }]);
     const adapter = new ChatAdapter(transportTo(emulator(), KEY)).bounded(50);
-    await failureOf(adapter.complete({ model: 'primary-flash', messages }));
+    await failureOf(adapter.complete({ model: 'primary-flash', messages: request.messages }));
     expect(chatRequests(emulator())).toBe(1);
   });
 });
