@@ -209,18 +209,21 @@ export class OpenAITransport implements ChatTransport {
       if (signal?.aborted) throw abortedError(context, signal);
       await hooks.beforeAttempt?.(number);
       const attempt = new CallAttempt(number, context, signal);
-      let failure: ChatError;
+      let payload: Record<string, unknown> | undefined;
+      let failure: ChatError | undefined;
       try {
         if (signal?.aborted) throw attempt.fail(abortedError(context, signal));
-        const payload = await readReply(await send(attempt), attempt, this.#maxReplyBytes);
-        attempt.dispose();
-        hooks.afterAttempt?.(number, null);
-        return payload;
+        payload = await readReply(await send(attempt), attempt, this.#maxReplyBytes);
       } catch (error) {
         failure = attempt.failure ?? toChatError(error, context);
       } finally {
         attempt.dispose();
       }
+      if (payload !== undefined) {
+        hooks.afterAttempt?.(number, null);
+        return payload;
+      }
+      failure ??= toChatError(new Error('the attempt ended without a reply'), context);
       const asked = failure.retryable ? retryAfterMs(attempt.headers) : undefined;
       if (asked !== undefined && asked > this.#timing.maxRetryWaitMs)
         failure = this.#waitTooLong(failure, asked);
