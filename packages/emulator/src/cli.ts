@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { runCli } from './run-cli.js';
+import { runCli } from './server/run-cli.js';
 
 // The bin: SIGINT and SIGTERM stop the emulator cleanly, then the process exits on its own.
 const controller = new AbortController();

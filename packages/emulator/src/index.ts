@@ -1,21 +1,25 @@
-export type { ChatRequest, ToolChoice, ToolDefinition } from './chat-request.js';
-export type { EmptyJsonSelector, JsonModeRequest } from './empty-json.js';
+export type { ChatRequest, ToolChoice, ToolDefinition } from './chat/chat-request.js';
+export type { EmptyJsonSelector, JsonModeRequest } from './chat/empty-json.js';
+export { DEFAULT_MODEL, resolveModelId, SUPPORTED_MODELS } from './chat/models.js';
 export type {
   ErrorInBody,
   FaultPlan,
   FaultRule,
   ModelRejectionWording,
   RedirectFault,
-} from './fault-rule.js';
-export { ANSWER_TOKENS_HEADER } from './handle-request.js';
-export { DEFAULT_MODEL, resolveModelId, SUPPORTED_MODELS } from './models.js';
-export { PrefixCache } from './prefix-cache.js';
-export type { PromptSource } from './prompt-tokens.js';
-export { canonicalMessage, promptTokens } from './prompt-tokens.js';
-export type { RecordedRequest } from './recorded-request.js';
-export type { CliOptions } from './run-cli.js';
-export { CLI_USAGE, runCli } from './run-cli.js';
-export type { Emulator, EmulatorOptions } from './start-emulator.js';
-export { startEmulator } from './start-emulator.js';
-export type { TokenSpan } from './tokenize.js';
-export { countTokens, tokenize, tokenSpans, truncateToTokens } from './tokenize.js';
+} from './faults/fault-rule.js';
+export type { EmulatorFlavor } from './gateway/emulator-flavor.js';
+export type { GatewayPrice } from './gateway/gateway-prices.js';
+export { GATEWAY_PRICES, gatewayCost } from './gateway/gateway-prices.js';
+export { MAX_JSON_DEPTH } from './http/read-body.js';
+export type { RecordedRequest } from './http/recorded-request.js';
+export { ANSWER_TOKENS_HEADER, MAX_ANSWER_TOKENS } from './server/answer-request.js';
+export type { CliOptions } from './server/run-cli.js';
+export { CLI_USAGE, runCli } from './server/run-cli.js';
+export type { Emulator, EmulatorOptions } from './server/start-emulator.js';
+export { startEmulator } from './server/start-emulator.js';
+export { PrefixCache } from './tokens/prefix-cache.js';
+export type { PromptSource } from './tokens/prompt-tokens.js';
+export { canonicalMessage, promptTokens } from './tokens/prompt-tokens.js';
+export type { TokenSpan } from './tokens/tokenize.js';
+export { countTokens, tokenize, tokenSpans, truncateToTokens } from './tokens/tokenize.js';

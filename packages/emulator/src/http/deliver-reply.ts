@@ -1,0 +1,153 @@
+import type { ServerResponse } from 'node:http';
+import { setTimeout as delay, setImmediate as yieldToLoop } from 'node:timers/promises';
+
+/** A reply body: finite text, or a body that starts with `endless` and never ends. */
+export type ReplyBody = string | { readonly endless: string };
+
+/** A reply to write: status, headers (a content type among them) and body. */
+export interface Reply {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: ReplyBody;
+}
+
+/** How a reply's body goes on the wire (fault plans slow it down or cut it off). */
+export interface Delivery {
+  /** The pause between pieces of `trickleBytes` bytes; null writes the body at once. */
+  readonly trickleMs: number | null;
+  readonly trickleBytes: number;
+  /** `\n` lines sent after the headers, `keepAliveMs` apart, before the body. */
+  readonly keepAliveNewlines: number;
+  readonly keepAliveMs: number;
+  /** Announce the whole length, write this many bytes of the body, then destroy the connection; null: no cut. */
+  readonly cutOffBytes: number | 'half' | null;
+}
+
+/** Writes the body at once, whole. */
+export const PLAIN_DELIVERY: Delivery = {
+  trickleMs: null,
+  trickleBytes: 8,
+  keepAliveNewlines: 0,
+  keepAliveMs: 100,
+  cutOffBytes: null,
+};
+
+// Big pieces, so an endless body arrives as fast as the client reads (hundreds of MB/s).
+const ENDLESS_CHUNK = Buffer.from('endless filler text '.repeat(3277));
+
+/**
+ * Writes `reply` as `delivery` asks. Resolves when the body is written, the
+ * client has gone, or `signal` (the emulator closing) aborts; an endless body
+ * only ends one of the latter two ways.
+ */
+export async function deliverReply(
+  response: ServerResponse,
+  reply: Reply,
+  delivery: Delivery,
+  signal: AbortSignal,
+): Promise<void> {
+  if (response.destroyed || response.headersSent) return;
+  const wire = new Wire(response, signal);
+  try {
+    const text = typeof reply.body === 'string' ? Buffer.from(reply.body) : null;
+    const known = text !== null && delivery.keepAliveNewlines === 0;
+    response.writeHead(reply.status, {
+      ...reply.headers,
+      ...(known ? { 'content-length': String(text.length) } : {}),
+    });
+    response.flushHeaders();
+    for (let index = 0; index < delivery.keepAliveNewlines; index += 1) {
+      if (!(await wire.pause(delivery.keepAliveMs)) || !(await wire.write(Buffer.from('\n')))) return;
+    }
+    if (delivery.keepAliveNewlines > 0 && !(await wire.pause(delivery.keepAliveMs))) return;
+    if (text === null) {
+      await writeEndless(wire, Buffer.from((reply.body as { endless: string }).endless), delivery);
+      return;
+    }
+    const cut = delivery.cutOffBytes === 'half' ? Math.floor(text.length / 2) : delivery.cutOffBytes;
+    const written = cut === null ? text : text.subarray(0, cut);
+    if (!(await writePaced(wire, written, delivery))) return;
+    if (cut !== null) {
+      response.write('', () => response.destroy());
+      return;
+    }
+    response.end();
+  } finally {
+    wire.dispose();
+  }
+}
+
+async function writePaced(wire: Wire, bytes: Buffer, delivery: Delivery): Promise<boolean> {
+  if (delivery.trickleMs === null) return wire.write(bytes);
+  for (let start = 0; start < bytes.length; start += delivery.trickleBytes) {
+    if (start > 0 && !(await wire.pause(delivery.trickleMs))) return false;
+    if (!(await wire.write(bytes.subarray(start, start + delivery.trickleBytes)))) return false;
+  }
+  return true;
+}
+
+async function writeEndless(wire: Wire, prefix: Buffer, delivery: Delivery): Promise<void> {
+  if (!(await writePaced(wire, prefix, delivery))) return;
+  for (;;) {
+    if (delivery.trickleMs === null) {
+      if (!(await wire.write(ENDLESS_CHUNK))) return;
+      // A client that keeps up never applies back-pressure: let the loop breathe.
+      await yieldToLoop();
+    } else {
+      if (!(await wire.pause(delivery.trickleMs))) return;
+      if (!(await wire.write(ENDLESS_CHUNK.subarray(0, delivery.trickleBytes)))) return;
+    }
+  }
+}
+
+/** A response being written, that knows when the client or the emulator has gone. */
+class Wire {
+  readonly #response: ServerResponse;
+  readonly #stop = new AbortController();
+  readonly #signal: AbortSignal;
+  readonly #onStop = (): void => this.#stop.abort();
+
+  constructor(response: ServerResponse, signal: AbortSignal) {
+    this.#response = response;
+    this.#signal = signal;
+    response.once('close', this.#onStop);
+    signal.addEventListener('abort', this.#onStop, { once: true });
+    if (signal.aborted) this.#stop.abort();
+  }
+
+  get gone(): boolean {
+    return this.#stop.signal.aborted || this.#response.destroyed;
+  }
+
+  /** Waits `ms`; false when the client or the emulator went away meanwhile. */
+  async pause(ms: number): Promise<boolean> {
+    try {
+      await delay(ms, undefined, { signal: this.#stop.signal });
+    } catch {
+      return false;
+    }
+    return !this.gone;
+  }
+
+  /** Writes `bytes`, waiting while the client is behind; false when it went away. */
+  async write(bytes: Buffer): Promise<boolean> {
+    if (this.gone) return false;
+    if (!this.#response.write(bytes)) {
+      await new Promise<void>((resolve) => {
+        const done = (): void => {
+          this.#response.off('drain', done);
+          this.#stop.signal.removeEventListener('abort', done);
+          resolve();
+        };
+        this.#response.once('drain', done);
+        this.#stop.signal.addEventListener('abort', done, { once: true });
+      });
+    }
+    return !this.gone;
+  }
+
+  dispose(): void {
+    this.#response.off('close', this.#onStop);
+    this.#signal.removeEventListener('abort', this.#onStop);
+  }
+}
