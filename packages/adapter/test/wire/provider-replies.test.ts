@@ -99,6 +99,13 @@ describe('OpenAITransport, bodies of the overloaded platform (issue 10.6)', () =
     expect(chatRequests(emulator())).toBe(2);
   });
 
+  it('retries a body cut off right after the headers, and succeeds', async () => {
+    emulator().setFaults([{ cutOffAfterBytes: 0, times: 1 }]);
+    const reply = await transportTo(emulator(), KEY).completeChatRaw(request);
+    expect(reply).toHaveProperty('choices');
+    expect(chatRequests(emulator())).toBe(2);
+  });
+
   it('reports a body cut off on every attempt as a retryable bad_reply', async () => {
     emulator().setFaults([{ cutOff: true }]);
     const error = await failureOf(transportTo(emulator(), KEY).completeChatRaw(request));
