@@ -421,6 +421,14 @@ describe('OpenAITransport', () => {
       );
     });
 
+    it('recognises "Model Not Exist" with neither a model code nor param, as the platform sends it (issue 10.6)', async () => {
+      // The emulator's wording also names param "model"; the platform's reply did not.
+      const baseUrl = await serve(json(400, errorBody('Model Not Exist', { code: 'invalid_request_error' })));
+      const error = await failure(new OpenAITransport({ apiKey: KEY, baseUrl }).completeChatRaw(request));
+      expect(error).toMatchObject({ kind: 'model_rejected', supportedModels: [], retryable: false });
+      expect(received).toHaveLength(1);
+    });
+
     it('recognises a model rejection by its message alone', async () => {
       emulator().setFaults([{ status: 400, message: 'Supported model names: primary-flash' }]);
       const error = await failure(single().completeChatRaw(request));
