@@ -13,7 +13,7 @@ import { costSum, pricedAs } from '../support/priced-as.js';
 import { sharedEmulator } from '../support/shared-emulator.js';
 
 // The fault matrix of issue 5: each fault of the emulator's plan, against an unbounded adapter
-// (maxAttempts 3, the SDK retries 408/409/429/5xx, resets and timeouts) and a bounded copy (one
+// (maxAttempts 3, the transport retries 408/409/429/5xx, resets, timeouts and empty bodies) and a bounded copy (one
 // attempt, spec 8). For each: the outcome, the attempts the emulator saw, the usage entries the
 // call added (only for replies that arrived, never twice) and costUsd() (unchanged by failures).
 
