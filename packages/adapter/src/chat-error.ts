@@ -56,7 +56,11 @@ export class ChatError extends Error {
   readonly kind: ChatErrorKind;
   /** HTTP status when there was one. */
   readonly status: number | null;
-  /** True for 408, 409, 429, 5xx, connection failures and timeouts. */
+  /**
+   * Whether the retry policy would make this call again: by default true for 408, 409, 429, 5xx,
+   * connection failures and timeouts; `OpenAITransport` sets it as its policy decided
+   * (`x-should-retry`, a cut-off or whitespace-only body, a wait past the cap).
+   */
   readonly retryable: boolean;
   /** True for `model_rejected`: the caller records a degradation, never a verdict (spec 7). */
   readonly degradation: boolean;

@@ -2,11 +2,12 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { closeLoopbackServers, listenOnLoopback } from '../test/support/listen-on-loopback.js';
+import { sharedEmulator } from '../test/support/shared-emulator.js';
 import { ChatAdapter } from './chat-adapter.js';
 import { ChatError } from './chat-error.js';
 import type { TransportRequest } from './chat-transport.js';
 import { ModelRejectedError } from './model-rejected-error.js';
-import { OpenAITransport } from './openai-transport.js';
+import { OpenAITransport, type OpenAITransportOptions } from './openai-transport.js';
 
 interface Received {
   method: string;
@@ -52,13 +53,6 @@ function json(status: number, body: unknown, headers: Record<string, string> = {
   };
 }
 
-function raw(status: number, contentType: string, text: string): Handler {
-  return (_, response) => {
-    response.writeHead(status, { 'content-type': contentType });
-    response.end(text);
-  };
-}
-
 /** The provider's error body shape. */
 function errorBody(message: string, extra: Record<string, unknown> = {}) {
   return { error: { message, type: 'invalid_request_error', param: null, code: null, ...extra } };
@@ -86,6 +80,12 @@ const request: TransportRequest = {
 };
 
 const KEY = 'canary-key-7d3b9a1e';
+const emulator = sharedEmulator({ key: KEY });
+
+/** A transport to the shared emulator, with short backoff waits. */
+function transportTo(apiKey: string, options: Partial<OpenAITransportOptions> = {}): OpenAITransport {
+  return new OpenAITransport({ apiKey, baseUrl: emulator().url, retryBackoffSeconds: 0.01, ...options });
+}
 
 /** Every form in which an error could reach a log: message, stack, causes, inspection, JSON. */
 function everyForm(error: unknown): string {
@@ -262,202 +262,219 @@ describe('OpenAITransport', () => {
     });
   });
 
+  // Issue 9: from here on the emulator's fault plans stand in for hand-built servers, wherever they
+  // express the case; the hand-built server above stays for the exact reply payload and the plain
+  // Authorization header (the emulator records credentials redacted), and below for headers the
+  // emulator does not send (x-should-retry) and model lists of odd shape.
   describe('empty key', () => {
     it('sends no Authorization header and surfaces the 401 as an auth error', async () => {
-      const baseUrl = await serve(json(401, errorBody('Authentication Fails, no api key provided')));
-      const error = await failure(new OpenAITransport({ apiKey: '', baseUrl }).completeChatRaw(request));
-      expect(received).toHaveLength(1);
-      expect(received[0]?.headers).not.toHaveProperty('authorization');
+      const error = await failure(transportTo('').completeChatRaw(request));
+      expect(emulator().requests).toHaveLength(1);
+      expect(emulator().requests[0]?.headers).not.toHaveProperty('authorization');
       expect(error).toMatchObject({ kind: 'auth', status: 401, retryable: false, degradation: false });
-      expect(error.message).toBe(
-        `[POST] "${baseUrl}/chat/completions": 401 Unauthorized: Authentication Fails, no api key provided`,
+      expect(error.message).toMatch(
+        /^\[POST\] "http:\/\/127\.0\.0\.1:\d+\/chat\/completions": 401 Unauthorized: /,
       );
     });
 
     it('sends no Authorization header from a copy either', async () => {
-      const baseUrl = await serve(ok);
-      await new OpenAITransport({ apiKey: '', baseUrl }).withMaxAttempts(1).completeChatRaw(request);
-      expect(received[0]?.headers).not.toHaveProperty('authorization');
+      await failure(transportTo('').withMaxAttempts(1).completeChatRaw(request));
+      expect(emulator().requests[0]?.headers).not.toHaveProperty('authorization');
     });
   });
 
   describe('retries', () => {
     it('retries a 503 and succeeds: two requests with maxAttempts 3', async () => {
-      const baseUrl = await serve(json(503, errorBody('busy'), noWait), ok);
-      const reply = await new OpenAITransport({ apiKey: KEY, baseUrl, maxAttempts: 3 }).completeChatRaw(
-        request,
-      );
-      expect(reply).toEqual(completion);
-      expect(received).toHaveLength(2);
+      emulator().setFaults([{ status: 503, times: 1 }]);
+      const reply = await transportTo(KEY, { maxAttempts: 3 }).completeChatRaw(request);
+      expect(reply).toHaveProperty('choices');
+      expect(emulator().requests).toHaveLength(2);
     });
 
     it('honours retry-after on a 429 and succeeds', async () => {
-      const baseUrl = await serve(json(429, errorBody('slow down'), { 'retry-after': '0' }), ok);
-      await new OpenAITransport({ apiKey: KEY, baseUrl }).completeChatRaw(request);
-      expect(received).toHaveLength(2);
+      emulator().setFaults([{ status: 429, retryAfter: 0, times: 1 }]);
+      await transportTo(KEY).completeChatRaw(request);
+      expect(emulator().requests).toHaveLength(2);
     });
 
     it('makes maxAttempts requests and then rejects with the last error', async () => {
-      const baseUrl = await serve(json(500, errorBody('still broken'), noWait));
-      const error = await failure(
-        new OpenAITransport({ apiKey: KEY, baseUrl, maxAttempts: 3 }).completeChatRaw(request),
-      );
-      expect(received).toHaveLength(3);
+      emulator().setFaults([{ status: 500 }]);
+      const error = await failure(transportTo(KEY, { maxAttempts: 3 }).completeChatRaw(request));
+      expect(emulator().requests).toHaveLength(3);
       expect(error).toMatchObject({ kind: 'server', status: 500, retryable: true });
     });
 
     it('makes a single request from withMaxAttempts(1)', async () => {
-      const baseUrl = await serve(json(503, errorBody('busy'), noWait), ok);
-      const transport = new OpenAITransport({ apiKey: KEY, baseUrl, maxAttempts: 3 });
+      emulator().setFaults([{ status: 503, times: 1 }]);
+      const transport = transportTo(KEY, { maxAttempts: 3 });
       const single = transport.withMaxAttempts(1);
       const error = await failure(single.completeChatRaw(request));
-      expect(received).toHaveLength(1);
+      expect(emulator().requests).toHaveLength(1);
       expect(error).toMatchObject({ kind: 'server', status: 503, retryable: true });
       expect(single.maxAttempts).toBe(1);
-      expect(single.baseUrl).toBe(baseUrl);
+      expect(single.baseUrl).toBe(emulator().url);
       expect(transport.maxAttempts).toBe(3);
     });
 
-    it('keeps the key and fetch in a copy', async () => {
-      const baseUrl = await serve(ok);
+    it('keeps the key, fetch and limits in a copy', async () => {
       let calls = 0;
       const countingFetch: typeof fetch = (input, init) => {
         calls += 1;
         return fetch(input, init);
       };
-      const copy = new OpenAITransport({ apiKey: KEY, baseUrl, fetch: countingFetch }).withMaxAttempts(2);
+      emulator().setFaults([{ status: 429, retryAfter: 5 }]);
+      const copy = transportTo(KEY, { fetch: countingFetch, maxRetryWaitSeconds: 1 }).withMaxAttempts(2);
+      const error = await failure(copy.completeChatRaw(request));
+      // The copy's cap of 1 s ends the call at the 5 s wait: the limits came along.
+      expect(error).toMatchObject({ kind: 'rate_limited', retryAfterSeconds: 5 });
+      emulator().setFaults([]);
       await copy.completeChatRaw(request);
-      expect(calls).toBe(1);
-      expect(received[0]?.headers.authorization).toBe(`Bearer ${KEY}`);
+      expect(calls).toBe(2);
     });
 
     it('does not retry a 400', async () => {
-      const baseUrl = await serve(json(400, errorBody('messages must not be empty')), ok);
-      const error = await failure(new OpenAITransport({ apiKey: KEY, baseUrl }).completeChatRaw(request));
-      expect(received).toHaveLength(1);
+      emulator().setFaults([{ status: 400, message: 'messages must not be empty' }]);
+      const error = await failure(transportTo(KEY).completeChatRaw(request));
+      expect(emulator().requests).toHaveLength(1);
       expect(error).toMatchObject({ kind: 'bad_request', status: 400, retryable: false });
+    });
+
+    it('backs off between attempts when the server names no wait', async () => {
+      emulator().setFaults([{ status: 503, times: 2 }]);
+      const started = Date.now();
+      await transportTo(KEY, { retryBackoffSeconds: 0.1 }).completeChatRaw(request);
+      // 0.1 s, then 0.2 s, each less up to a quarter of jitter.
+      expect(Date.now() - started).toBeGreaterThanOrEqual(220);
+      expect(emulator().requests).toHaveLength(3);
     });
   });
 
-  describe('timeout', () => {
-    /** Answers after the test is over: the connection is closed in afterEach. */
-    const stall: Handler = () => {};
+  describe('x-should-retry (issue 10.6)', () => {
+    it.each([
+      [503, 'false', 'server', false, 1],
+      [400, 'true', 'bad_request', true, 3],
+    ] as const)(
+      'answers a %i with x-should-retry: %s as %s, retryable %s, after %i requests',
+      async (status, told, kind, retryable, requests) => {
+        const baseUrl = await serve(json(status, errorBody('told'), { 'x-should-retry': told, ...noWait }));
+        const error = await failure(new OpenAITransport({ apiKey: KEY, baseUrl }).completeChatRaw(request));
+        expect(error).toMatchObject({ kind, status, retryable });
+        expect(received).toHaveLength(requests);
+      },
+    );
+  });
 
+  describe('timeout', () => {
     it('rejects with a timeout error when no reply arrives in time', async () => {
-      const baseUrl = await serve(stall);
-      const transport = new OpenAITransport({ apiKey: KEY, baseUrl, maxAttempts: 1 });
-      const error = await failure(transport.completeChatRaw({ ...request, timeoutSeconds: 0.2 }));
+      emulator().setFaults([{ delayMs: 30_000 }]);
+      const error = await failure(
+        transportTo(KEY, { maxAttempts: 1 }).completeChatRaw({ ...request, timeoutSeconds: 0.2 }),
+      );
       expect(error).toMatchObject({ kind: 'timeout', status: null, retryable: true });
       expect(error.message).toBe(
-        `[POST] "${baseUrl}/chat/completions": no reply within 200 ms (per attempt)`,
+        `[POST] "${emulator().url}/chat/completions": no reply within 200 ms (per attempt)`,
       );
     });
 
     it('applies the timeout to each attempt: a timed-out first attempt is retried', async () => {
-      const baseUrl = await serve(stall, ok);
-      const transport = new OpenAITransport({ apiKey: KEY, baseUrl, maxAttempts: 2 });
-      const reply = await transport.completeChatRaw({ ...request, timeoutSeconds: 0.2 });
-      expect(reply).toEqual(completion);
-      expect(received).toHaveLength(2);
+      emulator().setFaults([{ delayMs: 30_000, times: 1 }]);
+      const reply = await transportTo(KEY, { maxAttempts: 2 }).completeChatRaw({
+        ...request,
+        timeoutSeconds: 0.2,
+      });
+      expect(reply).toHaveProperty('choices');
+      expect(emulator().requests).toHaveLength(2);
     });
 
     it('rejects with a timeout error when the body stalls after the headers', async () => {
-      const baseUrl = await serve((_, response) => {
-        response.writeHead(200, { 'content-type': 'application/json' });
-        response.write('{"choices":');
-      });
-      const transport = new OpenAITransport({ apiKey: KEY, baseUrl, maxAttempts: 1 });
-      const error = await failure(transport.completeChatRaw({ ...request, timeoutSeconds: 0.2 }));
+      emulator().setFaults([{ trickleMs: 60_000, trickleBytes: 16 }]);
+      const error = await failure(
+        transportTo(KEY, { maxAttempts: 1 }).completeChatRaw({ ...request, timeoutSeconds: 0.2 }),
+      );
       expect(error).toMatchObject({ kind: 'timeout', status: 200 });
+      expect(error.message).toContain('200 OK: the reply body did not end within 200 ms (per attempt)');
     });
 
     it('maps a 408 to a retryable timeout error', async () => {
-      const baseUrl = await serve(json(408, errorBody('request timeout')));
-      const error = await failure(
-        new OpenAITransport({ apiKey: KEY, baseUrl, maxAttempts: 1 }).completeChatRaw(request),
-      );
+      emulator().setFaults([{ status: 408 }]);
+      const error = await failure(transportTo(KEY, { maxAttempts: 1 }).completeChatRaw(request));
       expect(error).toMatchObject({ kind: 'timeout', status: 408, retryable: true });
     });
   });
 
   describe('error mapping', () => {
-    const single = (baseUrl: string) => new OpenAITransport({ apiKey: KEY, baseUrl, maxAttempts: 1 });
+    const single = () => transportTo(KEY, { maxAttempts: 1 });
 
     it('maps an unknown model id to ModelRejectedError with the supported names (spec 7)', async () => {
-      const baseUrl = await serve(
-        json(400, {
-          error: {
-            message:
-              "Model 'primary-v4.1-flash' is not supported. Supported API model names: primary-flash, primary-v4-pro",
-            type: 'invalid_request_error',
-            param: 'model',
-            code: 'model_not_found',
-          },
-        }),
-      );
-      const error = await failure(
-        single(baseUrl).completeChatRaw({ ...request, model: 'primary-v4.1-flash' }),
-      );
-      expect(error).toBeInstanceOf(ModelRejectedError);
+      const error = await failure(single().completeChatRaw({ ...request, model: 'primary-v4.1-flash' }));
       expect(ModelRejectedError.isInstance(error)).toBe(true);
       expect(error).toMatchObject({
         kind: 'model_rejected',
         status: 400,
-        degradation: true,
         retryable: false,
+        degradation: true,
         model: 'primary-v4.1-flash',
         supportedModels: ['primary-flash', 'primary-v4-pro'],
       });
       expect(error.message).toBe(
-        `[POST] "${baseUrl}/chat/completions": 400 Bad Request: Model 'primary-v4.1-flash' is not supported. ` +
-          'Supported API model names: primary-flash, primary-v4-pro',
+        `[POST] "${emulator().url}/chat/completions": 400 Bad Request: Model 'primary-v4.1-flash' is not supported. Supported API model names: primary-flash, primary-v4-pro`,
       );
     });
 
+    it('recognises "Model Not Exist" with neither a model code nor param, as the platform sends it (issue 10.6)', async () => {
+      // The emulator's wording also names param "model"; the platform's reply did not.
+      const baseUrl = await serve(json(400, errorBody('Model Not Exist', { code: 'invalid_request_error' })));
+      const error = await failure(new OpenAITransport({ apiKey: KEY, baseUrl }).completeChatRaw(request));
+      expect(error).toMatchObject({ kind: 'model_rejected', supportedModels: [], retryable: false });
+      expect(received).toHaveLength(1);
+    });
+
     it('recognises a model rejection by its message alone', async () => {
-      const baseUrl = await serve(json(400, errorBody('Supported model names: `primary-flash`.')));
-      const error = await failure(single(baseUrl).completeChatRaw({ ...request, model: 'other' }));
+      emulator().setFaults([{ status: 400, message: 'Supported model names: primary-flash' }]);
+      const error = await failure(single().completeChatRaw(request));
       expect(error).toMatchObject({ kind: 'model_rejected', supportedModels: ['primary-flash'] });
     });
 
     it('maps a 404 of a /v1 path to bad_request, keeping the provider explanation', async () => {
-      const baseUrl = await serve(json(404, errorBody('The path /v1/chat/completions does not exist')));
-      const error = await failure(single(`${baseUrl}/v1`).completeChatRaw(request));
-      expect(received[0]?.path).toBe('/v1/chat/completions');
+      const transport = new OpenAITransport({ apiKey: KEY, baseUrl: `${emulator().url}/v1`, maxAttempts: 1 });
+      const error = await failure(transport.completeChatRaw(request));
+      expect(emulator().requests[0]?.path).toBe('/v1/chat/completions');
       expect(error).toMatchObject({ kind: 'bad_request', status: 404, retryable: false });
-      expect(error.message).toBe(
-        `[POST] "${baseUrl}/v1/chat/completions": 404 Not Found: The path /v1/chat/completions does not exist`,
+      expect(error.message).toMatch(
+        new RegExp(`^\\[POST\\] "${emulator().url}/v1/chat/completions": 404 Not Found: .*unversioned`),
       );
     });
 
     it.each([
       [401, 'auth', false],
+      [402, 'billing', false],
       [403, 'auth', false],
-      [409, 'bad_request', true],
+      // issue 10: a 409 is retried, so it is no longer the caller's bad request
+      [409, 'server', true],
       [422, 'bad_request', false],
       [429, 'rate_limited', true],
       [500, 'server', true],
       [502, 'server', true],
     ])('maps status %i to kind %s', async (status, kind, retryable) => {
-      const baseUrl = await serve(json(status, errorBody('provider says no')));
-      const error = await failure(single(baseUrl).completeChatRaw(request));
+      emulator().setFaults([{ status, message: 'provider says no' }]);
+      const error = await failure(single().completeChatRaw(request));
       expect(error).toMatchObject({ kind, status, retryable, degradation: false });
       expect(error.cause).toBeInstanceOf(Error);
     });
 
     it('writes the method, address, status and provider message into the message', async () => {
-      const baseUrl = await serve(json(429, errorBody('Rate limit reached')));
-      const error = await failure(single(baseUrl).completeChatRaw(request));
+      emulator().setFaults([{ status: 429, message: 'Rate limit reached' }]);
+      const error = await failure(single().completeChatRaw(request));
       expect(error.message).toBe(
-        `[POST] "${baseUrl}/chat/completions": 429 Too Many Requests: Rate limit reached`,
+        `[POST] "${emulator().url}/chat/completions": 429 Too Many Requests: Rate limit reached`,
       );
     });
 
     it('keeps a plain-text error body as the explanation', async () => {
-      const baseUrl = await serve(raw(502, 'text/plain', 'upstream unavailable'));
-      const error = await failure(single(baseUrl).completeChatRaw(request));
+      emulator().setFaults([{ status: 502, body: 'upstream unavailable', contentType: 'text/plain' }]);
+      const error = await failure(single().completeChatRaw(request));
       expect(error.message).toBe(
-        `[POST] "${baseUrl}/chat/completions": 502 Bad Gateway: upstream unavailable`,
+        `[POST] "${emulator().url}/chat/completions": 502 Bad Gateway: upstream unavailable`,
       );
     });
 
@@ -465,7 +482,9 @@ describe('OpenAITransport', () => {
       const server = createServer();
       const baseUrl = await listenOnLoopback(server);
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      const error = await failure(single(baseUrl).completeChatRaw(request));
+      const error = await failure(
+        new OpenAITransport({ apiKey: KEY, baseUrl, maxAttempts: 1 }).completeChatRaw(request),
+      );
       expect(error).toMatchObject({ kind: 'connection', status: null, retryable: true });
       expect(error.message).toMatch(
         new RegExp(`^\\[POST\\] "${baseUrl}/chat/completions": connection failed`),
@@ -473,57 +492,48 @@ describe('OpenAITransport', () => {
     });
 
     it('maps a connection reset before any reply to a connection error', async () => {
-      const baseUrl = await serve((_, response) => response.socket?.destroy());
-      const error = await failure(single(baseUrl).completeChatRaw(request));
+      emulator().setFaults([{ reset: true }]);
+      const error = await failure(single().completeChatRaw(request));
       expect(error).toMatchObject({ kind: 'connection', retryable: true });
     });
   });
 
   describe('unreadable replies', () => {
-    const single = (baseUrl: string) => new OpenAITransport({ apiKey: KEY, baseUrl, maxAttempts: 1 });
+    const single = () => transportTo(KEY, { maxAttempts: 1 });
 
     it.each([
-      ['a text body', raw(200, 'text/plain', 'hello')],
-      ['a body that is not JSON despite its type', raw(200, 'application/json', 'not json')],
-      ['truncated JSON', raw(200, 'application/json', '{"choices":[{"message":')],
-      ['an empty body', raw(200, 'application/json', '')],
-      ['a JSON array', json(200, [completion])],
-      ['a JSON string', json(200, 'hello')],
-      ['JSON null', json(200, null)],
-    ])('maps %s to bad_reply', async (_, handler) => {
-      const baseUrl = await serve(handler);
-      const error = await failure(single(baseUrl).completeChatRaw(request));
+      ['a text body', 'hello', 'text/plain'],
+      ['a body that is not JSON despite its type', 'not json', 'application/json'],
+      ['truncated JSON', '{"choices":[{"message":', 'application/json'],
+      ['a JSON array', '[{"choices":[]}]', 'application/json'],
+      ['a JSON string', '"hello"', 'application/json'],
+      ['JSON null', 'null', 'application/json'],
+    ])('maps %s to bad_reply', async (_, body, contentType) => {
+      emulator().setFaults([{ body, contentType }]);
+      const error = await failure(single().completeChatRaw(request));
       expect(error).toMatchObject({ kind: 'bad_reply', status: 200, retryable: false });
-      expect(error.message).toMatch(new RegExp(`^\\[POST\\] "${baseUrl}/chat/completions": 200 OK: `));
+      expect(error.message).toMatch(new RegExp(`^\\[POST\\] "${emulator().url}/chat/completions": 200 OK: `));
     });
 
-    it('maps a body cut off mid-way to bad_reply', async () => {
-      const baseUrl = await serve((_, response) => {
-        response.writeHead(200, { 'content-type': 'application/json', 'content-length': '500' });
-        response.write('{"choices":');
-        setTimeout(() => response.socket?.destroy(), 20);
-      });
-      const error = await failure(single(baseUrl).completeChatRaw(request));
-      expect(error).toMatchObject({ kind: 'bad_reply', status: 200 });
+    it('maps an empty body to a retryable bad_reply (issue 10: a platform answers so when overloaded)', async () => {
+      emulator().setFaults([{ emptyBody: true }]);
+      const error = await failure(single().completeChatRaw(request));
+      expect(error).toMatchObject({ kind: 'bad_reply', status: 200, retryable: true });
+    });
+
+    it('maps a body cut off mid-way to a retryable bad_reply', async () => {
+      emulator().setFaults([{ cutOff: true }]);
+      const error = await failure(single().completeChatRaw(request));
+      expect(error).toMatchObject({ kind: 'bad_reply', status: 200, retryable: true });
     });
   });
 
   describe('listModels', () => {
     it('reads the ids of GET /models', async () => {
-      const baseUrl = await serve(
-        json(200, {
-          object: 'list',
-          data: [
-            { id: 'primary-flash', object: 'model' },
-            { id: 'primary-v4-pro', object: 'model' },
-          ],
-        }),
-      );
-      const models = await new OpenAITransport({ apiKey: KEY, baseUrl }).listModels({ timeoutSeconds: 4 });
+      const models = await transportTo(KEY).listModels({ timeoutSeconds: 4 });
       expect(models).toEqual(['primary-flash', 'primary-v4-pro']);
-      expect(received[0]).toMatchObject({ method: 'GET', path: '/models' });
-      expect(received[0]?.headers.authorization).toBe(`Bearer ${KEY}`);
-      expect(received[0]?.headers['x-stainless-timeout']).toBe('4');
+      expect(emulator().requests[0]).toMatchObject({ method: 'GET', path: '/models' });
+      expect(emulator().requests[0]?.headers['x-stainless-timeout']).toBe('4');
     });
 
     it('skips entries without a string id', async () => {
@@ -532,17 +542,47 @@ describe('OpenAITransport', () => {
     });
 
     it('maps a reply without a data list to bad_reply', async () => {
-      const baseUrl = await serve(json(200, { models: ['primary-flash'] }));
-      const error = await failure(new OpenAITransport({ apiKey: KEY, baseUrl }).listModels());
+      emulator().setFaults([
+        { path: '/models', body: '{"models":["primary-flash"]}', contentType: 'application/json' },
+      ]);
+      const error = await failure(transportTo(KEY).listModels());
       expect(error).toMatchObject({ kind: 'bad_reply' });
-      expect(error.message).toBe(`[GET] "${baseUrl}/models": 200 OK: the model list has no "data" array`);
+      expect(error.message).toBe(
+        `[GET] "${emulator().url}/models": 200 OK: the model list has no "data" array`,
+      );
     });
 
     it('maps an error status like a chat call', async () => {
-      const baseUrl = await serve(json(401, errorBody('bad key')));
-      const error = await failure(new OpenAITransport({ apiKey: KEY, baseUrl }).listModels());
+      emulator().setFaults([{ path: '/models', status: 401, message: 'bad key' }]);
+      const error = await failure(transportTo(KEY).listModels());
       expect(error).toMatchObject({ kind: 'auth', status: 401 });
-      expect(error.message).toBe(`[GET] "${baseUrl}/models": 401 Unauthorized: bad key`);
+      expect(error.message).toBe(`[GET] "${emulator().url}/models": 401 Unauthorized: bad key`);
+    });
+  });
+
+  describe('options', () => {
+    it.each([
+      ['maxRetryWaitSeconds', -1],
+      ['maxRetryWaitSeconds', Number.NaN],
+      ['maxRetryWaitSeconds', 3_000_000],
+      ['retryBackoffSeconds', '1'],
+      ['maxReplyBytes', 0],
+      ['maxReplyBytes', 1.5],
+    ])('throws a RangeError naming %s for %s', (name, value) => {
+      const create = () => new OpenAITransport({ apiKey: KEY, baseUrl: 'http://127.0.0.1:9', [name]: value });
+      expect(create).toThrow(RangeError);
+      expect(create).toThrow(new RegExp(`^${name} must be`));
+    });
+
+    it('reports its own attempts to the adapter', () => {
+      expect(new OpenAITransport({ apiKey: KEY, baseUrl: 'http://127.0.0.1:9' }).reportsAttempts).toBe(true);
+    });
+
+    it('refuses a timeout past Node timer range up front', async () => {
+      await expect(transportTo(KEY).completeChatRaw({ ...request, timeoutSeconds: 2 ** 31 })).rejects.toThrow(
+        RangeError,
+      );
+      expect(emulator().requests).toHaveLength(0);
     });
   });
 
@@ -564,16 +604,16 @@ describe('OpenAITransport', () => {
     });
 
     it('keeps the key out of an error whose provider message echoes it', async () => {
-      const baseUrl = await serve(json(401, errorBody(`Incorrect API key provided: ${KEY}`)));
-      const error = await failure(new OpenAITransport({ apiKey: KEY, baseUrl }).completeChatRaw(request));
+      emulator().setFaults([{ status: 401, message: `Incorrect API key provided: ${KEY}` }]);
+      const error = await failure(transportTo(KEY).completeChatRaw(request));
       expect(error.kind).toBe('auth');
       expect(error.message).toContain('Incorrect API key provided: ***');
       expect(everyForm(error)).not.toContain(KEY);
     });
 
     it('keeps the key out of a body that echoes it and cannot be read', async () => {
-      const baseUrl = await serve(raw(200, 'application/json', `oops ${KEY}`));
-      const error = await failure(new OpenAITransport({ apiKey: KEY, baseUrl }).completeChatRaw(request));
+      emulator().setFaults([{ body: `oops ${KEY}`, contentType: 'application/json' }]);
+      const error = await failure(transportTo(KEY).completeChatRaw(request));
       expect(error.kind).toBe('bad_reply');
       expect(everyForm(error)).not.toContain(KEY);
     });
@@ -596,19 +636,13 @@ describe('OpenAITransport', () => {
     });
 
     it.each([
-      [
-        'a model rejection',
-        json(400, {
-          error: { message: 'Supported API model names: primary-flash', code: 'model_not_found' },
-        }),
-      ],
-      ['a server error', json(500, errorBody('broken'))],
-      ['a rate limit', json(429, errorBody('slow'))],
-    ])('keeps the key out of every form of %s', async (_, handler) => {
-      const baseUrl = await serve(handler);
-      const error = await failure(
-        new OpenAITransport({ apiKey: KEY, baseUrl, maxAttempts: 1 }).completeChatRaw(request),
-      );
+      ['a model rejection', { modelRejected: 'listing' }],
+      ['a server error', { status: 500, message: `broken for ${KEY}` }],
+      ['a rate limit', { status: 429, message: `slow down, ${KEY}` }],
+      ['a 200 carrying an error', { errorInBody: { code: 429, raw: `upstream refused ${KEY}` } }],
+    ] as const)('keeps the key out of every form of %s', async (_, rule) => {
+      emulator().setFaults([rule]);
+      const error = await failure(transportTo(KEY, { maxAttempts: 1 }).completeChatRaw(request));
       expect(everyForm(error)).not.toContain(KEY);
     });
   });
@@ -643,14 +677,14 @@ describe('OpenAITransport', () => {
     });
 
     it('makes a single request from a bounded copy on a 500 and rejects', async () => {
-      const baseUrl = await serve(json(500, errorBody('broken'), noWait), ok);
-      const adapter = new ChatAdapter(new OpenAITransport({ apiKey: KEY, baseUrl, maxAttempts: 3 }));
+      emulator().setFaults([{ status: 500 }]);
+      const adapter = new ChatAdapter(transportTo(KEY, { maxAttempts: 3 }));
       const error = await failure(
         adapter.bounded(16).complete({ model: 'primary-flash', messages: request.messages }),
       );
       expect(error).toMatchObject({ kind: 'server', status: 500 });
-      expect(received).toHaveLength(1);
-      expect(received[0]?.body).toHaveProperty('max_tokens', 16);
+      expect(emulator().requests).toHaveLength(1);
+      expect(emulator().requests[0]?.body).toHaveProperty('max_tokens', 16);
     });
   });
 });

@@ -1,14 +1,17 @@
 import type { InspectOptions, inspect } from 'node:util';
 import OpenAI from 'openai';
 import { parseBaseUrl } from './base-url.js';
+import { abortedError, CallAttempt } from './call-attempt.js';
 import { ChatError } from './chat-error.js';
 import type { ChatTransport, TransportRequest } from './chat-transport.js';
 import { messageOfReply } from './message-of-reply.js';
 import { nonEmptyTools } from './non-empty-tools.js';
 import { isRecord } from './read-field.js';
-import { redact, redactError } from './redact.js';
+import { readReply } from './read-reply.js';
+import { backoffMs, type RetryTiming, retryAfterMs } from './retry-policy.js';
 import { checkTimeoutSeconds, timeoutMilliseconds } from './timeout-seconds.js';
 import { type CallContext, describeCall, toChatError } from './to-chat-error.js';
+import { ATTEMPT, wireFetch } from './wire-fetch.js';
 
 /** Options of an {@link OpenAITransport}. */
 export interface OpenAITransportOptions {
@@ -16,37 +19,69 @@ export interface OpenAITransportOptions {
   apiKey: string;
   /** Absolute http(s) address the paths `/chat/completions` and `/models` hang off; a trailing `/` is dropped. */
   baseUrl: string;
-  /** Attempts per call, the first included (the SDK retries 408, 409, 429, 5xx and connection failures); default 3. */
+  /**
+   * Attempts per call, the first included; default 3. Retried: connection failures, timeouts, 408, 409,
+   * 429, 5xx (or as `x-should-retry` says), a 200 carrying such an error, an empty or whitespace-only
+   * body and a body cut off mid-way.
+   */
   maxAttempts?: number;
-  /** A `fetch` to send requests with; default the global one. */
+  /** A `fetch` to send requests with; default the global one. Redirects are never followed. */
   fetch?: typeof fetch;
+  /**
+   * The longest `retry-after` / `retry-after-ms` wait honoured between attempts, in seconds; default 60.
+   * A longer one ends the call as `rate_limited` with `retryAfterSeconds` set.
+   */
+  maxRetryWaitSeconds?: number;
+  /** The first backoff wait when the server names none, in seconds, doubled per attempt (at most 8); default 0.5. */
+  retryBackoffSeconds?: number;
+  /** The largest reply body read, in bytes; default 16 MiB. A longer one is dropped and fails `bad_reply`. */
+  maxReplyBytes?: number;
 }
 
 /** Options of {@link OpenAITransport.listModels}. */
 export interface ListModelsOptions {
   /** Per-attempt timeout in seconds; default 60. */
   timeoutSeconds?: number;
+  /** Cancels the call at once; it then rejects with kind `aborted`. */
+  signal?: AbortSignal;
 }
 
+/** What one call needs besides its request: the caller's signal and the adapter's hooks. */
+type CallHooks = Pick<TransportRequest, 'signal' | 'beforeAttempt' | 'afterAttempt'>;
+
 const DEFAULT_MAX_ATTEMPTS = 3;
-// The SDK refuses to start without a key; this stand-in is never sent, as the
-// Authorization header is removed when the caller's key is empty.
-const NO_KEY_PLACEHOLDER = 'no-key';
+const DEFAULT_MAX_RETRY_WAIT_SECONDS = 60;
+const DEFAULT_RETRY_BACKOFF_SECONDS = 0.5;
+const DEFAULT_MAX_REPLY_BYTES = 16 * 1024 * 1024;
+// The SDK refuses to start without a key; it only ever holds this stand-in, as
+// wireFetch sets the Authorization header from the call itself.
+const SDK_KEY_STAND_IN = 'switchboard-sets-the-key';
+// The SDK's own timer only backs ours up (it stops at the headers); ours ends the attempt first.
+const SDK_TIMER_BACKSTOP_MS = 1000;
+const SILENT = (): void => {};
+const SILENT_LOGGER = { error: SILENT, warn: SILENT, info: SILENT, debug: SILENT };
 
 /**
  * The real transport, on the official `openai` SDK: POST `{baseUrl}/chat/completions`
- * and GET `{baseUrl}/models`. Failures reject with a {@link ChatError}. The key
- * and the SDK client (which keeps the key on public fields) stay private.
+ * and GET `{baseUrl}/models`. The SDK builds the requests; Switchboard owns the
+ * rest: one deadline per attempt covering the whole body, its own retry loop,
+ * bounded replies, and a wire free of the environment (`OPENAI_*` variables
+ * change nothing, nothing is logged). Failures reject with a {@link ChatError}.
+ * The key stays private; the SDK client never sees it.
  */
 export class OpenAITransport implements ChatTransport {
   /** The address calls go to, without a trailing `/`. */
   readonly baseUrl: string;
   /** Attempts per call, the first included. */
   readonly maxAttempts: number;
+  /** This transport calls each request's `beforeAttempt` / `afterAttempt` around every attempt itself. */
+  readonly reportsAttempts = true;
 
   readonly #apiKey: string;
   readonly #fetch: typeof fetch | undefined;
   readonly #client: OpenAI;
+  readonly #timing: RetryTiming;
+  readonly #maxReplyBytes: number;
 
   constructor(options: OpenAITransportOptions) {
     if (!isRecord(options)) throw new TypeError('OpenAITransport options must be an object');
@@ -61,29 +96,38 @@ export class OpenAITransport implements ChatTransport {
     this.maxAttempts = validateMaxAttempts(options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS);
     this.#apiKey = apiKey;
     this.#fetch = fetch;
+    this.#timing = {
+      maxRetryWaitMs:
+        checkSeconds(options.maxRetryWaitSeconds ?? DEFAULT_MAX_RETRY_WAIT_SECONDS, 'maxRetryWaitSeconds') *
+        1000,
+      backoffMs:
+        checkSeconds(options.retryBackoffSeconds ?? DEFAULT_RETRY_BACKOFF_SECONDS, 'retryBackoffSeconds') *
+        1000,
+    };
+    this.#maxReplyBytes = validateMaxReplyBytes(options.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES);
+    // Every option the SDK would otherwise take from an OPENAI_* variable is pinned here;
+    // OPENAI_CUSTOM_HEADERS, which cannot be pinned, never reaches the wire (wireFetch builds the headers).
     this.#client = new OpenAI({
-      apiKey: apiKey === '' ? NO_KEY_PLACEHOLDER : apiKey,
+      apiKey: SDK_KEY_STAND_IN,
       baseURL: this.baseUrl,
-      maxRetries: this.maxAttempts - 1,
-      // Pinned so the SDK's own environment variables never add credentials or headers.
+      maxRetries: 0,
       adminAPIKey: null,
       organization: null,
       project: null,
       webhookSecret: null,
-      ...(fetch ? { fetch } : {}),
-      // An empty key sends no credentials; the provider's 401 then surfaces as an `auth` error.
-      ...(apiKey === '' ? { defaultHeaders: { Authorization: null } } : {}),
+      logLevel: 'off',
+      logger: SILENT_LOGGER,
+      fetch: wireFetch(fetch),
     });
   }
 
   /** POST `{baseUrl}/chat/completions`; resolves with the whole reply payload, a JSON object. */
   async completeChatRaw(request: TransportRequest): Promise<Record<string, unknown>> {
-    const timeoutMs = timeoutMilliseconds(checkTimeoutSeconds(request.timeoutSeconds));
     const context: CallContext = {
       method: 'POST',
       url: `${this.baseUrl}/chat/completions`,
       apiKey: this.#apiKey,
-      timeoutMs,
+      timeoutMs: timeoutMilliseconds(checkTimeoutSeconds(request.timeoutSeconds)),
       model: request.model,
     };
     const tools = nonEmptyTools(request.tools);
@@ -93,14 +137,9 @@ export class OpenAITransport implements ChatTransport {
       temperature: 0,
       ...(tools ? { tools } : {}),
       ...request.extraBody,
-    };
-    return this.#send(context, () =>
-      this.#client.chat.completions
-        .create(
-          body as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming,
-          this.#requestOptions(timeoutMs),
-        )
-        .asResponse(),
+    } as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming;
+    return this.#call(context, request, (attempt) =>
+      this.#client.chat.completions.create(body, sdkOptions(attempt)).asResponse(),
     );
   }
 
@@ -109,27 +148,30 @@ export class OpenAITransport implements ChatTransport {
     return messageOfReply(await this.completeChatRaw(request));
   }
 
-  /** A copy with that many attempts per call, the same key, address and `fetch`. */
+  /** A copy with that many attempts per call, the same key, address, `fetch` and limits. */
   withMaxAttempts(attempts: number): OpenAITransport {
     return new OpenAITransport({
       apiKey: this.#apiKey,
       baseUrl: this.baseUrl,
       maxAttempts: attempts,
+      maxRetryWaitSeconds: this.#timing.maxRetryWaitMs / 1000,
+      retryBackoffSeconds: this.#timing.backoffMs / 1000,
+      maxReplyBytes: this.#maxReplyBytes,
       ...(this.#fetch ? { fetch: this.#fetch } : {}),
     });
   }
 
   /** GET `{baseUrl}/models`, read in OpenAI's shape `{data: [{id}]}`: the ids the platform accepts. */
   async listModels(options: ListModelsOptions = {}): Promise<string[]> {
-    const timeoutMs = timeoutMilliseconds(checkTimeoutSeconds(options.timeoutSeconds));
     const context: CallContext = {
       method: 'GET',
       url: `${this.baseUrl}/models`,
       apiKey: this.#apiKey,
-      timeoutMs,
+      timeoutMs: timeoutMilliseconds(checkTimeoutSeconds(options.timeoutSeconds)),
     };
-    const reply = await this.#send(context, () =>
-      this.#client.get('/models', this.#requestOptions(timeoutMs)).asResponse(),
+    const hooks: CallHooks = options.signal ? { signal: options.signal } : {};
+    const reply = await this.#call(context, hooks, (attempt) =>
+      this.#client.get('/models', sdkOptions(attempt)).asResponse(),
     );
     if (!Array.isArray(reply.data)) {
       throw new ChatError({
@@ -157,91 +199,82 @@ export class OpenAITransport implements ChatTransport {
     return `OpenAITransport ${show(this.toJSON(), options)}`;
   }
 
-  #requestOptions(timeoutMs: number): { timeout: number; maxRetries: number } {
-    return { timeout: timeoutMs, maxRetries: this.maxAttempts - 1 };
-  }
-
-  async #send(context: CallContext, request: () => Promise<Response>): Promise<Record<string, unknown>> {
-    let response: Response;
-    try {
-      response = await request();
-    } catch (error) {
-      throw toChatError(error, context);
+  /** Switchboard's retry loop around the SDK's single attempts. */
+  async #call(
+    context: CallContext,
+    hooks: CallHooks,
+    send: (attempt: CallAttempt) => Promise<Response>,
+  ): Promise<Record<string, unknown>> {
+    const { signal } = hooks;
+    for (let number = 1; ; number += 1) {
+      if (signal?.aborted) throw abortedError(context, signal);
+      await hooks.beforeAttempt?.(number);
+      const attempt = new CallAttempt(number, context, signal);
+      let payload: Record<string, unknown> | undefined;
+      let failure: ChatError | undefined;
+      try {
+        if (signal?.aborted) throw attempt.fail(abortedError(context, signal));
+        payload = await readReply(await send(attempt), attempt, this.#maxReplyBytes);
+      } catch (error) {
+        failure = attempt.failure ?? toChatError(error, context);
+      } finally {
+        attempt.dispose();
+      }
+      if (payload !== undefined) {
+        hooks.afterAttempt?.(number, null);
+        return payload;
+      }
+      failure ??= toChatError(new Error('the attempt ended without a reply'), context);
+      const asked = failure.retryable ? retryAfterMs(attempt.headers) : undefined;
+      if (asked !== undefined && asked > this.#timing.maxRetryWaitMs)
+        failure = this.#waitTooLong(failure, asked);
+      hooks.afterAttempt?.(number, failure);
+      if (!failure.retryable || number >= this.maxAttempts) throw failure;
+      await pause(asked ?? backoffMs(number, this.#timing), signal, context);
     }
-    return readReply(response, context);
   }
-}
 
-/**
- * Reads the body of a successful reply as a JSON object. A reply that arrives
- * but cannot be read (not JSON, truncated, not an object) is `bad_reply`; a
- * body that stalls past the timeout is `timeout`.
- */
-async function readReply(response: Response, context: CallContext): Promise<Record<string, unknown>> {
-  const where = describeCall(context, response.status);
-  const fail = (kind: 'bad_reply' | 'timeout', detail: string, cause?: unknown): ChatError =>
-    new ChatError({
-      kind,
-      status: response.status,
-      message: redact(`${where}: ${detail}`, context.apiKey),
-      cause,
+  /** The server asked for a wait past the cap: the call ends, and says how long, for the caller's scheduler. */
+  #waitTooLong(failure: ChatError, askedMs: number): ChatError {
+    const seconds = askedMs / 1000;
+    return new ChatError({
+      kind: 'rate_limited',
+      status: failure.status,
+      message: `${failure.message} (the server asked to wait ${seconds} s before a retry, past maxRetryWaitSeconds ${this.#timing.maxRetryWaitMs / 1000})`,
+      cause: failure,
+      retryable: false,
+      retryAfterSeconds: seconds,
     });
-  let text: string;
-  try {
-    text = await readText(response, context.timeoutMs);
-  } catch (error) {
-    if (error === BODY_TIMEOUT) {
-      throw fail('timeout', `the reply body did not arrive within ${context.timeoutMs} ms`);
-    }
-    throw fail('bad_reply', 'the reply body could not be read (cut off)', redactError(error, context.apiKey));
   }
-  if (text.trim() === '') throw fail('bad_reply', 'the reply body is empty');
-  let payload: unknown;
-  try {
-    payload = JSON.parse(text);
-  } catch {
-    throw fail('bad_reply', `the reply is not valid JSON (${text.length} characters)`);
-  }
-  if (!isRecord(payload)) {
-    throw fail('bad_reply', `the reply is ${describeJson(payload)}, expected a JSON object`);
-  }
-  return payload;
 }
 
-const BODY_TIMEOUT = Symbol('body timeout');
+/** The SDK's options for one attempt: no retries of its own, our deadline's signal, the attempt for wireFetch. */
+function sdkOptions(attempt: CallAttempt): OpenAI.RequestOptions {
+  return {
+    maxRetries: 0,
+    timeout: attempt.context.timeoutMs + SDK_TIMER_BACKSTOP_MS,
+    signal: attempt.signal,
+    fetchOptions: { [ATTEMPT]: attempt } as OpenAI.RequestOptions['fetchOptions'],
+  };
+}
 
-/** The body as text; rejects with {@link BODY_TIMEOUT} when it stalls, since the SDK's timer stops at the headers. */
-async function readText(response: Response, timeoutMs: number): Promise<string> {
-  const reader = response.body?.getReader();
-  if (!reader) return '';
-  const decoder = new TextDecoder();
-  let timedOut = false;
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      timedOut = true;
-      reject(BODY_TIMEOUT);
-      reader.cancel().catch(() => {});
-    }, timeoutMs);
+/** Waits between attempts; the caller's signal ends the wait (and the call) at once. */
+function pause(milliseconds: number, signal: AbortSignal | undefined, context: CallContext): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(abortedError(context, signal));
+      return;
+    }
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(abortedError(context, signal as AbortSignal));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, milliseconds);
+    signal?.addEventListener('abort', onAbort, { once: true });
   });
-  try {
-    let text = '';
-    for (;;) {
-      const chunk = await Promise.race([reader.read(), timeout]);
-      // Cancelling ends a pending read as if the body were complete.
-      if (timedOut) throw BODY_TIMEOUT;
-      if (chunk.done) return text + decoder.decode();
-      text += decoder.decode(chunk.value, { stream: true });
-    }
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-function describeJson(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return `a ${typeof value}`;
 }
 
 function validateMaxAttempts(maxAttempts: unknown): number {
@@ -249,4 +282,19 @@ function validateMaxAttempts(maxAttempts: unknown): number {
     throw new RangeError(`maxAttempts must be a positive integer, got ${String(maxAttempts)}`);
   }
   return maxAttempts;
+}
+
+/** A non-negative number of seconds that Node's timers can hold. */
+function checkSeconds(value: unknown, name: string): number {
+  if (typeof value !== 'number' || !(value >= 0) || value * 1000 > 2 ** 31 - 1) {
+    throw new RangeError(`${name} must be a number of seconds from 0 to 2147483, got ${String(value)}`);
+  }
+  return value;
+}
+
+function validateMaxReplyBytes(value: unknown): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
+    throw new RangeError(`maxReplyBytes must be a positive integer number of bytes, got ${String(value)}`);
+  }
+  return value;
 }

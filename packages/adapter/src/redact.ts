@@ -2,9 +2,21 @@ import { inspect } from 'node:util';
 
 const REDACTED = '***';
 
-/** The text with every occurrence of the key replaced; the text itself when the key is empty. */
+/**
+ * The forms of a key that may show up in text: as given, and trimmed (a key
+ * read from a file keeps its newline, but the header, and so an echo of it, does not).
+ */
+function keyForms(apiKey: string): string[] {
+  const trimmed = apiKey.trim();
+  if (trimmed === '') return [];
+  return trimmed === apiKey ? [apiKey] : [apiKey, trimmed];
+}
+
+/** The text with every occurrence of the key (or the key trimmed) replaced; the text itself when the key is empty. */
 export function redact(text: string, apiKey: string): string {
-  return apiKey === '' ? text : text.split(apiKey).join(REDACTED);
+  let result = text;
+  for (const key of keyForms(apiKey)) result = result.split(key).join(REDACTED);
+  return result;
 }
 
 /**
@@ -13,7 +25,8 @@ export function redact(text: string, apiKey: string): string {
  * no `cause` chain may contain the key).
  */
 export function redactError(error: unknown, apiKey: string): unknown {
-  if (apiKey === '') return error;
+  const keys = keyForms(apiKey);
+  if (keys.length === 0) return error;
   let inspected: string;
   try {
     // Every level and getter: a key may sit deep in a cause chain or a field of a wrapped error.
@@ -21,7 +34,7 @@ export function redactError(error: unknown, apiKey: string): unknown {
   } catch {
     inspected = apiKey;
   }
-  if (!inspected.includes(apiKey)) return error;
+  if (!keys.some((key) => inspected.includes(key))) return error;
   try {
     const original = error instanceof Error ? error : new Error(String(error));
     const standIn = new Error(redact(String(original.message), apiKey));

@@ -57,3 +57,17 @@ describe('isModelRejection', () => {
     });
   });
 });
+
+describe('the other wordings of the platform (issue 10)', () => {
+  it('reads "The supported API model names are A or B, but you passed C." as exactly [A, B]', () => {
+    const message =
+      'The supported API model names are primary-flash or primary-v4-pro, but you passed primary-x.';
+    expect(supportedModels(message)).toEqual(['primary-flash', 'primary-v4-pro']);
+    expect(isModelRejection(400, 'invalid_request_error', null, message)).toBe(true);
+  });
+
+  it('recognises "Model Not Exist" as a rejection listing no names', () => {
+    expect(isModelRejection(400, 'invalid_request_error', null, 'Model Not Exist')).toBe(true);
+    expect(supportedModels('Model Not Exist')).toEqual([]);
+  });
+});

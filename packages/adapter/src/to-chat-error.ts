@@ -4,6 +4,7 @@ import { ChatError, type ChatErrorKind } from './chat-error.js';
 import { ModelRejectedError } from './model-rejected-error.js';
 import { isRecord } from './read-field.js';
 import { redact, redactError } from './redact.js';
+import { isRetryableStatus } from './retry-policy.js';
 import { isModelRejection, supportedModels } from './supported-models.js';
 
 /** Where a failed call went, to name it in the error message. */
@@ -16,6 +17,13 @@ export interface CallContext {
   timeoutMs: number;
   /** The model id of a chat call, so a refusal can name it. */
   model?: string;
+}
+
+/** What a provider said about a failure: its message (with the gateway's `metadata.raw`), code and param. */
+export interface ProviderDetail {
+  message: string;
+  code: unknown;
+  param: unknown;
 }
 
 const MAX_PROVIDER_MESSAGE = 1000;
@@ -32,52 +40,102 @@ export function describeCall(context: CallContext, status?: number): string {
 export function toChatError(error: unknown, context: CallContext): ChatError {
   if (ChatError.isInstance(error)) return error;
   const cause = redactError(error, context.apiKey);
-  const fail = (kind: ChatErrorKind, detail: string, status: number | null = null): ChatError =>
-    new ChatError({ kind, status, cause, message: redact(detail, context.apiKey) });
+  const fail = (kind: ChatErrorKind, detail: string, retryable: boolean): ChatError =>
+    new ChatError({ kind, cause, message: redact(detail, context.apiKey), retryable });
 
   if (error instanceof APIConnectionTimeoutError) {
-    return fail('timeout', `${describeCall(context)}: no reply within ${context.timeoutMs} ms (per attempt)`);
+    return fail(
+      'timeout',
+      `${describeCall(context)}: no reply within ${context.timeoutMs} ms (per attempt)`,
+      true,
+    );
   }
   if (error instanceof APIUserAbortError) {
-    return fail('connection', `${describeCall(context)}: the request was aborted`);
+    return fail('connection', `${describeCall(context)}: the request was aborted`, true);
   }
   if (error instanceof APIConnectionError) {
-    return fail('connection', `${describeCall(context)}: connection failed: ${causeMessages(error)}`);
+    return fail('connection', `${describeCall(context)}: connection failed: ${causeMessages(error)}`, true);
   }
-  if (error instanceof APIError && typeof error.status === 'number') {
-    const status = error.status;
-    const explanation = providerMessage(error);
-    const message = `${describeCall(context, status)}${explanation ? `: ${explanation}` : ''}`;
-    if (context.model !== undefined && isModelRejection(status, error.code, error.param, explanation)) {
-      return new ModelRejectedError({
-        message: redact(message, context.apiKey),
-        model: context.model,
-        supportedModels: supportedModels(explanation),
-        cause,
-      });
-    }
-    return fail(kindOfStatus(status), message, status);
-  }
-  return fail('bad_request', `${describeCall(context)}: the request failed: ${causeMessages(error)}`);
+  return fail('bad_request', `${describeCall(context)}: the request failed: ${causeMessages(error)}`, false);
 }
 
-function kindOfStatus(status: number): ChatErrorKind {
+/**
+ * The failure an HTTP error status stands for, typed by the status (402
+ * `billing`, 401/403 `auth`, 408 `timeout`, 429 `rate_limited`, 409 and 5xx
+ * `server`, a refused model id `model_rejected`), `retryable` as the policy
+ * decides (`x-should-retry` included). `lead` replaces the usual
+ * `[POST] "<url>": <status>` opening.
+ */
+export function statusFailure(
+  context: CallContext,
+  status: number,
+  headers: Headers | undefined,
+  detail: ProviderDetail,
+  lead: string = describeCall(context, status),
+): ChatError {
+  const message = redact(`${lead}${detail.message ? `: ${detail.message}` : ''}`, context.apiKey);
+  // The SDK's own error class for the status, as the cause; built without the body, so nothing deep is walked.
+  const cause = redactError(
+    APIError.generate(status, undefined, redact(detail.message, context.apiKey), headers ?? new Headers()),
+    context.apiKey,
+  );
+  if (context.model !== undefined && isModelRejection(status, detail.code, detail.param, detail.message)) {
+    return new ModelRejectedError({
+      message,
+      model: context.model,
+      supportedModels: supportedModels(detail.message),
+      cause,
+    });
+  }
+  return new ChatError({
+    kind: kindOfStatus(status),
+    status,
+    message,
+    cause,
+    retryable: isRetryableStatus(status, headers),
+  });
+}
+
+/**
+ * What an error body says, read without recursion (a body nested 100k levels
+ * deep is fine): `error.message` (or a string `error`), else the text itself;
+ * the gateway's `error.metadata.raw` is appended, as it carries the upstream's words.
+ */
+export function providerDetail(body: unknown, text: string): ProviderDetail {
+  const inner = isRecord(body) ? (isRecord(body.error) ? body.error : body) : undefined;
+  let message: string;
+  if (typeof inner?.message === 'string') message = inner.message;
+  else if (isRecord(body) && typeof body.error === 'string') message = body.error;
+  else message = text.trim();
+  const metadata = inner?.metadata;
+  const raw = isRecord(metadata) ? metadata.raw : undefined;
+  const rawText = typeof raw === 'string' ? raw : raw === undefined || raw === null ? '' : jsonOrEmpty(raw);
+  if (rawText !== '' && !message.includes(rawText)) message = message ? `${message} (${rawText})` : rawText;
+  return {
+    message: message.length > MAX_PROVIDER_MESSAGE ? `${message.slice(0, MAX_PROVIDER_MESSAGE)}…` : message,
+    code: inner?.code,
+    param: inner?.param,
+  };
+}
+
+/** The kind an HTTP status stands for. */
+export function kindOfStatus(status: number): ChatErrorKind {
   if (status === 401 || status === 403) return 'auth';
+  if (status === 402) return 'billing';
   if (status === 408) return 'timeout';
   if (status === 429) return 'rate_limited';
-  if (status >= 500) return 'server';
+  // A conflict is transient (a lock held elsewhere) and retried, so it is not the caller's bad request.
+  if (status === 409 || status >= 500) return 'server';
   if (status >= 400) return 'bad_request';
   return 'bad_reply';
 }
 
-/** The provider's own explanation: `error.message` of the JSON body, else the body as the SDK kept it. */
-function providerMessage(error: APIError): string {
-  const body: unknown = error.error;
-  let text: string;
-  if (isRecord(body) && typeof body.message === 'string') text = body.message;
-  else if (body !== undefined && body !== null) text = typeof body === 'string' ? body : JSON.stringify(body);
-  else text = error.message.replace(/^\d{3} /, '').replace(/^status code \(no body\)$/, '');
-  return text.length > MAX_PROVIDER_MESSAGE ? `${text.slice(0, MAX_PROVIDER_MESSAGE)}…` : text;
+function jsonOrEmpty(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? '';
+  } catch {
+    return '';
+  }
 }
 
 /** "fetch failed: connect ECONNREFUSED 127.0.0.1:9" from an error and its causes. */

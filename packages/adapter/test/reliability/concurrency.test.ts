@@ -11,6 +11,8 @@ const KEY = 'reliability-concurrency-key-77d0';
 const MODEL = 'primary-flash';
 const costModel = pricedAs(MODEL);
 const CALLS = 500;
+// Generous: 500 calls take well under 5 s on an idle machine, but a shared CI runner may be far slower.
+const TEST_TIMEOUT_MS = 60_000;
 
 const emulator = sharedEmulator({ key: KEY });
 
@@ -39,77 +41,89 @@ function sortedPromptTokens(entries: readonly Record<string, unknown>[]): number
 
 describe('ChatAdapter over OpenAITransport, under concurrency', () => {
   describe(`${CALLS} concurrent complete calls on one adapter`, () => {
-    it(`records ${CALLS} usage entries, one per reply, and costUsd() is their exact sum`, async () => {
-      const adapter = newAdapter();
-      const responses = await Promise.all(
-        Array.from({ length: CALLS }, (_, index) =>
-          adapter.complete({ model: MODEL, messages: question(index) }),
-        ),
-      );
+    it(
+      `records ${CALLS} usage entries, one per reply, and costUsd() is their exact sum`,
+      async () => {
+        const adapter = newAdapter();
+        const responses = await Promise.all(
+          Array.from({ length: CALLS }, (_, index) =>
+            adapter.complete({ model: MODEL, messages: question(index) }),
+          ),
+        );
 
-      expect(responses.every((response) => typeof response.content === 'string')).toBe(true);
-      expect(emulator().requests).toHaveLength(CALLS);
-      expect(adapter.usage).toHaveLength(CALLS);
-      expect(sortedPromptTokens(adapter.usage)).toEqual(answeredPromptSizes());
-      expect(adapter.costUsd()).toBe(costSum(costModel, adapter.usage));
-    });
+        expect(responses.every((response) => typeof response.content === 'string')).toBe(true);
+        expect(emulator().requests).toHaveLength(CALLS);
+        expect(adapter.usage).toHaveLength(CALLS);
+        expect(sortedPromptTokens(adapter.usage)).toEqual(answeredPromptSizes());
+        expect(adapter.costUsd()).toBe(costSum(costModel, adapter.usage));
+      },
+      TEST_TIMEOUT_MS,
+    );
 
-    it('still records exactly one entry per call when some attempts fail and are retried', async () => {
-      const faulted = Array.from({ length: CALLS / 10 }, (_, index) => (index + 1) * 10);
-      const resets = faulted.filter((_, index) => index % 2 === 0);
-      const limited = faulted.filter((_, index) => index % 2 === 1);
-      emulator().setFaults([
-        { requests: resets, reset: true },
-        { requests: limited, status: 429, retryAfterMs: 5 },
-      ]);
-      const adapter = newAdapter();
-      await Promise.all(
-        Array.from({ length: CALLS }, (_, index) =>
-          adapter.complete({ model: MODEL, messages: question(index) }),
-        ),
-      );
+    it(
+      'still records exactly one entry per call when some attempts fail and are retried',
+      async () => {
+        const faulted = Array.from({ length: CALLS / 10 }, (_, index) => (index + 1) * 10);
+        const resets = faulted.filter((_, index) => index % 2 === 0);
+        const limited = faulted.filter((_, index) => index % 2 === 1);
+        emulator().setFaults([
+          { requests: resets, reset: true },
+          { requests: limited, status: 429, retryAfterMs: 5 },
+        ]);
+        const adapter = newAdapter();
+        await Promise.all(
+          Array.from({ length: CALLS }, (_, index) =>
+            adapter.complete({ model: MODEL, messages: question(index) }),
+          ),
+        );
 
-      expect(emulator().requests).toHaveLength(CALLS + faulted.length);
-      expect(adapter.usage).toHaveLength(CALLS);
-      expect(sortedPromptTokens(adapter.usage)).toEqual(answeredPromptSizes(new Set(faulted)));
-      expect(adapter.costUsd()).toBe(costSum(costModel, adapter.usage));
-    });
+        expect(emulator().requests).toHaveLength(CALLS + faulted.length);
+        expect(adapter.usage).toHaveLength(CALLS);
+        expect(sortedPromptTokens(adapter.usage)).toEqual(answeredPromptSizes(new Set(faulted)));
+        expect(adapter.costUsd()).toBe(costSum(costModel, adapter.usage));
+      },
+      TEST_TIMEOUT_MS,
+    );
   });
 
   describe('bounded copies running concurrently with their parent', () => {
-    it('keep separate ledgers: each holds exactly its own calls, and each costUsd() sums its own', async () => {
-      const parent = newAdapter();
-      const caps = [4, 6, 8];
-      const copies = caps.map((cap) => parent.bounded(cap));
-      const perAdapter = 50;
-      const calls = [parent, ...copies].flatMap((adapter, which) =>
-        Array.from({ length: perAdapter }, (_, index) =>
-          adapter.complete({ model: MODEL, messages: question(which * perAdapter + index) }),
-        ),
-      );
-      // Interleave the calls of all four adapters.
-      await Promise.all(calls);
-
-      expect(emulator().requests).toHaveLength(perAdapter * 4);
-      expect(parent.usage).toHaveLength(perAdapter);
-      for (const [index, copy] of copies.entries()) {
-        const cap = caps[index] as number;
-        expect(copy.usage).toHaveLength(perAdapter);
-        expect(copy.usage.every((entry) => (entry.completion_tokens as number) <= cap)).toBe(true);
-        expect(
-          emulator().requests.filter(
-            (received) => (received.body as { max_tokens?: number }).max_tokens === cap,
+    it(
+      'keep separate ledgers: each holds exactly its own calls, and each costUsd() sums its own',
+      async () => {
+        const parent = newAdapter();
+        const caps = [4, 6, 8];
+        const copies = caps.map((cap) => parent.bounded(cap));
+        const perAdapter = 50;
+        const calls = [parent, ...copies].flatMap((adapter, which) =>
+          Array.from({ length: perAdapter }, (_, index) =>
+            adapter.complete({ model: MODEL, messages: question(which * perAdapter + index) }),
           ),
-        ).toHaveLength(perAdapter);
-        expect(copy.costUsd()).toBe(costSum(costModel, copy.usage));
-      }
-      // The parent's answers are uncapped: 16 tokens or more, so no capped entry slipped into its ledger.
-      expect(parent.usage.every((entry) => (entry.completion_tokens as number) > Math.max(...caps))).toBe(
-        true,
-      );
-      expect(parent.costUsd()).toBe(costSum(costModel, parent.usage));
-      const allEntries = [parent, ...copies].flatMap((adapter) => adapter.usage);
-      expect(sortedPromptTokens(allEntries)).toEqual(answeredPromptSizes());
-    });
+        );
+        // Interleave the calls of all four adapters.
+        await Promise.all(calls);
+
+        expect(emulator().requests).toHaveLength(perAdapter * 4);
+        expect(parent.usage).toHaveLength(perAdapter);
+        for (const [index, copy] of copies.entries()) {
+          const cap = caps[index] as number;
+          expect(copy.usage).toHaveLength(perAdapter);
+          expect(copy.usage.every((entry) => (entry.completion_tokens as number) <= cap)).toBe(true);
+          expect(
+            emulator().requests.filter(
+              (received) => (received.body as { max_tokens?: number }).max_tokens === cap,
+            ),
+          ).toHaveLength(perAdapter);
+          expect(copy.costUsd()).toBe(costSum(costModel, copy.usage));
+        }
+        // The parent's answers are uncapped: 16 tokens or more, so no capped entry slipped into its ledger.
+        expect(parent.usage.every((entry) => (entry.completion_tokens as number) > Math.max(...caps))).toBe(
+          true,
+        );
+        expect(parent.costUsd()).toBe(costSum(costModel, parent.usage));
+        const allEntries = [parent, ...copies].flatMap((adapter) => adapter.usage);
+        expect(sortedPromptTokens(allEntries)).toEqual(answeredPromptSizes());
+      },
+      TEST_TIMEOUT_MS,
+    );
   });
 });

@@ -13,7 +13,7 @@ import { costSum, pricedAs } from '../support/priced-as.js';
 import { sharedEmulator } from '../support/shared-emulator.js';
 
 // The fault matrix of issue 5: each fault of the emulator's plan, against an unbounded adapter
-// (maxAttempts 3, the SDK retries 408/409/429/5xx, resets and timeouts) and a bounded copy (one
+// (maxAttempts 3, the transport retries 408/409/429/5xx, resets, timeouts and empty bodies) and a bounded copy (one
 // attempt, spec 8). For each: the outcome, the attempts the emulator saw, the usage entries the
 // call added (only for replies that arrived, never twice) and costUsd() (unchanged by failures).
 
@@ -161,10 +161,11 @@ const matrix: FaultCase[] = [
     bounded: failed('bad_reply', 200, 1, '200 OK: the reply is not valid JSON'),
   },
   {
+    // issue 10: an empty (or whitespace-only) 200 is a platform's overload answer, so it is retried.
     name: 'an empty 200 body',
     plan: [{ ...chat, emptyBody: true }],
-    unbounded: failed('bad_reply', 200, 1, '200 OK: the reply body is empty'),
-    bounded: failed('bad_reply', 200, 1, '200 OK: the reply body is empty'),
+    unbounded: { ...failed('bad_reply', 200, 3, '200 OK: the reply body is empty'), retryable: true },
+    bounded: { ...failed('bad_reply', 200, 1, '200 OK: the reply body is empty'), retryable: true },
   },
   {
     name: 'a 200 with no choices (usage kept)',

@@ -1,13 +1,11 @@
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import { startEmulator } from '@switchboard/emulator';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ChatAdapter, type ChatMessage, OpenAITransport } from '../../src/index.js';
 import { failureOf } from '../support/failure-of.js';
 import { closeLoopbackServers, listenOnLoopback } from '../support/listen-on-loopback.js';
+import { runBuiltScript } from '../support/run-built-script.js';
 
 // Resource hygiene (issue 5): the emulator and the transports leave no open handles once the
 // emulator is closed, and a timed-out request is aborted — its socket closed — not left running.
@@ -107,43 +105,9 @@ describe('resource hygiene', () => {
     }, 15_000);
 
     it('lets a process that started an emulator, made calls and closed it exit by itself', async () => {
-      const packageRoot = fileURLToPath(new URL('../../', import.meta.url));
-      const script = fileURLToPath(new URL('./fixtures/call-and-close.mjs', import.meta.url));
-      for (const built of ['dist/index.js', '../emulator/dist/index.js', '../prices/dist/index.js']) {
-        // The child runs the built packages (turbo builds them before `test`).
-        if (!existsSync(new URL(built, new URL('../../', import.meta.url)))) {
-          throw new Error(`packages/adapter/${built} is missing: build the packages first`);
-        }
-      }
-      const child = spawn(process.execPath, [script], {
-        cwd: packageRoot,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk: Buffer) => {
-        stdout += chunk.toString('utf8');
-      });
-      child.stderr.on('data', (chunk: Buffer) => {
-        stderr += chunk.toString('utf8');
-      });
       // A generous bound: the child needs well under a second, but a handle left open keeps it
       // alive for the emulator's 600 s fault delay or forever.
-      const exit = await new Promise<{ code: number | null; signal: string | null; exitedByItself: boolean }>(
-        (resolve) => {
-          const bound = setTimeout(() => {
-            child.kill('SIGKILL');
-          }, 20_000);
-          let exitedByItself = true;
-          bound.unref();
-          child.on('exit', (code, signal) => {
-            clearTimeout(bound);
-            if (signal === 'SIGKILL') exitedByItself = false;
-            resolve({ code, signal, exitedByItself });
-          });
-        },
-      );
-
+      const { stdout, stderr, ...exit } = await runBuiltScript('call-and-close.mjs', { boundMs: 20_000 });
       expect({ ...exit, stderr }).toEqual({ code: 0, signal: null, exitedByItself: true, stderr: '' });
       expect(JSON.parse(stdout)).toEqual({
         answered: 'resolved',

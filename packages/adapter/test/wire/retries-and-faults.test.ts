@@ -4,7 +4,7 @@ import { ChatAdapter, type ChatMessage, OpenAITransport } from '../../src/index.
 import { failureOf } from '../support/failure-of.js';
 import { closeTestEmulators, startTestEmulator } from '../support/start-test-emulator.js';
 
-// Spec 8 (limits): the empty-JSON retry, the SDK's retries of unbounded calls, the bounded copy's
+// Spec 8 (limits): the empty-JSON retry, the transport's retries of unbounded calls, the bounded copy's
 // single attempt and the per-attempt timeout, counted in requests the emulator received.
 
 const KEY = 'wire-test-key-5a90';

@@ -1,0 +1,78 @@
+import { ChatError } from './chat-error.js';
+import { redactError } from './redact.js';
+import { type CallContext, describeCall } from './to-chat-error.js';
+
+/**
+ * One attempt of a call: its deadline (request start to the last byte of the
+ * body), the caller's signal, and what ended it. The fetch wrapper and the
+ * body reader record failures here, so the SDK's own wrapping of them is never
+ * what the caller sees.
+ */
+export class CallAttempt {
+  /** Aborted when the deadline passes or the caller's signal aborts. */
+  readonly signal: AbortSignal;
+  /** What ended the attempt, when something did. */
+  failure: ChatError | undefined;
+  /** The headers of the reply, once they arrived. */
+  headers: Headers | undefined;
+  /** The status of the reply, once its headers arrived. */
+  status: number | null = null;
+
+  readonly #controller = new AbortController();
+  readonly #timer: NodeJS.Timeout;
+  readonly #callerSignal: AbortSignal | undefined;
+  readonly #onCallerAbort: (() => void) | undefined;
+
+  constructor(
+    /** 1-based. */
+    readonly number: number,
+    readonly context: CallContext,
+    callerSignal: AbortSignal | undefined,
+  ) {
+    this.signal = this.#controller.signal;
+    this.#timer = setTimeout(() => this.#end(timeoutError(context, this.status)), context.timeoutMs);
+    this.#callerSignal = callerSignal;
+    if (callerSignal) {
+      this.#onCallerAbort = () => this.#end(abortedError(context, callerSignal));
+      callerSignal.addEventListener('abort', this.#onCallerAbort, { once: true });
+    }
+  }
+
+  /** Records the failure that ended the attempt (the first one wins). */
+  fail(failure: ChatError): ChatError {
+    this.failure ??= failure;
+    return this.failure;
+  }
+
+  /** Stops the deadline and lets go of the caller's signal. */
+  dispose(): void {
+    clearTimeout(this.#timer);
+    if (this.#onCallerAbort) this.#callerSignal?.removeEventListener('abort', this.#onCallerAbort);
+  }
+
+  #end(failure: ChatError): void {
+    this.fail(failure);
+    this.#controller.abort(failure);
+  }
+}
+
+/** The attempt's deadline passed before the last byte of the reply (`status` when its headers had arrived). */
+export function timeoutError(context: CallContext, status: number | null): ChatError {
+  const what = status === null ? 'no reply' : 'the reply body did not end';
+  return new ChatError({
+    kind: 'timeout',
+    status,
+    message: `${describeCall(context, status ?? undefined)}: ${what} within ${context.timeoutMs} ms (per attempt)`,
+    retryable: true,
+  });
+}
+
+/** The caller's signal cancelled the call; never retried. */
+export function abortedError(context: CallContext, signal: AbortSignal): ChatError {
+  const reason: unknown = signal.reason;
+  return new ChatError({
+    kind: 'aborted',
+    message: `${describeCall(context)}: cancelled by the caller's signal`,
+    ...(reason === undefined ? {} : { cause: redactError(reason, context.apiKey) }),
+  });
+}

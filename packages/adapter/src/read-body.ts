@@ -1,0 +1,54 @@
+/** A reply body read up to a cap. */
+export interface BodyText {
+  /** The body as UTF-8 text; `''` when it overflowed (nothing past the cap is worth decoding). */
+  text: string;
+  /** True when the body went past the cap: reading stopped there and the stream was cancelled. */
+  overflowed: boolean;
+}
+
+/**
+ * Reads a body as text, keeping at most `maxBytes` bytes in memory: past that
+ * the stream is cancelled (the connection dropped) and `overflowed` is set.
+ * Rejects with `signal.reason` as soon as `signal` aborts, also while a read is
+ * pending (a custom `fetch` may ignore the signal), and with the stream's own
+ * error when the body is cut off.
+ */
+export async function readBody(
+  body: ReadableStream<Uint8Array> | null,
+  maxBytes: number,
+  signal: AbortSignal,
+): Promise<BodyText> {
+  if (body === null) return { text: '', overflowed: false };
+  const reader = body.getReader();
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  aborted.catch(() => {});
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  let finished = false;
+  try {
+    for (;;) {
+      const chunk = await Promise.race([reader.read(), aborted]);
+      if (chunk.done) {
+        finished = true;
+        return { text: decode(chunks, length), overflowed: false };
+      }
+      if (length + chunk.value.byteLength > maxBytes) return { text: '', overflowed: true };
+      chunks.push(chunk.value);
+      length += chunk.value.byteLength;
+    }
+  } finally {
+    if (onAbort) signal.removeEventListener('abort', onAbort);
+    if (!finished) reader.cancel().catch(() => {});
+  }
+}
+
+function decode(chunks: Uint8Array[], length: number): string {
+  const only = chunks.length === 1 ? chunks[0] : undefined;
+  if (only) return Buffer.from(only.buffer, only.byteOffset, only.byteLength).toString('utf8');
+  return Buffer.concat(chunks, length).toString('utf8');
+}
