@@ -1,5 +1,6 @@
 import type { ChatClient } from '@switchboard/adapter';
 import { type ChatEndpoint, resolveChatEndpoint, type SwitchboardConfig } from '@switchboard/endpoint';
+import { checkScriptedFlag } from './check-scripted-flag.js';
 import { CliError } from './cli-error.js';
 
 /** The resolved client and record, or a one-line reason why nothing resolved (exit 1). */
@@ -7,6 +8,7 @@ export function resolveOrExplain(
   config: SwitchboardConfig,
   env: Record<string, string | undefined>,
 ): { client: ChatClient; endpoint: ChatEndpoint; rule: string } {
+  checkScriptedFlag(env);
   const resolved = resolveChatEndpoint(config, { env });
   if (resolved === null) {
     throw new CliError(

@@ -78,13 +78,15 @@ describe('a bad config file', () => {
     const config = await file('broken.toml', '[models\nthinking = true\n');
     const run = await runCli(['resolve', '--config', config]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain(`${config}: not valid TOML`);
+    expect(run.stderr).toMatch(/^switchboard: .*broken\.toml:1:8: not valid TOML: /);
   });
 
   it('exits 2 for a config file that does not exist', async () => {
     const run = await runCli(['resolve', '--config', join(directory, 'missing.toml')]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/missing\.toml: cannot read the config file \(ENOENT\)/);
+    expect(run.stderr.trim()).toBe(
+      `switchboard: cannot read the config file: no such file: ${join(directory, 'missing.toml')}`,
+    );
   });
 });
 
@@ -103,9 +105,9 @@ describe('switchboard chat and models against the emulator', () => {
     expect(body).toMatchObject({ model: 'primary-flash', thinking: { type: 'disabled' }, logprobs: true });
   });
 
-  it('caps the answer with --max-tokens and sends JSON mode with --json', async () => {
+  it('caps the answer with --max-tokens and sends JSON mode with --json-mode', async () => {
     const run = await runCli(
-      ['chat', 'Give a verdict', '--json', '--max-tokens', '3', '--temperature', '0.5'],
+      ['chat', 'Give a verdict', '--json-mode', '--max-tokens', '3', '--temperature', '0.5'],
       env(),
     );
     expect(run.code).toBe(0);
@@ -174,7 +176,7 @@ describe('switchboard cost', () => {
     const run = await runCli(['cost', log, '--model', 'primary-flash']);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(new RegExp(`${log}:2: not valid JSON`));
-    expect(run.stderr).toMatch(new RegExp(`${log}:3: expected a usage object, got an array`));
+    expect(run.stderr).toMatch(new RegExp(`${log}:3: expected a usage object, got array`));
     expect(run.stdout).toMatch(/total: \$1\.760000000 over 2 calls/);
   });
 
@@ -182,7 +184,9 @@ describe('switchboard cost', () => {
     const log = await file('one.jsonl', '{"prompt_tokens": 1}\n');
     const run = await runCli(['cost', log, '--model', 'mystery-model']);
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/no price recorded for model 'mystery-model'; priced models: primary-flash/);
+    expect(run.stderr).toMatch(
+      /^switchboard: --model: no price recorded for model "mystery-model"; priced models: primary-flash/,
+    );
   });
 });
 

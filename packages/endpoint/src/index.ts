@@ -9,6 +9,7 @@ export {
   PRIMARY_DEFAULT_BASE_URL,
   SCRIPTED_FLAG_ENV,
 } from './constants.js';
+export { describeType } from './describe-type.js';
 export { parseConfig } from './parse-config.js';
 export type { ProviderKind } from './provider-kind.js';
 export { PROVIDER_KINDS } from './provider-kind.js';
