@@ -1,29 +1,22 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Emulator, startEmulator } from '@switchboard/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
+import { tempDirectory } from './temp-directory.js';
 
-let directory: string;
+const directory = tempDirectory('switchboard-cli-');
+const file = directory.file;
+
 let emulator: Emulator;
 const EMULATOR_KEY = 'e2e-emulator-key';
 
 beforeAll(async () => {
-  directory = await mkdtemp(join(tmpdir(), 'switchboard-cli-'));
   emulator = await startEmulator({ key: EMULATOR_KEY });
 });
 
 afterAll(async () => {
   await emulator.close();
-  await rm(directory, { recursive: true, force: true });
 });
-
-async function file(name: string, text: string): Promise<string> {
-  const path = join(directory, name);
-  await writeFile(path, text);
-  return path;
-}
 
 describe('switchboard resolve', () => {
   it.each([
@@ -82,10 +75,10 @@ describe('a bad config file', () => {
   });
 
   it('exits 2 for a config file that does not exist', async () => {
-    const run = await runCli(['resolve', '--config', join(directory, 'missing.toml')]);
+    const run = await runCli(['resolve', '--config', join(directory.path, 'missing.toml')]);
     expect(run.code).toBe(2);
     expect(run.stderr.trim()).toBe(
-      `switchboard: cannot read the config file: no such file: ${join(directory, 'missing.toml')}`,
+      `switchboard: cannot read the config file: no such file: ${join(directory.path, 'missing.toml')}`,
     );
   });
 });

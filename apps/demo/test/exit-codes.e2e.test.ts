@@ -1,25 +1,24 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Emulator, startEmulator } from '@switchboard/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
+import { tempDirectory } from './temp-directory.js';
+
+const directory = tempDirectory('switchboard-exit-');
 
 const KEY = 'exit-codes-key';
 let emulator: Emulator;
-let directory: string;
 let usageLog: string;
 
 beforeAll(async () => {
   emulator = await startEmulator({ key: KEY });
-  directory = await mkdtemp(join(tmpdir(), 'switchboard-exit-'));
-  usageLog = join(directory, 'usage.jsonl');
+  usageLog = join(directory.path, 'usage.jsonl');
   await writeFile(usageLog, '{"prompt_tokens": 1}\n');
 });
 
 afterAll(async () => {
   await emulator.close();
-  await rm(directory, { recursive: true, force: true });
 });
 
 const live = () => ({ PRIMARY_API_KEY: KEY, PRIMARY_BASE_URL: emulator.url });

@@ -1,29 +1,21 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { type Emulator, startEmulator } from '@switchboard/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
+import { tempDirectory } from './temp-directory.js';
+
+const directory = tempDirectory('switchboard-input-');
+const file = directory.file;
 
 const KEY = 'input-key';
 let emulator: Emulator;
-let directory: string;
 
 beforeAll(async () => {
   emulator = await startEmulator({ key: KEY });
-  directory = await mkdtemp(join(tmpdir(), 'switchboard-input-'));
 });
 
 afterAll(async () => {
   await emulator.close();
-  await rm(directory, { recursive: true, force: true });
 });
-
-async function file(name: string, text: string): Promise<string> {
-  const path = join(directory, name);
-  await writeFile(path, text);
-  return path;
-}
 
 const live = () => ({ PRIMARY_API_KEY: KEY, PRIMARY_BASE_URL: emulator.url });
 const lastUserMessage = () =>
@@ -96,10 +88,10 @@ describe('config typos', () => {
   });
 
   it('says in words that a directory is not a config file', async () => {
-    const run = await runCli(['resolve', '--config', directory]);
+    const run = await runCli(['resolve', '--config', directory.path]);
     expect(run.code).toBe(2);
     expect(run.stderr.trim()).toBe(
-      `switchboard: cannot read the config file: is a directory, not a file: ${directory}`,
+      `switchboard: cannot read the config file: is a directory, not a file: ${directory.path}`,
     );
   });
 });
@@ -115,6 +107,17 @@ describe('resolve names a key variable that is unset', () => {
     expect(run.stderr).toMatch(/^switchboard: warning: models\.chat_api_key_env names MYKEY, which is unset/);
     const set = await runCli(['resolve', '--config', config], { MYKEY: 'value' });
     expect(set.stderr).toBe('');
+  });
+
+  it('chat names the variable too, before the 401 it leads to', async () => {
+    const config = await file(
+      'key-env-chat.toml',
+      `[models]\nchat_base_url = "${emulator.url}"\nchat_api_key_env = "MYKEY"\n`,
+    );
+    const run = await runCli(['chat', 'hello', '--config', config]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^switchboard: warning: models\.chat_api_key_env names MYKEY, which is unset/);
+    expect(run.stderr).toMatch(/^switchboard: auth: /m);
   });
 });
 

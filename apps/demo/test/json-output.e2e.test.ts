@@ -1,22 +1,21 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Emulator, startEmulator } from '@switchboard/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
+import { tempDirectory } from './temp-directory.js';
+
+const directory = tempDirectory('switchboard-json-');
 
 const KEY = 'json-output-key';
 let emulator: Emulator;
-let directory: string;
 
 beforeAll(async () => {
   emulator = await startEmulator({ key: KEY, emptyJson: [] });
-  directory = await mkdtemp(join(tmpdir(), 'switchboard-json-'));
 });
 
 afterAll(async () => {
   await emulator.close();
-  await rm(directory, { recursive: true, force: true });
 });
 
 const live = () => ({ PRIMARY_API_KEY: KEY, PRIMARY_BASE_URL: emulator.url });
@@ -69,7 +68,7 @@ describe('--json is machine-readable output on every command', () => {
   });
 
   it('cost --json gives the totals and the malformed lines, and still exits 2 for them', async () => {
-    const log = join(directory, 'usage.jsonl');
+    const log = join(directory.path, 'usage.jsonl');
     await writeFile(log, '{"completion_tokens": 1000000}\n[1]\n');
     const run = await runCli(['cost', log, '--model', 'primary-flash', '--json']);
     expect(run.code).toBe(2);

@@ -1,10 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Emulator, startEmulator } from '@switchboard/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, runCliInTerminal } from './run-cli.js';
+import { tempDirectory } from './temp-directory.js';
+
+const directory = tempDirectory('switchboard-terminal-');
 
 const KEY = 'terminal-key';
 // Clear the screen, write "Hello" to the clipboard (OSC 52), and a one-byte CSI (C1).
@@ -32,7 +34,6 @@ function reply(content: string): string {
 
 let hostile: Emulator;
 let slow: Emulator;
-let directory: string;
 
 beforeAll(async () => {
   hostile = await startEmulator({
@@ -53,13 +54,11 @@ beforeAll(async () => {
     ],
   });
   slow = await startEmulator({ key: KEY, faults: [{ path: '/chat/completions', delayMs: 700 }] });
-  directory = await mkdtemp(join(tmpdir(), 'switchboard-terminal-'));
 });
 
 afterAll(async () => {
   await hostile.close();
   await slow.close();
-  await rm(directory, { recursive: true, force: true });
 });
 
 describe('text from the server never reaches the terminal raw', () => {
@@ -107,13 +106,13 @@ describe('the spinner', () => {
 
 describe('colour is decided per stream', () => {
   const log = async () => {
-    const file = join(directory, 'usage.jsonl');
+    const file = join(directory.path, 'usage.jsonl');
     await writeFile(file, '{"completion_tokens": 5}\n');
     return file;
   };
 
   it('a terminal stdout gets colour while stderr redirected to a file gets none', async () => {
-    const errors = join(directory, 'stderr.txt');
+    const errors = join(directory.path, 'stderr.txt');
     const run = await runCliInTerminal(['demo'], {}, `2>'${errors}'`);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('\u001b[1mEndpoint record');

@@ -9,6 +9,7 @@ import { plural } from '../plural.js';
 import { resolveOrExplain } from '../resolve-endpoint.js';
 import { startSpinner } from '../spinner.js';
 import { safeJson, safeText } from '../terminal-text.js';
+import { unsetKeyWarning } from '../unset-key-warning.js';
 import { usageTotals } from '../usage-totals.js';
 
 /** Options of `switchboard chat`. */
@@ -89,6 +90,8 @@ export async function chatCommand(
   let model: string;
   try {
     resolved = resolveOrExplain(config, io.env);
+    const warning = resolved.rule === 'configured' ? unsetKeyWarning(config, io.env) : null;
+    if (warning !== null) io.stderr(`switchboard: ${warning}\n`);
     // Spec 8, rule 3: the endpoint is priced as the detector model, whatever model a call names.
     [pricingModel] = resolveModels(config);
     model = options.model?.trim() || pricingModel;
