@@ -84,6 +84,15 @@ describe('text from the server never reaches the terminal raw', () => {
   });
 });
 
+it('a malformed usage-log line is quoted without its control characters', async () => {
+  const log = join(directory.path, 'hostile.jsonl');
+  await writeFile(log, `{"completion_tokens": 1}\n${HOSTILE}\n`);
+  const run = await runCli(['cost', log, '--model', 'primary-flash']);
+  expect(run.code).toBe(2);
+  expect(run.stderr).toMatch(/hostile\.jsonl:2: not valid JSON/);
+  expect(`${run.stdout}${run.stderr}`).not.toMatch(RAW_CONTROL);
+});
+
 describe('the spinner', () => {
   const env = () => ({ PRIMARY_API_KEY: KEY, PRIMARY_BASE_URL: slow.url, NO_COLOR: '1' });
 

@@ -5,7 +5,7 @@ import { formatUsd } from '../format.js';
 import type { Io } from '../io.js';
 import { plural } from '../plural.js';
 import { readInputFile } from '../read-input-file.js';
-import { safeJson } from '../terminal-text.js';
+import { safeJson, safeText } from '../terminal-text.js';
 import { renderUsageTable } from '../usage-table.js';
 import { usageTotals } from '../usage-totals.js';
 
@@ -54,7 +54,7 @@ export async function costCommand(
   } else {
     io.stdout(`${renderUsageTable('model', [{ label: model, totals }], { color: io.color })}\n`);
     io.stdout(`total: ${formatUsd(totals.usd)} over ${plural(totals.calls, 'call')}\n`);
-    for (const problem of problems) io.stderr(`${problem}\n`);
+    for (const problem of problems) io.stderr(`${safeText(problem)}\n`);
   }
   if (problems.length > 0) {
     throw new CliError(
