@@ -1,8 +1,7 @@
 import { extname } from 'node:path';
-import { ConfigError, parseConfig, type SwitchboardConfig } from '@switchboard/endpoint';
+import { ConfigError, parseConfigWithWarnings, type SwitchboardConfig } from '@switchboard/endpoint';
 import { parse as parseToml, TomlError } from 'smol-toml';
 import { BAD_INPUT_EXIT_CODE, CliError } from './cli-error.js';
-import { configWarnings } from './config-warnings.js';
 import { jsonErrorOffset } from './json-error-offset.js';
 import { readInputFile } from './read-input-file.js';
 import { safeText } from './terminal-text.js';
@@ -51,13 +50,14 @@ export async function loadConfig(
   if (file === undefined) return {};
   const text = await readInputFile(file, 'config file');
   const input = parseText(file, text);
-  const warnings = configWarnings(input).map((warning) => `${file}: ${safeText(warning)}`);
-  if (options.strict && warnings.length > 0) throw new CliError(warnings.join('; '), BAD_INPUT_EXIT_CODE);
-  for (const warning of warnings) options.warn(`warning: ${warning}`);
   try {
-    return parseConfig(input);
+    const { config, warnings } = parseConfigWithWarnings(input, { strict: options.strict === true });
+    for (const warning of warnings) options.warn(`warning: ${file}: ${safeText(warning.message)}`);
+    return config;
   } catch (error) {
-    if (ConfigError.isInstance(error)) throw new CliError(`${file}: ${error.message}`, BAD_INPUT_EXIT_CODE);
+    if (ConfigError.isInstance(error)) {
+      throw new CliError(`${file}: ${safeText(error.message)}`, BAD_INPUT_EXIT_CODE);
+    }
     throw error;
   }
 }

@@ -1,5 +1,9 @@
-import type { ChatClient } from '@switchboard/adapter';
-import { type ChatEndpoint, resolveChatEndpoint, type SwitchboardConfig } from '@switchboard/endpoint';
+import {
+  explainResolution,
+  type ResolvedChatEndpoint,
+  resolveChatEndpoint,
+  type SwitchboardConfig,
+} from '@switchboard/endpoint';
 import { checkScriptedFlag } from './check-scripted-flag.js';
 import { CliError } from './cli-error.js';
 
@@ -7,15 +11,10 @@ import { CliError } from './cli-error.js';
 export function resolveOrExplain(
   config: SwitchboardConfig,
   env: Record<string, string | undefined>,
-): { client: ChatClient; endpoint: ChatEndpoint; rule: string } {
+): ResolvedChatEndpoint {
   checkScriptedFlag(env);
   const resolved = resolveChatEndpoint(config, { env });
-  if (resolved === null) {
-    throw new CliError(
-      env.GATEWAY_API_KEY
-        ? 'no chat endpoint: GATEWAY_API_KEY is set but the gateway client cannot be built (is GATEWAY_BASE_URL an absolute http(s) URL?)'
-        : 'no chat endpoint: set PRIMARY_API_KEY or GATEWAY_API_KEY, name an endpoint in the config (models.chat_base_url), or set SWITCHBOARD_CLIENT=scripted',
-    );
-  }
+  // The explanation reads the environment as the rules do, so a blank key gets the right words.
+  if (resolved === null) throw new CliError(explainResolution(config, { env }).message);
   return resolved;
 }

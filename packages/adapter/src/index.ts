@@ -1,3 +1,5 @@
+export type { ParseBaseUrlOptions } from './base-url.js';
+export { BaseUrlError, parseBaseUrl } from './base-url.js';
 export type { AttemptHandle, AttemptInfo, AttemptOutcome, CallObserver } from './call-observer.js';
 export type { CallRecord, PriceSource } from './call-record.js';
 export type { ChatAdapterOptions } from './chat-adapter.js';

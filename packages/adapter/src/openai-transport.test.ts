@@ -122,7 +122,7 @@ describe('OpenAITransport', () => {
     ])('throws a TypeError naming baseUrl for %s', (_, baseUrl) => {
       const create = () => new OpenAITransport({ apiKey: KEY, baseUrl: baseUrl as string });
       expect(create).toThrow(TypeError);
-      expect(create).toThrow(/baseUrl must be an absolute http\(s\) URL/);
+      expect(create).toThrow(/^baseUrl: expected an absolute http\(s\) URL/);
     });
 
     it('drops trailing slashes from baseUrl', () => {

@@ -1,5 +1,6 @@
 import type { InspectOptions, inspect } from 'node:util';
 import OpenAI from 'openai';
+import { parseBaseUrl } from './base-url.js';
 import { ChatError } from './chat-error.js';
 import type { ChatTransport, TransportRequest } from './chat-transport.js';
 import { messageOfReply } from './message-of-reply.js';
@@ -56,7 +57,7 @@ export class OpenAITransport implements ChatTransport {
     if (fetch !== undefined && typeof fetch !== 'function') {
       throw new TypeError(`fetch must be a function, got ${typeof fetch}`);
     }
-    this.baseUrl = normalizeBaseUrl(options.baseUrl);
+    this.baseUrl = parseBaseUrl(options.baseUrl, { name: 'baseUrl' });
     this.maxAttempts = validateMaxAttempts(options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS);
     this.#apiKey = apiKey;
     this.#fetch = fetch;
@@ -241,26 +242,6 @@ function describeJson(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   return `a ${typeof value}`;
-}
-
-function normalizeBaseUrl(baseUrl: unknown): string {
-  const expected = 'baseUrl must be an absolute http(s) URL such as "https://api.primary.example"';
-  if (typeof baseUrl !== 'string') throw new TypeError(`${expected}, got ${typeof baseUrl}`);
-  const trimmed = baseUrl.trim();
-  let url: URL;
-  try {
-    url = new URL(trimmed);
-  } catch {
-    throw new TypeError(`${expected}, got ${JSON.stringify(baseUrl)}`);
-  }
-  // fetch refuses such an address at call time; and it is never echoed, as it holds a secret.
-  if (url.username !== '' || url.password !== '') {
-    throw new TypeError(`${expected}, without credentials (user:password@); pass the key as apiKey`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new TypeError(`${expected}, got ${JSON.stringify(baseUrl)}`);
-  }
-  return trimmed.replace(/\/+$/, '');
 }
 
 function validateMaxAttempts(maxAttempts: unknown): number {

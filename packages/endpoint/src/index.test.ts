@@ -11,6 +11,19 @@ describe('@switchboard/endpoint public surface', () => {
     }
   });
 
+  it('exports the names of the second round', () => {
+    expect(
+      [
+        api.explainResolution,
+        api.parseConfigWithWarnings,
+        api.isAdapterResolution,
+        api.isKeyLikeVariable,
+        api.isLoopbackAddress,
+      ].map((value) => typeof value),
+    ).toEqual(Array(5).fill('function'));
+    expect(api.ALLOW_INSECURE_HTTP_ENV).toBe('SWITCHBOARD_ALLOW_INSECURE_HTTP');
+  });
+
   it('exports the constants with the contract values', () => {
     expect({
       DEFAULT_DETECTOR_MODEL: api.DEFAULT_DETECTOR_MODEL,

@@ -1,4 +1,5 @@
 import { inspect } from 'node:util';
+import { parseBaseUrl } from '@switchboard/adapter';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from './config-error.js';
 import { parseConfig } from './parse-config.js';
@@ -174,7 +175,8 @@ describe('parseConfig', () => {
       expect(error.path).toBe('models.chat_base_url');
       expect(error.message).toMatch(/^models\.chat_base_url: expected an address without a version path/);
       expect(error.message).toContain('the primary platform rejects');
-      expect(error.message).toContain(JSON.stringify(value));
+      // The address is shown as parseBaseUrl normalises it: host lowercased, no trailing slash.
+      expect(error.message).toContain(`got ${JSON.stringify(parseBaseUrl(value))}`);
     });
 
     it('accepts a version path on an address that is not the primary platform', () => {
@@ -212,5 +214,48 @@ describe('parseConfig', () => {
       expect(inspect(error, { depth: 10 })).not.toContain(pasted);
       expect(JSON.stringify(error)).not.toContain(pasted);
     });
+  });
+});
+
+describe('parseConfig: prices (issue 11)', () => {
+  const entry = { cache_hit_per_m: 0.1, input_per_m: 1.5, output_per_m: 4 };
+
+  it('accepts a table of model ids to prices per million tokens', () => {
+    const config = { prices: { 'primary-flash': entry, 'team-model': { ...entry, cache_hit_per_m: 0 } } };
+    expect(parseConfig(config)).toEqual(config);
+  });
+
+  it.each([
+    [{ ...entry, input_per_m: '1.5' }, 'prices."primary-flash".input_per_m: expected number, got string'],
+    [
+      { cache_hit_per_m: 0, output_per_m: 1 },
+      'prices."primary-flash".input_per_m: expected number, got undefined',
+    ],
+    [{ ...entry, output_per_m: -1 }, 'prices."primary-flash".output_per_m: expected a finite number >= 0'],
+    [
+      { ...entry, output_per_m: Number.POSITIVE_INFINITY },
+      'prices."primary-flash".output_per_m: expected number, got number',
+    ],
+    [
+      { ...entry, cache_hit_per_m: Number.NaN },
+      'prices."primary-flash".cache_hit_per_m: expected number, got NaN',
+    ],
+    ['cheap', 'prices."primary-flash": expected object, got string'],
+  ])('refuses the entry %j, naming the path', (value, message) => {
+    const error = errorOf({ prices: { 'primary-flash': value } });
+    expect(error.message).toBe(message);
+    expect(error.path).toBe(message.slice(0, message.indexOf(':')));
+  });
+
+  it.each([
+    [[], 'prices: expected record, got array'],
+    ['x', 'prices: expected record, got string'],
+  ])('refuses prices = %j', (prices, message) => {
+    expect(errorOf({ prices }).message).toBe(message);
+  });
+
+  it('refuses the model id __proto__, which would otherwise vanish unchecked', () => {
+    const error = errorOf({ prices: JSON.parse(`{"__proto__": ${JSON.stringify(entry)}}`) });
+    expect(error.message).toBe('prices."__proto__": expected a model id, got a reserved name');
   });
 });

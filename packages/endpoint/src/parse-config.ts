@@ -1,9 +1,9 @@
 import { type core, z } from 'zod';
+import { checkBaseUrl } from './check-base-url.js';
 import { ConfigError } from './config-error.js';
-import { PRIMARY_DEFAULT_BASE_URL } from './constants.js';
-import { describeType } from './describe-type.js';
-import { endsWithVersionPath, hasCredentials, isAbsoluteHttpUrl } from './http-url.js';
-import { providerOf } from './provider-of.js';
+import { pathText } from './config-path.js';
+import { type ConfigWarning, configWarnings } from './config-warnings.js';
+import { describeType, isPlainObject } from './describe-type.js';
 import type { SwitchboardConfig } from './switchboard-config.js';
 
 const ENVIRONMENT_VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -14,24 +14,8 @@ const chatBaseUrl = z
   .trim()
   .superRefine((value, context) => {
     if (value === '') return;
-    if (hasCredentials(value)) {
-      // fetch refuses such an address, and the value is not echoed: it holds a secret.
-      context.addIssue({
-        code: 'custom',
-        message: 'expected an absolute http(s) URL without credentials (user:password@), got one with them',
-      });
-    } else if (!isAbsoluteHttpUrl(value)) {
-      context.addIssue({
-        code: 'custom',
-        message: `expected an absolute http(s) URL, got ${JSON.stringify(value)}`,
-      });
-    } else if (providerOf(value) === 'primary' && endsWithVersionPath(value)) {
-      // Spec 7 and 9.1: the primary platform uses unversioned addresses and rejects a version path.
-      context.addIssue({
-        code: 'custom',
-        message: `expected an address without a version path (the primary platform rejects one, e.g. ${PRIMARY_DEFAULT_BASE_URL}), got ${JSON.stringify(value)}`,
-      });
-    }
+    const checked = checkBaseUrl(value, { name: 'models.chat_base_url' });
+    if ('reason' in checked) context.addIssue({ code: 'custom', message: checked.reason });
   });
 
 // The value is never echoed: a key pasted here by mistake must not end up in a message.
@@ -49,7 +33,10 @@ const chatApiKeyEnv = z.string().superRefine((value, context) => {
   });
 });
 
-// Known keys are checked; unknown keys and sections pass through unchanged.
+// z.number() already refuses NaN and the infinities.
+const pricePerMillion = z.number().min(0, { error: 'expected a finite number >= 0' });
+
+// Known keys are checked; unknown keys and sections pass through unchanged (and are warned about).
 const switchboardConfigSchema = z.looseObject({
   models: z
     .looseObject({
@@ -60,25 +47,22 @@ const switchboardConfigSchema = z.looseObject({
       judge: z.string().trim().optional(),
     })
     .optional(),
+  prices: z
+    .record(
+      z.string(),
+      z.looseObject({
+        cache_hit_per_m: pricePerMillion,
+        input_per_m: pricePerMillion,
+        output_per_m: pricePerMillion,
+      }),
+    )
+    .optional(),
 });
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null) return false;
-  const prototype = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
-}
-
-function pathText(path: readonly PropertyKey[]): string {
-  if (path.length === 0) return 'config';
-  return path
-    .map((key, index) => (typeof key === 'number' ? `[${key}]` : `${index === 0 ? '' : '.'}${String(key)}`))
-    .join('');
-}
 
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   let value = input;
   for (const key of path) {
-    if (typeof value !== 'object' || value === null) return undefined;
+    if (typeof value !== 'object' || value === null || !Object.hasOwn(value, key)) return undefined;
     value = (value as Record<PropertyKey, unknown>)[key];
   }
   return value;
@@ -93,9 +77,21 @@ function issueText(issue: core.$ZodIssue, input: unknown): string {
 }
 
 // Zod takes any object for an object schema; configuration comes from JSON or TOML, so only plain objects are.
-function notPlainObject(input: unknown): ConfigError | null {
+function shapeError(input: unknown): ConfigError | null {
   const candidates: Array<[readonly string[], unknown]> = [[[], input]];
-  if (isPlainObject(input)) candidates.push([['models'], input.models]);
+  if (isPlainObject(input)) {
+    candidates.push([['models'], input.models], [['prices'], input.prices]);
+    const prices = input.prices;
+    if (isPlainObject(prices)) {
+      // Zod skips this key of a record without checking it; a price must never vanish unnoticed.
+      if (Object.hasOwn(prices, '__proto__')) {
+        return new ConfigError('prices."__proto__": expected a model id, got a reserved name', {
+          path: 'prices."__proto__"',
+        });
+      }
+      for (const model of Object.keys(prices)) candidates.push([['prices', model], prices[model]]);
+    }
+  }
   for (const [path, value] of candidates) {
     if (typeof value === 'object' && value !== null && !Array.isArray(value) && !isPlainObject(value)) {
       const text = pathText(path);
@@ -105,25 +101,36 @@ function notPlainObject(input: unknown): ConfigError | null {
   return null;
 }
 
+/** Options of {@link parseConfig} and {@link parseConfigWithWarnings}. */
+export interface ParseConfigOptions {
+  /** Make every warning (an unknown key inside `models`, a models key at the top level, ...) an error; default false. */
+  strict?: boolean;
+}
+
+/** A checked configuration and what looked wrong in it. */
+export interface ParsedConfig {
+  /** The configuration, as {@link parseConfig} returns it. */
+  config: SwitchboardConfig;
+  /** Unknown keys inside `models` or a `prices` entry, and top-level keys that look like models keys or sections. */
+  warnings: ConfigWarning[];
+}
+
 /**
- * Checks a configuration (spec 2.4) and returns it with surrounding whitespace
- * trimmed from `models.chat_base_url`, `models.hunter` and `models.judge`.
- * Unknown keys inside `models` and sections other than `models` pass through unchanged.
+ * {@link parseConfig}, also returning warnings (issue 14): an unknown key inside `models`
+ * (`models.thinkng: unknown key, did you mean "thinking"?`) or inside a `prices` entry, a
+ * models key at the top level (no `[models]` header above it), a top-level key near `models` or
+ * `prices`. With `strict`, warnings are errors instead.
  *
- * @throws {ConfigError} naming every bad path and what was expected, e.g.
- *   `models.thinking: expected boolean, got string` (several joined with `'; '`): for
- *   input that is not a plain object, a value of the wrong type, a `chat_base_url`
- *   that is not an absolute http(s) URL, carries credentials (`user:password@`, never
- *   echoed) or is a primary address with a version path such as `/v1` (spec 7, 9.1),
- *   a `chat_api_key_env` that is not an environment variable name, and an object
- *   that throws when read.
+ * @throws {ConfigError} as {@link parseConfig} does; with `strict`, also naming every warning.
  */
-export function parseConfig(input: unknown): SwitchboardConfig {
+export function parseConfigWithWarnings(input: unknown, options: ParseConfigOptions = {}): ParsedConfig {
   let result: ReturnType<typeof switchboardConfigSchema.safeParse>;
+  let warnings: ConfigWarning[];
   try {
-    const shapeError = notPlainObject(input);
-    if (shapeError !== null) throw shapeError;
+    const badShape = shapeError(input);
+    if (badShape !== null) throw badShape;
     result = switchboardConfigSchema.safeParse(input);
+    warnings = result.success ? configWarnings(input as Record<string, unknown>) : [];
   } catch (error) {
     if (ConfigError.isInstance(error)) throw error;
     // A hand-made object whose getter or proxy trap throws: still a ConfigError, never that error itself.
@@ -132,10 +139,36 @@ export function parseConfig(input: unknown): SwitchboardConfig {
       cause: error,
     });
   }
-  if (result.success) return result.data;
-  const issues = result.error.issues;
-  throw new ConfigError(issues.map((issue) => issueText(issue, input)).join('; '), {
-    path: pathText(issues[0]?.path ?? []),
-    cause: result.error,
-  });
+  if (!result.success) {
+    const issues = result.error.issues;
+    throw new ConfigError(issues.map((issue) => issueText(issue, input)).join('; '), {
+      path: pathText(issues[0]?.path ?? []),
+      cause: result.error,
+    });
+  }
+  const first = warnings[0];
+  if (options?.strict === true && first !== undefined) {
+    throw new ConfigError(warnings.map((warning) => warning.message).join('; '), { path: first.path });
+  }
+  return { config: result.data as SwitchboardConfig, warnings };
+}
+
+/**
+ * Checks a configuration (spec 2.4) and returns it with surrounding whitespace
+ * trimmed from `models.chat_base_url`, `models.hunter` and `models.judge`.
+ * Unknown keys inside `models` and sections other than `models` and `prices` pass
+ * through unchanged (see {@link parseConfigWithWarnings} for the warnings about them).
+ *
+ * @throws {ConfigError} naming every bad path and what was expected, e.g.
+ *   `models.thinking: expected boolean, got string` (several joined with `'; '`): for
+ *   input that is not a plain object, a value of the wrong type, a `chat_base_url`
+ *   that `parseBaseUrl` refuses (not an absolute http(s) URL; credentials, never echoed;
+ *   a query or fragment) or that is a primary address with a version path such as `/v1`
+ *   (spec 7, 9.1), a `chat_api_key_env` that is not an environment variable name, a
+ *   `prices` entry whose `cache_hit_per_m`, `input_per_m` or `output_per_m` is not a
+ *   finite number >= 0 (`prices."primary-flash".input_per_m: expected number, got string`),
+ *   an object that throws when read, and, with `strict`, every warning.
+ */
+export function parseConfig(input: unknown, options: ParseConfigOptions = {}): SwitchboardConfig {
+  return parseConfigWithWarnings(input, options).config;
 }

@@ -3,6 +3,7 @@ import { ChatAdapter } from '@switchboard/adapter';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from './config-error.js';
+import { explainResolution } from './explain-resolution.js';
 import { resolveChatEndpoint } from './resolve-chat-endpoint.js';
 import type { SwitchboardConfig } from './switchboard-config.js';
 
@@ -32,11 +33,17 @@ const route = fc.oneof(
       variable: 'TEAM_API_KEY',
       extra: {},
     })),
-  fc.option(baseUrl, { nil: undefined }).map((primaryBaseUrl) => ({
-    config: {},
-    variable: 'PRIMARY_API_KEY',
-    extra: primaryBaseUrl === undefined ? {} : { PRIMARY_BASE_URL: primaryBaseUrl },
-  })),
+  // PRIMARY_BASE_URL names the primary platform, which refuses a version path up front.
+  fc
+    .option(
+      baseUrl.filter((address) => !address.includes('/v1')),
+      { nil: undefined },
+    )
+    .map((primaryBaseUrl) => ({
+      config: {},
+      variable: 'PRIMARY_API_KEY',
+      extra: primaryBaseUrl === undefined ? {} : { PRIMARY_BASE_URL: primaryBaseUrl },
+    })),
   fc.option(baseUrl, { nil: undefined }).map((gatewayBaseUrl) => ({
     config: {},
     variable: 'GATEWAY_API_KEY',
@@ -65,7 +72,8 @@ describe('resolveChatEndpoint (property-based)', () => {
           expect(result).not.toBeNull();
           const client = result?.client as ChatAdapter;
           expect(client).toBeInstanceOf(ChatAdapter);
-          for (const exhibit of [result, client, client.bounded(32), result?.endpoint]) {
+          const explanation = explainResolution(config as SwitchboardConfig, { env });
+          for (const exhibit of [result, client, client.bounded(32), result?.endpoint, explanation]) {
             for (const text of renderings(exhibit)) expect(text).not.toContain(key);
           }
         }),
@@ -79,6 +87,9 @@ describe('resolveChatEndpoint (property-based)', () => {
         fc.constant({ config: { models: { thinking: 'yes' } }, extra: {} }),
         fc.constant({ config: {}, extra: { PRIMARY_BASE_URL: 'api.primary.example' } }),
         fc.constant({ config: {}, extra: { PRIMARY_BASE_URL: 'https://ops:secret@api.primary.example' } }),
+        fc.constant({ config: {}, extra: { PRIMARY_BASE_URL: 'http://some-host' } }),
+        fc.constant({ config: { models: { chat_base_url: 'http://some-host' } }, extra: {} }),
+        fc.constant({ config: { models: { chat_api_key_env: 'AWS_SECRET_ACCESS_KEY' } }, extra: {} }),
       );
       fc.assert(
         fc.property(apiKey, bad, (key, { config, extra }) => {
@@ -90,7 +101,9 @@ describe('resolveChatEndpoint (property-based)', () => {
             thrown = error;
           }
           expect(thrown).toBeInstanceOf(ConfigError);
-          for (const text of renderings(thrown)) expect(text).not.toContain(key);
+          const explanation = explainResolution(config as SwitchboardConfig, { env });
+          for (const text of [...renderings(thrown), ...renderings(explanation)])
+            expect(text).not.toContain(key);
         }),
         RUNS,
       );

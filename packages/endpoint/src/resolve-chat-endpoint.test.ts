@@ -5,10 +5,13 @@ import { ChatAdapter, type ChatClient, type CompleteRequest } from '@switchboard
 import { priceOf } from '@switchboard/prices';
 import { SCRIPTED_FLAGS, ScriptedChatClient } from '@switchboard/scripted';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { GATEWAY_DEFAULT_BASE_URL } from './adapter-rules.js';
 import { ChatEndpoint } from './chat-endpoint.js';
 import { ConfigError } from './config-error.js';
-import { GATEWAY_DEFAULT_BASE_URL, PRIMARY_DEFAULT_BASE_URL, SCRIPTED_FLAG_ENV } from './constants.js';
+import { PRIMARY_DEFAULT_BASE_URL } from './primary-base-url.js';
 import { resolveChatEndpoint } from './resolve-chat-endpoint.js';
+import { isAdapterResolution } from './resolved-chat-endpoint.js';
+import { SCRIPTED_FLAG_ENV } from './scripted-rules.js';
 import type { SwitchboardConfig } from './switchboard-config.js';
 
 const CANARY = 'sk-canary-7f3a9c0e5b1d';
@@ -582,5 +585,80 @@ describe('resolveChatEndpoint', () => {
       expect(call?.headers.authorization).toBe(`Bearer ${CANARY}`);
       expect(call?.body).not.toHaveProperty('thinking');
     });
+  });
+});
+
+describe('resolveChatEndpoint: base addresses (issues 9 and 10)', () => {
+  it.each([
+    ['https://custom.example/chat?via=primary', 'models.chat_base_url'],
+    ['https://custom.example/chat#primary', 'models.chat_base_url'],
+  ])(
+    'refuses %j: a query or fragment would follow the path, and cannot name the provider',
+    (chatBaseUrl, path) => {
+      expect(() => resolveChatEndpoint({ models: { chat_base_url: chatBaseUrl } }, { env: {} })).toThrow(
+        new ConfigError(
+          'models.chat_base_url: expected an absolute http(s) URL without a query or fragment, got "https://custom.example/chat" with one',
+          { path },
+        ),
+      );
+    },
+  );
+
+  it('decides the provider on the normalised address', () => {
+    const resolved = resolveChatEndpoint(
+      { models: { chat_base_url: ' HTTPS://GATEWAY.Example/api/v1/ ' } },
+      { env: {} },
+    );
+    expect(resolved?.endpoint).toMatchObject({
+      provider: 'gateway',
+      baseUrl: 'https://gateway.example/api/v1',
+    });
+  });
+
+  it('refuses PRIMARY_BASE_URL with a query, naming the variable', () => {
+    expect(() =>
+      resolveChatEndpoint(
+        {},
+        { env: { PRIMARY_API_KEY: CANARY, PRIMARY_BASE_URL: 'https://api.primary.example/?k=1' } },
+      ),
+    ).toThrow(/^PRIMARY_BASE_URL: expected an absolute http\(s\) URL without a query or fragment/);
+  });
+
+  it('never echoes the password of an address that does not parse', () => {
+    const error = (() => {
+      try {
+        resolveChatEndpoint(
+          {},
+          { env: { PRIMARY_API_KEY: CANARY, PRIMARY_BASE_URL: 'https://ops:pa55word@bad host' } },
+        );
+      } catch (thrown) {
+        return thrown as Error;
+      }
+      throw new Error('expected a ConfigError');
+    })();
+    expect(ConfigError.isInstance(error)).toBe(true);
+    expect(error.message).not.toContain('pa55word');
+  });
+});
+
+describe('resolveChatEndpoint: the result, typed by rule (issue 9)', () => {
+  it('gives adapter routes a ChatAdapter the caller uses without instanceof', async () => {
+    const resolved = resolveChatEndpoint({}, { env: { PRIMARY_API_KEY: CANARY } });
+    expect(isAdapterResolution(resolved)).toBe(true);
+    if (resolved?.rule !== 'primary') throw new Error('expected the primary rule');
+    // Type-checked: costUsd, bounded and listModels are on the client's type for this rule.
+    expect(resolved.client.costUsd()).toBe(0);
+    expect(resolved.client.bounded(8)).toBeInstanceOf(ChatAdapter);
+    expect(typeof resolved.client.listModels).toBe('function');
+  });
+
+  it('gives the scripted route a ScriptedChatClient, and override its own client', () => {
+    const scripted = resolveChatEndpoint({}, { env: { SWITCHBOARD_CLIENT: 'dump' } });
+    expect(isAdapterResolution(scripted)).toBe(false);
+    if (scripted?.rule !== 'scripted') throw new Error('expected the scripted rule');
+    expect(scripted.client.calls).toEqual([]);
+    const override = { complete: async () => ({}) as never };
+    expect(isAdapterResolution(resolveChatEndpoint({}, { override }))).toBe(false);
+    expect(isAdapterResolution(null)).toBe(false);
   });
 });

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from './config-error.js';
-import { DEFAULT_DETECTOR_MODEL, DEFAULT_JUDGE_MODEL } from './constants.js';
-import { resolveModels } from './resolve-models.js';
+import { DEFAULT_DETECTOR_MODEL, DEFAULT_JUDGE_MODEL, resolveModels } from './resolve-models.js';
 
 describe('resolveModels', () => {
   describe('defaults', () => {

@@ -1,6 +1,11 @@
-import { DEFAULT_DETECTOR_MODEL, DEFAULT_JUDGE_MODEL } from './constants.js';
 import { parseConfig } from './parse-config.js';
 import type { SwitchboardConfig } from './switchboard-config.js';
+
+/** The detector ("hunter") model when `models.hunter` is unset (spec 2.5, 9.2). */
+export const DEFAULT_DETECTOR_MODEL = 'primary-flash';
+
+/** The judge model when `models.judge` is unset; the same model as the detector's (spec 9.3). */
+export const DEFAULT_JUDGE_MODEL = 'primary-flash';
 
 /** `resolveModels` for a configuration that has been through `parseConfig` (ids already trimmed strings). */
 export function modelsOfParsed(config: SwitchboardConfig): [detector: string, judge: string] {

@@ -13,9 +13,22 @@ export interface ModelsConfig {
   [key: string]: unknown;
 }
 
-/** The configuration this package reads. Sections other than `models` are kept as they are. */
+/** One `[prices."model-id"]` entry: USD per million tokens, each a finite number >= 0 (issue 11). */
+export interface ModelPriceConfig {
+  /** Per million prompt tokens served from the provider's cache. */
+  cache_hit_per_m: number;
+  /** Per million prompt tokens not served from the cache. */
+  input_per_m: number;
+  /** Per million output tokens. */
+  output_per_m: number;
+  [key: string]: unknown;
+}
+
+/** The configuration this package reads. Sections other than `models` and `prices` are kept as they are. */
 export interface SwitchboardConfig {
   /** Which models to use and where to reach them. */
   models?: ModelsConfig;
+  /** Prices of models by id, beside or instead of the built-in table's. */
+  prices?: Record<string, ModelPriceConfig>;
   [section: string]: unknown;
 }

@@ -1,7 +1,7 @@
 import { ChatAdapter, type ChatMessage, OpenAITransport } from '@switchboard/adapter';
 import { type Emulator, startEmulator } from '@switchboard/emulator';
 import { priceOf } from '@switchboard/prices';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   ConfigError,
   GATEWAY_DEFAULT_BASE_URL,
@@ -203,11 +203,15 @@ describe('hostile configuration and environment', () => {
         'https://custom.example/chat',
       ],
       [
-        'a space inside the path (kept, sent percent-encoded)',
+        'a space inside the path (normalised percent-encoded, as it is sent)',
         'https://custom.example/my proxy',
-        'https://custom.example/my proxy',
+        'https://custom.example/my%20proxy',
       ],
-      ['an upper-case scheme and host', 'HTTPS://API.PRIMARY.EXAMPLE/', 'HTTPS://API.PRIMARY.EXAMPLE'],
+      [
+        'an upper-case scheme and host (normalised)',
+        'HTTPS://API.PRIMARY.EXAMPLE/',
+        'https://api.primary.example',
+      ],
       [
         'a /v1 suffix on an address that is not the primary',
         'http://127.0.0.1:8080/v1',
@@ -307,8 +311,9 @@ describe('hostile configuration and environment', () => {
     });
 
     it('OpenAITransport refuses such an address with a TypeError that does not echo the password', () => {
+      // One rule and one wording for base addresses, whichever way they arrive (issue 9).
       expect(() => new OpenAITransport({ apiKey: KEY, baseUrl: withCredentials })).toThrow(
-        'baseUrl must be an absolute http(s) URL such as "https://api.primary.example", without credentials (user:password@); pass the key as apiKey',
+        'baseUrl: expected an absolute http(s) URL without credentials (user:password@), got one with them',
       );
     });
   });
@@ -320,26 +325,19 @@ describe('hostile configuration and environment', () => {
       );
       expect(error.path).toBe('models.chat_base_url');
       expect(error.message).toBe(
-        'models.chat_base_url: expected an address without a version path (the primary platform rejects one, e.g. https://api.primary.example), got "https://api.primary.example/v1/"',
+        'models.chat_base_url: expected an address without a version path (the primary platform rejects one, e.g. https://api.primary.example), got "https://api.primary.example/v1"',
       );
     });
 
-    it('in PRIMARY_BASE_URL: resolves as given, and the platform rejects the call with a 404 that says why', async () => {
-      const baseUrl = `${emulator.url}/v1`;
-      const result = resolved({}, { PRIMARY_API_KEY: KEY, PRIMARY_BASE_URL: `${baseUrl}/` });
-      expect(result.endpoint.baseUrl).toBe(baseUrl);
-
-      const error = await failureOf(
-        (result.client as ChatAdapter).complete({ model: 'primary-flash', messages: question }),
+    it('in PRIMARY_BASE_URL: the same ConfigError up front, before any call is made (issue 9)', () => {
+      const error = configErrorOf(() =>
+        resolveChatEndpoint({}, { env: { PRIMARY_API_KEY: KEY, PRIMARY_BASE_URL: `${emulator.url}/v1/` } }),
       );
-      expect({ kind: error.kind, status: error.status, retryable: error.retryable }).toEqual({
-        kind: 'bad_request',
-        status: 404,
-        retryable: false,
-      });
-      expect(error.message).toContain(`[POST] "${baseUrl}/chat/completions": 404 Not Found`);
-      expect(error.message).toContain('The API is unversioned: use the base URL without /v1.');
-      expect(emulator.requests.map((received) => received.path)).toEqual(['/v1/chat/completions']);
+      expect(error.path).toBe('PRIMARY_BASE_URL');
+      expect(error.message).toBe(
+        `PRIMARY_BASE_URL: expected an address without a version path (the primary platform rejects one, e.g. https://api.primary.example), got "${emulator.url}/v1"`,
+      );
+      expect(emulator.requests).toHaveLength(0);
     });
   });
 
@@ -397,9 +395,23 @@ describe('hostile configuration and environment', () => {
     });
 
     it('treats null options like no options instead of throwing a TypeError', () => {
-      const withNull = () => resolveChatEndpoint({}, null as unknown as undefined);
-      expect(withNull).not.toThrow();
-      expect(withNull()?.rule ?? null).toBe(resolveChatEndpoint({})?.rule ?? null);
+      // Both calls read process.env, so it is set here rather than left to the machine running the test.
+      for (const [name, value] of Object.entries({
+        SWITCHBOARD_CLIENT: '',
+        PRIMARY_API_KEY: '',
+        GATEWAY_API_KEY: KEY,
+        GATEWAY_BASE_URL: emulator.url,
+      })) {
+        vi.stubEnv(name, value);
+      }
+      try {
+        const withNull = () => resolveChatEndpoint({}, null as unknown as undefined);
+        expect(withNull).not.toThrow();
+        expect(withNull()?.rule).toBe('gateway');
+        expect(resolveChatEndpoint({})?.rule).toBe('gateway');
+      } finally {
+        vi.unstubAllEnvs();
+      }
     });
 
     it('rejects an override that is not a chat client with a TypeError saying what is expected', () => {

@@ -1,5 +1,10 @@
-import { ChatAdapter, type ChatClient, ChatError, type ChatResponse } from '@switchboard/adapter';
-import { resolveModels, type SwitchboardConfig } from '@switchboard/endpoint';
+import { type ChatAdapter, type ChatClient, ChatError, type ChatResponse } from '@switchboard/adapter';
+import {
+  isAdapterResolution,
+  type ResolvedChatEndpoint,
+  resolveModels,
+  type SwitchboardConfig,
+} from '@switchboard/endpoint';
 import { BAD_INPUT_EXIT_CODE, CliError } from '../cli-error.js';
 import { countRequests } from '../count-requests.js';
 import { colors, formatConfidence, formatCount, formatUsd } from '../format.js';
@@ -26,15 +31,22 @@ export interface ChatCommandOptions {
   showReasoning?: boolean;
 }
 
-function boundedClient(client: ChatClient, maxTokens: number | undefined): ChatClient {
-  if (maxTokens === undefined) return client;
-  if (!(client instanceof ChatAdapter)) {
-    throw new CliError(
-      '--max-tokens needs a provider endpoint; the scripted client has no output cap',
-      BAD_INPUT_EXIT_CODE,
-    );
+/** The client to call (the resolved one, or its bounded copy) and, on an adapter route, that adapter. */
+function callingClient(
+  resolved: ResolvedChatEndpoint,
+  maxTokens: number | undefined,
+): { client: ChatClient; adapter: ChatAdapter | null } {
+  if (!isAdapterResolution(resolved)) {
+    if (maxTokens !== undefined) {
+      throw new CliError(
+        '--max-tokens needs a provider endpoint; the scripted client has no output cap',
+        BAD_INPUT_EXIT_CODE,
+      );
+    }
+    return { client: resolved.client, adapter: null };
   }
-  return client.bounded(maxTokens);
+  const adapter = maxTokens === undefined ? resolved.client : resolved.client.bounded(maxTokens);
+  return { client: adapter, adapter };
 }
 
 async function readPrompt(io: Io, prompt: string): Promise<string> {
@@ -86,6 +98,7 @@ export async function chatCommand(
   let response: ChatResponse;
   let resolved: ReturnType<typeof resolveOrExplain>;
   let client: ChatClient;
+  let adapter: ChatAdapter | null;
   let pricingModel: string;
   let model: string;
   try {
@@ -95,7 +108,7 @@ export async function chatCommand(
     // Spec 8, rule 3: the endpoint is priced as the detector model, whatever model a call names.
     [pricingModel] = resolveModels(config);
     model = options.model?.trim() || pricingModel;
-    client = boundedClient(resolved.client, maxTokens);
+    ({ client, adapter } = callingClient(resolved, maxTokens));
     const spinner = startSpinner({
       write: io.stderr,
       enabled: io.stderrIsTty === true,
@@ -129,7 +142,6 @@ export async function chatCommand(
     restoreFetch();
   }
   const { endpoint } = resolved;
-  const adapter = client instanceof ChatAdapter ? client : null;
   const totals = adapter === null ? null : usageTotals(adapter.usage, (usage) => endpoint.cost(usage));
   const costUsd = adapter === null || endpoint.prices === null ? null : adapter.costUsd();
 

@@ -1,7 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { ChatAdapter } from '@switchboard/adapter';
 import { startEmulator } from '@switchboard/emulator';
-import { resolveChatEndpoint, resolveModels, type SwitchboardConfig } from '@switchboard/endpoint';
+import {
+  isAdapterResolution,
+  resolveChatEndpoint,
+  resolveModels,
+  type SwitchboardConfig,
+} from '@switchboard/endpoint';
 import { CliError } from '../cli-error.js';
 import {
   type RoleOutcome,
@@ -44,7 +48,7 @@ export async function demoCommand(io: Io, options: { json?: boolean } = {}): Pro
     const resolved = resolveChatEndpoint(config, {
       env: { PRIMARY_API_KEY: demoKey, PRIMARY_BASE_URL: emulator.url },
     });
-    if (resolved === null || !(resolved.client instanceof ChatAdapter)) {
+    if (!isAdapterResolution(resolved)) {
       throw new CliError('the demo endpoint did not resolve through the primary route');
     }
     const { client: adapter, endpoint } = resolved;

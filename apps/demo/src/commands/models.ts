@@ -1,5 +1,4 @@
-import { ChatAdapter } from '@switchboard/adapter';
-import type { SwitchboardConfig } from '@switchboard/endpoint';
+import { isAdapterResolution, type SwitchboardConfig } from '@switchboard/endpoint';
 import { CliError } from '../cli-error.js';
 import type { Io } from '../io.js';
 import { resolveOrExplain } from '../resolve-endpoint.js';
@@ -11,13 +10,14 @@ export async function modelsCommand(
   config: SwitchboardConfig,
   options: { json?: boolean } = {},
 ): Promise<void> {
-  const { client, endpoint } = resolveOrExplain(config, io.env);
-  if (!(client instanceof ChatAdapter)) {
-    throw new CliError(`the ${endpoint.provider} client has no model listing`);
+  const resolved = resolveOrExplain(config, io.env);
+  if (!isAdapterResolution(resolved)) {
+    throw new CliError(`the ${resolved.endpoint.provider} client has no model listing`);
   }
-  const models = await client.listModels();
+  const models = await resolved.client.listModels();
+  const { provider, baseUrl } = resolved.endpoint;
   if (options.json) {
-    io.stdout(safeJson({ provider: endpoint.provider, baseUrl: endpoint.baseUrl, models }));
+    io.stdout(safeJson({ provider, baseUrl, models }));
     return;
   }
   io.stdout(`${models.map(safeText).join('\n')}\n`);

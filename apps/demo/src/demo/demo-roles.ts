@@ -138,7 +138,7 @@ export async function runRejectedModel(adapter: ChatAdapter, model: string): Pro
     } catch (error) {
       if (!ChatError.isInstance(error)) throw error;
       degraded = error.degradation;
-      if (error instanceof ModelRejectedError) {
+      if (ModelRejectedError.isInstance(error)) {
         return `model '${error.model}' rejected; supported: ${error.supportedModels.join(', ')}`;
       }
       return `failed (${error.kind}): ${error.message}`;

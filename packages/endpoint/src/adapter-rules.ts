@@ -1,0 +1,142 @@
+import { adapterResolution } from './adapter-resolution.js';
+import { checkBaseUrl } from './check-base-url.js';
+import { readVariable } from './environment.js';
+import { insecureHttpAllowed, insecureHttpReason } from './insecure-http.js';
+import { KEY_VARIABLE_RULE, keyVariableAllowed } from './key-variable.js';
+import { PRIMARY_DEFAULT_BASE_URL } from './primary-base-url.js';
+import { providerOf } from './provider-of.js';
+import { modelsOfParsed } from './resolve-models.js';
+import { type RuleContext, type RuleStep, refused } from './rule-step.js';
+import type { SwitchboardConfig } from './switchboard-config.js';
+
+/** The gateway's address when `GATEWAY_BASE_URL` is unset. It carries a version path (spec 9.1). */
+export const GATEWAY_DEFAULT_BASE_URL = 'https://gateway.example/api/v1';
+
+const PRIMARY_API_KEY = 'PRIMARY_API_KEY';
+
+/** Rule 4: the address and key variable the configuration names. */
+export function configuredStep(config: SwitchboardConfig, context: RuleContext): RuleStep {
+  const models = config.models ?? {};
+  if (!models.chat_base_url && !models.chat_api_key_env) {
+    return {
+      rule: 'configured',
+      outcome: 'skipped',
+      reason: 'models.chat_base_url and models.chat_api_key_env are unset',
+    };
+  }
+  const keyVariable = models.chat_api_key_env || PRIMARY_API_KEY;
+  if (!keyVariableAllowed(keyVariable, context.options.allowKeyVariable)) {
+    // The name is not echoed: a key pasted here by mistake must not end up in a message.
+    return refused(
+      'configured',
+      `models.chat_api_key_env: expected ${KEY_VARIABLE_RULE}, got another name (not shown); ` +
+        'code may allow it with resolveChatEndpoint(config, { allowKeyVariable })',
+      'models.chat_api_key_env',
+    );
+  }
+  // The primary default always passes; only a configured address can be refused.
+  const name = 'models.chat_base_url';
+  const checked = checkBaseUrl(models.chat_base_url || PRIMARY_DEFAULT_BASE_URL, { name });
+  if ('reason' in checked) return refused('configured', `${name}: ${checked.reason}`, name);
+  const apiKey = readVariable(context.environment, keyVariable) ?? '';
+  const insecure = apiKey === '' ? null : insecureReason(checked.address, context);
+  if (insecure !== null) return refused('configured', `${name}: ${insecure}`, name);
+  const thinking = models.thinking ?? false;
+  const resolved = adapterResolution({
+    rule: 'configured',
+    provider: providerOf(checked.address),
+    baseUrl: checked.address,
+    apiKey,
+    thinking,
+    disableThinking: !thinking,
+    model: modelsOfParsed(config)[0],
+  });
+  const warnings =
+    apiKey === ''
+      ? [`${keyVariable} is unset or blank: calls go without credentials and will likely fail with 401`]
+      : [];
+  return {
+    rule: 'configured',
+    outcome: 'resolved',
+    reason: `models.chat_base_url or models.chat_api_key_env is set: ${checked.address}, key from ${keyVariable}`,
+    resolved,
+    warnings,
+  };
+}
+
+/** Rule 5: `PRIMARY_API_KEY`, at `PRIMARY_BASE_URL` or the primary default. */
+export function primaryStep(config: SwitchboardConfig, context: RuleContext): RuleStep {
+  const apiKey = readVariable(context.environment, PRIMARY_API_KEY);
+  if (apiKey === undefined)
+    return { rule: 'primary', outcome: 'skipped', reason: `${PRIMARY_API_KEY} is unset or blank` };
+  const name = 'PRIMARY_BASE_URL';
+  const checked = checkBaseUrl(readVariable(context.environment, name) ?? PRIMARY_DEFAULT_BASE_URL, {
+    name,
+    primary: true,
+  });
+  if ('reason' in checked) return refused('primary', `${name}: ${checked.reason}`, name);
+  const insecure = insecureReason(checked.address, context);
+  if (insecure !== null) return refused('primary', `${name}: ${insecure}`, name);
+  const thinking = config.models?.thinking ?? false;
+  const resolved = adapterResolution({
+    rule: 'primary',
+    provider: 'primary',
+    baseUrl: checked.address,
+    apiKey,
+    thinking,
+    disableThinking: !thinking,
+    model: modelsOfParsed(config)[0],
+  });
+  return {
+    rule: 'primary',
+    outcome: 'resolved',
+    reason: `${PRIMARY_API_KEY} is set: ${checked.address}`,
+    resolved,
+    warnings: [],
+  };
+}
+
+/** Rule 6: `GATEWAY_API_KEY`, at `GATEWAY_BASE_URL` or the gateway default; `failed` when that address is refused. */
+export function gatewayStep(config: SwitchboardConfig, context: RuleContext): RuleStep {
+  const apiKey = readVariable(context.environment, 'GATEWAY_API_KEY');
+  if (apiKey === undefined)
+    return { rule: 'gateway', outcome: 'skipped', reason: 'GATEWAY_API_KEY is unset or blank' };
+  const name = 'GATEWAY_BASE_URL';
+  const checked = checkBaseUrl(readVariable(context.environment, name) ?? GATEWAY_DEFAULT_BASE_URL, {
+    name,
+    primary: false,
+  });
+  const problem = 'reason' in checked ? checked.reason : insecureReason(checked.address, context);
+  if (problem !== null || !('address' in checked)) {
+    // Spec 7: a gateway client that cannot be built from the environment means no route (null, not an error).
+    return {
+      rule: 'gateway',
+      outcome: 'failed',
+      reason: `GATEWAY_API_KEY is set but the gateway client cannot be built: ${name}: ${problem}`,
+    };
+  }
+  const resolved = adapterResolution({
+    rule: 'gateway',
+    provider: 'gateway',
+    baseUrl: checked.address,
+    apiKey,
+    // Rule 6: thinking off in the record, yet not disabled on the wire.
+    thinking: false,
+    disableThinking: false,
+    model: modelsOfParsed(config)[0],
+  });
+  return {
+    rule: 'gateway',
+    outcome: 'resolved',
+    reason: `GATEWAY_API_KEY is set: ${checked.address}`,
+    resolved,
+    warnings: [],
+  };
+}
+
+function insecureReason(address: string, context: RuleContext): string | null {
+  return insecureHttpReason(
+    address,
+    insecureHttpAllowed(context.options.allowInsecureHttp, context.environment),
+  );
+}

@@ -1,0 +1,20 @@
+import type { ChatClient } from '@switchboard/adapter';
+import type { KeyVariableAllowance } from './key-variable.js';
+
+/** Options of `resolveChatEndpoint` and `explainResolution`. */
+export interface ResolveChatEndpointOptions {
+  /** A client to use as it is, before every other rule; its endpoint is the scripted record. */
+  override?: ChatClient;
+  /** Where environment variables are read; default `process.env`. Never mutated. */
+  env?: Record<string, string | undefined>;
+  /**
+   * Let a key go over plain `http://` to any host, not only to a loopback address;
+   * default false. `SWITCHBOARD_ALLOW_INSECURE_HTTP=1` in the environment does the same.
+   */
+  allowInsecureHttp?: boolean;
+  /**
+   * Variable names `models.chat_api_key_env` may name beyond the key-like ones
+   * (`isKeyLikeVariable`): a list of names, or a test.
+   */
+  allowKeyVariable?: KeyVariableAllowance;
+}
