@@ -1,5 +1,5 @@
-// The keys `parseConfig` reads under `models` (spec 2.4). A local stand-in until
-// @switchboard/endpoint reports unknown keys itself: the CLI reads warnings only here.
+// The keys `parseConfig` reads under `models` (spec 2.4). A local stand-in, worded as
+// @switchboard/endpoint's parseConfigWithWarnings, which replaces this file once merged.
 const MODELS_KEYS = ['chat_base_url', 'chat_api_key_env', 'thinking', 'hunter', 'judge'] as const;
 
 function editDistance(a: string, b: string): number {
@@ -39,7 +39,7 @@ export function configWarnings(input: unknown): string[] {
   const warnings: string[] = [];
   for (const key of Object.keys(input)) {
     if ((MODELS_KEYS as readonly string[]).includes(key)) {
-      warnings.push(`${key}: a models key outside [models] is ignored; put it under [models]`);
+      warnings.push(`${key}: a models key outside [models]; did you mean models.${key}?`);
     }
   }
   const models = input.models;
@@ -47,8 +47,8 @@ export function configWarnings(input: unknown): string[] {
   for (const key of Object.keys(models)) {
     if ((MODELS_KEYS as readonly string[]).includes(key)) continue;
     const nearest = nearestKey(key);
-    const hint = nearest === null ? `known keys: ${MODELS_KEYS.join(', ')}` : `did you mean '${nearest}'?`;
-    warnings.push(`models.${key}: unknown key, ignored; ${hint}`);
+    const hint = nearest === null ? `known: ${MODELS_KEYS.join(', ')}` : `did you mean "${nearest}"?`;
+    warnings.push(`models.${key}: unknown key, ${hint}`);
   }
   return warnings;
 }

@@ -51,9 +51,11 @@ export async function loadConfig(
   if (file === undefined) return {};
   const text = await readInputFile(file, 'config file');
   const input = parseText(file, text);
-  const warnings = configWarnings(input).map((warning) => `${file}: ${safeText(warning)}`);
-  if (options.strict && warnings.length > 0) throw new CliError(warnings.join('; '), BAD_INPUT_EXIT_CODE);
-  for (const warning of warnings) options.warn(`warning: ${warning}`);
+  const warnings = configWarnings(input).map(safeText);
+  if (options.strict && warnings.length > 0) {
+    throw new CliError(`${file}: ${warnings.join('; ')}`, BAD_INPUT_EXIT_CODE);
+  }
+  for (const warning of warnings) options.warn(`warning: ${file}: ${warning}`);
   try {
     return parseConfig(input);
   } catch (error) {

@@ -50,7 +50,7 @@ describe('config typos', () => {
     const run = await runCli(['resolve', '--json', '--config', config], live());
     expect(run.code).toBe(0);
     expect(run.stderr.trim()).toBe(
-      `switchboard: warning: ${config}: models.thinkng: unknown key, ignored; did you mean 'thinking'?`,
+      `switchboard: warning: ${config}: models.thinkng: unknown key, did you mean "thinking"?`,
     );
     expect(JSON.parse(run.stdout).endpoint.thinking).toBe(false);
   });
@@ -60,7 +60,7 @@ describe('config typos', () => {
     const run = await runCli(['resolve', '--config', config], live());
     expect(run.code).toBe(0);
     expect(run.stderr).toContain(
-      `${config}: hunter: a models key outside [models] is ignored; put it under [models]`,
+      `${config}: hunter: a models key outside [models]; did you mean models.hunter?`,
     );
   });
 
@@ -69,7 +69,7 @@ describe('config typos', () => {
     const run = await runCli(['chat', 'hello', '--strict', '--config', config], live());
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(
-      /^switchboard: .*models\.thinkng: unknown key.*; .*models\.juge: .*did you mean 'judge'\?/,
+      /^switchboard: .*strict\.toml: models\.thinkng: unknown key, did you mean "thinking"\?; models\.juge: unknown key, did you mean "judge"\?\n/,
     );
   });
 
