@@ -1,10 +1,14 @@
 #!/usr/bin/env node
+import { text } from 'node:stream/consumers';
+import { colorSupport } from './color-support.js';
 import { main } from './main.js';
 
-const color = Boolean(process.stdout.isTTY) && !('NO_COLOR' in process.env);
 process.exitCode = await main(process.argv.slice(2), {
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
+  stdout: (output) => process.stdout.write(output),
+  stderr: (output) => process.stderr.write(output),
   env: process.env,
-  color,
+  color: colorSupport(process.stdout, process.env),
+  errorColor: colorSupport(process.stderr, process.env),
+  stderrIsTty: process.stderr.isTTY === true,
+  readStdin: () => text(process.stdin),
 });

@@ -2,12 +2,29 @@ import Table from 'cli-table3';
 import pc from 'picocolors';
 
 // Prices have at most three decimals per million tokens, so nine decimals show
-// every cost exactly and a column of them adds up to its total.
-const USD_DECIMALS = 9;
+// every cost exactly and a column of them adds up to its total; the float sums
+// behind them (0.000010120000000000001) carry noise only past the ninth.
+/** Decimals of every printed USD figure (the JSON output keeps the exact float). */
+export const USD_DECIMALS = 9;
 
-/** A USD amount with enough decimals to be exact for per-token prices. */
+const usdFormat = new Intl.NumberFormat('en-US', {
+  minimumFractionDigits: USD_DECIMALS,
+  maximumFractionDigits: USD_DECIMALS,
+});
+
+/**
+ * A USD amount as every command prints it: nine decimals, rounded half away
+ * from zero, with thousands separators like token counts (`$1,234.500000000`).
+ */
 export function formatUsd(amount: number | null): string {
-  return amount === null ? 'n/a' : `$${amount.toFixed(USD_DECIMALS)}`;
+  if (amount === null) return 'n/a';
+  const text = usdFormat.format(Math.abs(amount));
+  return amount < 0 ? `-$${text}` : `$${text}`;
+}
+
+/** The confidence a mean log-probability stands for, as every command shows it: a percentage. */
+export function formatConfidence(meanLogprob: number): string {
+  return `${(Math.exp(meanLogprob) * 100).toFixed(1)}%`;
 }
 
 /** A whole number with thousands separators. */

@@ -3,6 +3,12 @@ export interface Io {
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
   readonly env: Record<string, string | undefined>;
-  /** Colour output (off when not a terminal or when NO_COLOR is set). */
+  /** Colour on stdout (see `colorSupport`: NO_COLOR, FORCE_COLOR, a terminal). */
   readonly color: boolean;
+  /** Colour on stderr, decided apart: stderr redirected to a file gets none. Default: `color`. */
+  readonly errorColor?: boolean;
+  /** Whether stderr is a terminal: only then does a call show a spinner. Default false. */
+  readonly stderrIsTty?: boolean;
+  /** Reads all of stdin, for `chat -`; absent means stdin is not available. */
+  readonly readStdin?: () => Promise<string>;
 }

@@ -29,10 +29,10 @@ describe('main', () => {
     expect(err()).toMatch(/usage not recorded \(scripted client\)/);
   });
 
-  it('returns the exit code of a usage error without throwing', async () => {
+  it('returns 2 for a usage error without throwing, with the switchboard prefix', async () => {
     const { io, err } = memoryIo();
-    expect(await main(['no-such-command'], io)).toBe(1);
-    expect(err()).toMatch(/unknown command/);
+    expect(await main(['no-such-command'], io)).toBe(2);
+    expect(err()).toMatch(/^switchboard: unknown command 'no-such-command'/);
   });
 
   it('exits 2 naming the option for a temperature out of range', async () => {

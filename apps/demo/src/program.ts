@@ -13,36 +13,58 @@ declare const SWITCHBOARD_VERSION: string;
 
 const configOption = () =>
   new Option('-c, --config <file>', 'a switchboard.toml ([models] keys) or JSON config file');
+const strictOption = () =>
+  new Option('--strict', 'make config warnings (unknown keys, keys outside [models]) errors, exit 2');
+const jsonOption = () => new Option('--json', 'print machine-readable JSON on stdout');
+
+interface ConfigOptions {
+  config?: string;
+  strict?: boolean;
+}
 
 /** Builds the `switchboard` command tree; errors propagate to the caller, which decides the exit code. */
 export function createProgram(io: Io): Command {
+  const config = (options: ConfigOptions) =>
+    loadConfig(options.config, {
+      strict: options.strict,
+      warn: (text) => io.stderr(`switchboard: ${text}\n`),
+    });
+
   const program = new Command('switchboard')
     .description('Resolve the chat endpoint, adapt its quirks, and know what every call cost.')
     .version(typeof SWITCHBOARD_VERSION === 'string' ? SWITCHBOARD_VERSION : '0.0.0')
-    .configureOutput({ writeOut: (text) => io.stdout(text), writeErr: (text) => io.stderr(text) })
+    .configureOutput({
+      writeOut: (text) => io.stdout(text),
+      writeErr: (text) => io.stderr(text),
+      // One prefix for every bad input: commander's own "error: " becomes "switchboard: ".
+      outputError: (text, write) => write(text.replace(/^error: /, 'switchboard: ')),
+    })
     .exitOverride()
     .showHelpAfterError('(run with --help for usage)');
 
   program
     .command('demo')
     .description('run a multi-role session against the built-in emulator: no key, no network')
-    .action(() => demoCommand(io));
+    .addOption(jsonOption())
+    .action((options: { json?: boolean }) => demoCommand(io, options));
 
   program
     .command('resolve')
     .description('show which rule resolved the chat endpoint, and its record as JSON')
     .addOption(configOption())
-    .option('--json', 'print {rule, endpoint} as one JSON document')
-    .action(async (options: { config?: string; json?: boolean }) => {
-      resolveCommand(io, await loadConfig(options.config), options);
+    .addOption(strictOption())
+    .addOption(jsonOption())
+    .action(async (options: ConfigOptions & { json?: boolean }) => {
+      resolveCommand(io, await config(options), options);
     });
 
   program
     .command('chat')
     .description('make one call through the resolved endpoint')
-    .argument('<prompt>', 'the user message')
+    .argument('<prompt>', "the user message; '-' reads it from stdin")
     .option('-m, --model <id>', 'model id (default: the detector model of the config)')
-    .option('--json', 'JSON mode (response_format json_object)')
+    .addOption(jsonOption())
+    .option('--json-mode', 'ask for a JSON reply (response_format json_object)')
     .option('--logprobs', 'ask for logprobs and report the mean as a confidence')
     .option(
       '-t, --temperature <t>',
@@ -52,22 +74,25 @@ export function createProgram(io: Io): Command {
     .option('--timeout <seconds>', 'per-attempt timeout in seconds (default 60)')
     .option('-r, --show-reasoning', 'print the reasoning the provider returned')
     .addOption(configOption())
-    .action(async (prompt: string, options: Parameters<typeof chatCommand>[3] & { config?: string }) => {
-      await chatCommand(io, prompt, await loadConfig(options.config), options);
+    .addOption(strictOption())
+    .action(async (prompt: string, options: Parameters<typeof chatCommand>[3] & ConfigOptions) => {
+      await chatCommand(io, prompt, await config(options), options);
     });
 
   program
     .command('prices')
     .description('print the price table (USD per million tokens)')
-    .option('--json', 'print the table as JSON')
+    .addOption(jsonOption())
     .action((options: { json?: boolean }) => pricesCommand(io, options));
 
   program
     .command('models')
     .description("list the model ids the resolved endpoint's GET /models offers")
     .addOption(configOption())
-    .action(async (options: { config?: string }) => {
-      await modelsCommand(io, await loadConfig(options.config));
+    .addOption(strictOption())
+    .addOption(jsonOption())
+    .action(async (options: ConfigOptions & { json?: boolean }) => {
+      await modelsCommand(io, await config(options), options);
     });
 
   program
@@ -75,7 +100,8 @@ export function createProgram(io: Io): Command {
     .description('cost out a usage log: JSON Lines, one usage object per line')
     .argument('<file>', 'the usage log')
     .requiredOption('-m, --model <id>', 'the model whose prices apply')
-    .action((file: string, options: { model: string }) => costCommand(io, file, options));
+    .addOption(jsonOption())
+    .action((file: string, options: { model: string; json?: boolean }) => costCommand(io, file, options));
 
   return program;
 }

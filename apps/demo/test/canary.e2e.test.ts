@@ -42,6 +42,28 @@ describe('the API key never appears in CLI output', () => {
       () => ['chat', 'hello', '--timeout', '2'],
       () => ({ PRIMARY_API_KEY: CANARY, PRIMARY_BASE_URL: 'http://127.0.0.1:9' }),
     ],
+    [
+      'chat --json',
+      () => ['chat', 'hello', '--json', '--logprobs'],
+      () => ({ PRIMARY_API_KEY: CANARY, PRIMARY_BASE_URL: emulator.url }),
+    ],
+    [
+      'chat --json with a wrong key (401)',
+      () => ['chat', 'hello', '--json'],
+      () => ({ PRIMARY_API_KEY: `${CANARY}-wrong`, PRIMARY_BASE_URL: emulator.url }),
+    ],
+    [
+      'models --json',
+      () => ['models', '--json'],
+      () => ({ PRIMARY_API_KEY: CANARY, PRIMARY_BASE_URL: emulator.url }),
+    ],
+    ['demo --json', () => ['demo', '--json'], () => ({ PRIMARY_API_KEY: CANARY })],
+    ['prices --json', () => ['prices', '--json'], () => ({ PRIMARY_API_KEY: CANARY })],
+    [
+      'a typo in SWITCHBOARD_CLIENT',
+      () => ['chat', 'hello', '--json'],
+      () => ({ PRIMARY_API_KEY: CANARY, SWITCHBOARD_CLIENT: 'scriptd' }),
+    ],
     ['prices', () => ['prices'], () => ({ PRIMARY_API_KEY: CANARY })],
     ['--help', () => ['--help'], () => ({ PRIMARY_API_KEY: CANARY })],
   ];
@@ -56,8 +78,14 @@ describe('the API key never appears in CLI output', () => {
   it('a config naming the key variable', async () => {
     const config = join(directory, 'key-env.toml');
     await writeFile(config, `[models]\nchat_base_url = "${emulator.url}"\nchat_api_key_env = "MY_KEY"\n`);
-    const run = await runCli(['chat', 'hello', '--config', config], { MY_KEY: CANARY });
-    expect(run.code).toBe(0);
-    expect(`${run.stdout}\n${run.stderr}`).not.toContain(CANARY);
+    for (const args of [
+      ['chat', 'hello'],
+      ['chat', 'hello', '--json'],
+      ['resolve', '--json'],
+    ]) {
+      const run = await runCli([...args, '--config', config], { MY_KEY: CANARY });
+      expect(run.code).toBe(0);
+      expect(`${run.stdout}\n${run.stderr}`).not.toContain(CANARY);
+    }
   });
 });

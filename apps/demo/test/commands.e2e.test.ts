@@ -1,29 +1,22 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Emulator, startEmulator } from '@switchboard/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
+import { tempDirectory } from './temp-directory.js';
 
-let directory: string;
+const directory = tempDirectory('switchboard-cli-');
+const file = directory.file;
+
 let emulator: Emulator;
 const EMULATOR_KEY = 'e2e-emulator-key';
 
 beforeAll(async () => {
-  directory = await mkdtemp(join(tmpdir(), 'switchboard-cli-'));
   emulator = await startEmulator({ key: EMULATOR_KEY });
 });
 
 afterAll(async () => {
   await emulator.close();
-  await rm(directory, { recursive: true, force: true });
 });
-
-async function file(name: string, text: string): Promise<string> {
-  const path = join(directory, name);
-  await writeFile(path, text);
-  return path;
-}
 
 describe('switchboard resolve', () => {
   it.each([
@@ -78,13 +71,15 @@ describe('a bad config file', () => {
     const config = await file('broken.toml', '[models\nthinking = true\n');
     const run = await runCli(['resolve', '--config', config]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain(`${config}: not valid TOML`);
+    expect(run.stderr).toMatch(/^switchboard: .*broken\.toml:1:8: not valid TOML: /);
   });
 
   it('exits 2 for a config file that does not exist', async () => {
-    const run = await runCli(['resolve', '--config', join(directory, 'missing.toml')]);
+    const run = await runCli(['resolve', '--config', join(directory.path, 'missing.toml')]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/missing\.toml: cannot read the config file \(ENOENT\)/);
+    expect(run.stderr.trim()).toBe(
+      `switchboard: cannot read the config file: no such file: ${join(directory.path, 'missing.toml')}`,
+    );
   });
 });
 
@@ -103,9 +98,9 @@ describe('switchboard chat and models against the emulator', () => {
     expect(body).toMatchObject({ model: 'primary-flash', thinking: { type: 'disabled' }, logprobs: true });
   });
 
-  it('caps the answer with --max-tokens and sends JSON mode with --json', async () => {
+  it('caps the answer with --max-tokens and sends JSON mode with --json-mode', async () => {
     const run = await runCli(
-      ['chat', 'Give a verdict', '--json', '--max-tokens', '3', '--temperature', '0.5'],
+      ['chat', 'Give a verdict', '--json-mode', '--max-tokens', '3', '--temperature', '0.5'],
       env(),
     );
     expect(run.code).toBe(0);
@@ -174,7 +169,7 @@ describe('switchboard cost', () => {
     const run = await runCli(['cost', log, '--model', 'primary-flash']);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(new RegExp(`${log}:2: not valid JSON`));
-    expect(run.stderr).toMatch(new RegExp(`${log}:3: expected a usage object, got an array`));
+    expect(run.stderr).toMatch(new RegExp(`${log}:3: expected a usage object, got array`));
     expect(run.stdout).toMatch(/total: \$1\.760000000 over 2 calls/);
   });
 
@@ -182,7 +177,9 @@ describe('switchboard cost', () => {
     const log = await file('one.jsonl', '{"prompt_tokens": 1}\n');
     const run = await runCli(['cost', log, '--model', 'mystery-model']);
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/no price recorded for model 'mystery-model'; priced models: primary-flash/);
+    expect(run.stderr).toMatch(
+      /^switchboard: --model: no price recorded for model "mystery-model"; priced models: primary-flash/,
+    );
   });
 });
 

@@ -36,7 +36,7 @@ function tableRows(stdout: string): Row[] {
       cacheHit: count(cacheHit),
       cacheMiss: count(cacheMiss),
       output: count(output),
-      usd: Number(usd.slice(1)),
+      usd: count(usd.slice(1)),
     });
   }
   return rows;
@@ -55,6 +55,10 @@ describe('switchboard demo', () => {
     expect(record).toMatchObject({ provider: 'primary', thinking: true });
     expect(String(record.baseUrl)).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(Object.keys(record).sort()).toEqual(['baseUrl', 'prices', 'provider', 'thinking']);
+    // Right after the record, the output says why the demo turns thinking on (it is off by default).
+    expect(run.stdout.slice(end)).toMatch(
+      /^\nnote: thinking is off by default; the demo turns it on \(models\.thinking = true\) so the detector has reasoning to replay/,
+    );
 
     const rows = tableRows(run.stdout);
     const total = rows.find((row) => row.role === 'total');
@@ -87,7 +91,7 @@ describe('switchboard demo', () => {
       sum((row) => row.usd),
       9,
     );
-    expect(run.stdout).toMatch(new RegExp(`total cost: \\$${total?.usd.toFixed(9)}`));
+    expect(run.stdout).toMatch(new RegExp(`total cost: \\$${total?.usd.toFixed(9)} over \\d+ calls\n`));
   });
 
   it('shows progress and each role doing its job', async () => {

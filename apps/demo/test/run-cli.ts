@@ -14,14 +14,19 @@ export interface CliRun {
 
 /**
  * Runs `switchboard ...args` in a child process with only the given
- * environment (plus PATH), so the developer's own keys never leak in.
+ * environment (plus PATH), so the developer's own keys never leak in; `input`
+ * is written to its stdin, which is then closed.
  */
-export function runCli(args: readonly string[], env: Record<string, string> = {}): Promise<CliRun> {
+export function runCli(
+  args: readonly string[],
+  env: Record<string, string> = {},
+  input = '',
+): Promise<CliRun> {
   if (!existsSync(CLI_PATH)) {
     throw new Error(`${CLI_PATH} is missing: build the CLI first (pnpm build)`);
   }
   return new Promise((resolve) => {
-    execFile(
+    const child = execFile(
       process.execPath,
       [CLI_PATH, ...args],
       { env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...env }, timeout: 30_000 },
@@ -30,5 +35,31 @@ export function runCli(args: readonly string[], env: Record<string, string> = {}
         resolve({ code, stdout, stderr });
       },
     );
+    child.stdin?.end(input);
+  });
+}
+
+/**
+ * Runs `switchboard ...args` under a pseudo-terminal (util-linux `script`), so
+ * stdout and stderr are TTYs unless `shellTail` redirects one (e.g. `2>file`);
+ * returns what the terminal showed.
+ */
+export function runCliInTerminal(
+  args: readonly string[],
+  env: Record<string, string> = {},
+  shellTail = '',
+): Promise<CliRun> {
+  const quoted = [process.execPath, CLI_PATH, ...args].map((word) => `'${word.replaceAll("'", "'\\''")}'`);
+  return new Promise((resolve) => {
+    const child = execFile(
+      'script',
+      ['-qec', `${quoted.join(' ')} ${shellTail}`, '/dev/null'],
+      { env: { PATH: process.env.PATH ?? '', ...env }, timeout: 30_000 },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
+        resolve({ code, stdout, stderr });
+      },
+    );
+    child.stdin?.end();
   });
 }

@@ -4,6 +4,7 @@ export { ChatEndpoint } from './chat-endpoint.js';
 export type { ConfigErrorOptions } from './config-error.js';
 export { ConfigError } from './config-error.js';
 export type { ConfigWarning } from './config-warnings.js';
+export { describeType } from './describe-type.js';
 export type { ResolutionExplanation, RuleExplanation } from './explain-resolution.js';
 export { explainResolution } from './explain-resolution.js';
 export { ALLOW_INSECURE_HTTP_ENV, isLoopbackAddress } from './insecure-http.js';

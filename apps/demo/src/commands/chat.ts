@@ -1,4 +1,4 @@
-import type { ChatAdapter, ChatClient, ChatResponse } from '@switchboard/adapter';
+import { type ChatAdapter, type ChatClient, ChatError, type ChatResponse } from '@switchboard/adapter';
 import {
   isAdapterResolution,
   type ResolvedChatEndpoint,
@@ -6,16 +6,24 @@ import {
   type SwitchboardConfig,
 } from '@switchboard/endpoint';
 import { BAD_INPUT_EXIT_CODE, CliError } from '../cli-error.js';
-import { colors, formatCount, formatUsd } from '../format.js';
+import { countRequests } from '../count-requests.js';
+import { colors, formatConfidence, formatCount, formatUsd } from '../format.js';
 import type { Io } from '../io.js';
 import { parseNumberOption, parsePositiveInteger } from '../parse-options.js';
+import { plural } from '../plural.js';
 import { resolveOrExplain } from '../resolve-endpoint.js';
+import { startSpinner } from '../spinner.js';
+import { safeJson, safeText } from '../terminal-text.js';
+import { unsetKeyWarning } from '../unset-key-warning.js';
 import { usageTotals } from '../usage-totals.js';
 
 /** Options of `switchboard chat`. */
 export interface ChatCommandOptions {
   model?: string;
+  /** Machine-readable output on stdout. */
   json?: boolean;
+  /** JSON mode for the request (`response_format: json_object`). */
+  jsonMode?: boolean;
   logprobs?: boolean;
   temperature?: string;
   maxTokens?: string;
@@ -41,9 +49,27 @@ function callingClient(
   return { client: adapter, adapter };
 }
 
+async function readPrompt(io: Io, prompt: string): Promise<string> {
+  let text = prompt;
+  if (prompt === '-') {
+    if (io.readStdin === undefined)
+      throw new CliError('chat -: stdin cannot be read here', BAD_INPUT_EXIT_CODE);
+    // The newline `echo` and editors end a file with is not part of the question.
+    text = (await io.readStdin()).replace(/\r?\n$/, '');
+  }
+  if (text.trim() === '') {
+    throw new CliError(
+      `the prompt is empty${prompt === '-' ? ' (nothing on stdin)' : ''}: nothing was sent`,
+      BAD_INPUT_EXIT_CODE,
+    );
+  }
+  return text;
+}
+
 /**
  * `switchboard chat PROMPT`: one call through the resolved endpoint (a real
- * provider when its key is set), printing content, optional reasoning, usage and cost.
+ * provider when its key is set), printing content, optional reasoning, usage
+ * and cost, or all of it as one JSON document with `--json`.
  */
 export async function chatCommand(
   io: Io,
@@ -57,51 +83,119 @@ export async function chatCommand(
       : parseNumberOption('temperature', options.temperature, { min: 0, max: 2 });
   const maxTokens =
     options.maxTokens === undefined ? undefined : parsePositiveInteger('max-tokens', options.maxTokens);
+  // The adapter checks the number where the request enters; '' and words become NaN, which it refuses.
   const timeoutSeconds =
     options.timeout === undefined
       ? undefined
-      : parseNumberOption('timeout', options.timeout, { min: 0.001, max: 3600 });
-  const resolved = resolveOrExplain(config, io.env);
-  const { endpoint } = resolved;
-  const { client, adapter } = callingClient(resolved, maxTokens);
-  // Spec 8, rule 3: the endpoint is priced as the detector model, whatever model a call names.
-  const [pricingModel] = resolveModels(config);
-  const model = options.model?.trim() || pricingModel;
+      : options.timeout.trim() === ''
+        ? Number.NaN
+        : Number(options.timeout);
+  const content = await readPrompt(io, prompt);
 
-  const response: ChatResponse = await client.complete({
-    model,
-    messages: [{ role: 'user', content: prompt }],
-    ...(options.json ? { jsonObject: true } : {}),
-    ...(options.logprobs ? { logprobs: true } : {}),
-    ...(temperature === undefined ? {} : { temperature }),
-    ...(timeoutSeconds === undefined ? {} : { timeoutSeconds }),
-  });
+  let attempts = 0;
+  let onAttempt = (_attempt: number) => {};
+  const restoreFetch = countRequests(() => onAttempt(++attempts));
+  let response: ChatResponse;
+  let resolved: ReturnType<typeof resolveOrExplain>;
+  let client: ChatClient;
+  let adapter: ChatAdapter | null;
+  let pricingModel: string;
+  let model: string;
+  try {
+    resolved = resolveOrExplain(config, io.env);
+    const warning = resolved.rule === 'configured' ? unsetKeyWarning(config, io.env) : null;
+    if (warning !== null) io.stderr(`switchboard: ${warning}\n`);
+    // Spec 8, rule 3: the endpoint is priced as the detector model, whatever model a call names.
+    [pricingModel] = resolveModels(config);
+    model = options.model?.trim() || pricingModel;
+    ({ client, adapter } = callingClient(resolved, maxTokens));
+    const spinner = startSpinner({
+      write: io.stderr,
+      enabled: io.stderrIsTty === true,
+      label: `${safeText(model)} via ${resolved.endpoint.provider}`,
+    });
+    onAttempt = (attempt) => spinner.attempt(attempt);
+    try {
+      response = await client.complete({
+        model,
+        messages: [{ role: 'user', content }],
+        ...(options.jsonMode ? { jsonObject: true } : {}),
+        ...(options.logprobs ? { logprobs: true } : {}),
+        ...(temperature === undefined ? {} : { temperature }),
+        ...(timeoutSeconds === undefined ? {} : { timeoutSeconds }),
+      });
+    } finally {
+      spinner.stop();
+    }
+  } catch (error) {
+    if (error instanceof RangeError && options.timeout !== undefined && attempts === 0) {
+      throw new CliError(`--timeout '${options.timeout}': ${error.message}`, BAD_INPUT_EXIT_CODE);
+    }
+    if (ChatError.isInstance(error) && error.kind === 'timeout') {
+      const limit = timeoutSeconds ?? 60;
+      throw new CliError(
+        `timeout: ${error.message} (${plural(attempts, 'attempt')} made, each limited to ${limit} s; --timeout sets it)`,
+      );
+    }
+    throw error;
+  } finally {
+    restoreFetch();
+  }
+  const { endpoint } = resolved;
+  const totals = adapter === null ? null : usageTotals(adapter.usage, (usage) => endpoint.cost(usage));
+  const costUsd = adapter === null || endpoint.prices === null ? null : adapter.costUsd();
+
+  if (options.json) {
+    io.stdout(
+      safeJson({
+        rule: resolved.rule,
+        provider: endpoint.provider,
+        model,
+        content: response.content,
+        reasoning: response.reasoning,
+        toolCalls: response.toolCalls,
+        finishReason: response.finishReason,
+        meanLogprob: response.meanLogprob,
+        usage: adapter === null ? null : adapter.usage,
+        tokens:
+          totals === null
+            ? null
+            : { cacheHit: totals.cacheHit, cacheMiss: totals.cacheMiss, output: totals.output },
+        costUsd,
+        pricedAs: adapter === null ? null : pricingModel,
+        calls: response.calls,
+      }),
+    );
+    return;
+  }
 
   const paint = colors(io.color);
-  io.stdout(`${response.content ?? ''}\n`);
-  if (options.showReasoning) io.stdout(`${paint.dim(`reasoning: ${response.reasoning ?? '(none)'}`)}\n`);
-  for (const call of response.toolCalls)
-    io.stdout(`tool call: ${call.name} ${JSON.stringify(call.arguments)}\n`);
+  io.stdout(`${safeText(response.content ?? '')}\n`);
+  if (options.showReasoning) {
+    io.stdout(`${paint.dim(`reasoning: ${safeText(response.reasoning ?? '(none)')}`)}\n`);
+  }
+  for (const call of response.toolCalls) {
+    io.stdout(`tool call: ${safeText(call.name)} ${safeText(JSON.stringify(call.arguments))}\n`);
+  }
   const details = [
-    `model ${model}`,
+    `model ${safeText(model)}`,
     `provider ${endpoint.provider}`,
-    `finish ${response.finishReason ?? 'n/a'}`,
+    `finish ${safeText(response.finishReason ?? 'n/a')}`,
   ];
   if (response.meanLogprob !== null) {
     details.push(
-      `mean logprob ${response.meanLogprob.toFixed(4)} (confidence ${Math.exp(response.meanLogprob).toFixed(3)})`,
+      `mean logprob ${response.meanLogprob.toFixed(4)} (confidence ${formatConfidence(response.meanLogprob)})`,
     );
   }
-  if (adapter !== null) {
-    const totals = usageTotals(adapter.usage, (usage) => endpoint.cost(usage));
+  if (totals !== null) {
     details.push(
       `tokens ${formatCount(totals.cacheHit)} cache hit / ${formatCount(totals.cacheMiss)} cache miss / ${formatCount(totals.output)} output`,
-      `cost ${endpoint.prices === null ? 'n/a (no recorded price)' : formatUsd(adapter.costUsd())}${
+      `cost ${costUsd === null ? 'n/a (no recorded price)' : formatUsd(costUsd)}${
         model === pricingModel ? '' : ` (priced as ${pricingModel}, the endpoint's pricing model)`
       }`,
     );
   } else {
     details.push('usage not recorded (scripted client)');
   }
-  io.stderr(`${paint.dim(details.join(' · '))}\n`);
+  io.stderr(`${colors(io.errorColor ?? io.color).dim(details.join(' · '))}\n`);
 }

@@ -15,13 +15,19 @@ import {
   runProposer,
   runRejectedModel,
 } from '../demo/demo-roles.js';
-import { colors, formatCount, formatUsd, renderTable } from '../format.js';
+import { colors, formatUsd } from '../format.js';
 import type { Io } from '../io.js';
+import { plural } from '../plural.js';
+import { safeJson, safeText } from '../terminal-text.js';
+import { renderUsageTable } from '../usage-table.js';
 import { sumTotals, usageTotals } from '../usage-totals.js';
 
 /** A model id the platform rejects (a product-style id, spec 7). */
 const REJECTED_MODEL = 'primary-v4.1-flash';
 const PROPOSER_MAX_TOKENS = 12;
+/** Why the demo's record says `"thinking": true` while the default is off; printed with the record. */
+const THINKING_NOTE =
+  'thinking is off by default; the demo turns it on (models.thinking = true) so the detector has reasoning to replay across its tool turn';
 
 /**
  * `switchboard demo`: starts the emulator on loopback, resolves the endpoint
@@ -29,13 +35,14 @@ const PROPOSER_MAX_TOKENS = 12;
  * neither read for keys nor changed), runs a short multi-role session and
  * prints the endpoint record and a cost table per role.
  */
-export async function demoCommand(io: Io): Promise<void> {
+export async function demoCommand(io: Io, options: { json?: boolean } = {}): Promise<void> {
   const paint = colors(io.color);
+  const errorPaint = colors(io.errorColor ?? io.color);
   // A throwaway key for the emulator: the demo never needs, reads or prints a real one.
   const demoKey = `demo-${randomBytes(12).toString('hex')}`;
   const emulator = await startEmulator({ key: demoKey, emptyJson: [1] });
   try {
-    io.stderr(paint.dim(`emulator listening on ${emulator.url}\n`));
+    io.stderr(errorPaint.dim(`emulator listening on ${emulator.url}\n`));
     // Thinking stays on here so the detector has reasoning to replay across its tool turn.
     const config: SwitchboardConfig = { models: { thinking: true } };
     const resolved = resolveChatEndpoint(config, {
@@ -56,39 +63,48 @@ export async function demoCommand(io: Io): Promise<void> {
     ];
     const outcomes: RoleOutcome[] = [];
     for (const [index, [role, run]] of steps.entries()) {
-      io.stderr(paint.dim(`[${index + 1}/${steps.length}] ${role}...\n`));
+      io.stderr(errorPaint.dim(`[${index + 1}/${steps.length}] ${role}...\n`));
       const outcome = await run();
       outcomes.push(outcome);
-      io.stderr(`  ${paint.green('✓')} ${role}: ${outcome.summary}\n`);
+      io.stderr(`  ${errorPaint.green('✓')} ${role}: ${safeText(outcome.summary)}\n`);
     }
 
-    io.stdout(`\n${paint.bold('Endpoint record')} (as a run journals it; it never holds the key)\n`);
-    io.stdout(`${JSON.stringify(endpoint, null, 2)}\n`);
-
     const rows = outcomes.map((outcome) => ({
-      role: outcome.role,
+      label: outcome.role,
       totals: usageTotals(outcome.usage, (usage) => endpoint.cost(usage)),
     }));
     const total = sumTotals(rows.map((row) => row.totals));
-    const line = (label: string, totals: typeof total) => [
-      label,
-      formatCount(totals.calls),
-      formatCount(totals.cacheHit),
-      formatCount(totals.cacheMiss),
-      formatCount(totals.output),
-      formatUsd(totals.usd),
-    ];
+    const degraded = outcomes.filter((outcome) => outcome.degraded);
+
+    if (options.json) {
+      io.stdout(
+        safeJson({
+          endpoint,
+          note: THINKING_NOTE,
+          pricedAs: detectorModel,
+          roles: outcomes.map((outcome, index) => ({
+            role: outcome.role,
+            summary: outcome.summary,
+            degraded: outcome.degraded === true,
+            ...rows[index]?.totals,
+          })),
+          total,
+        }),
+      );
+      return;
+    }
+
+    io.stdout(`\n${paint.bold('Endpoint record')} (as a run journals it; it never holds the key)\n`);
+    io.stdout(safeJson(endpoint));
+    io.stdout(`note: ${THINKING_NOTE}\n`);
     io.stdout(`\n${paint.bold('Cost per role')} (${detectorModel} prices, USD)\n`);
     io.stdout(
-      `${renderTable(
-        ['role', 'calls', 'cache hit', 'cache miss', 'output', 'USD'],
-        [...rows.map((row) => line(row.role, row.totals)), line('total', total)],
-        { color: io.color, rightAligned: [1, 2, 3, 4, 5] },
-      )}\n`,
+      `${renderUsageTable('role', [...rows, { label: 'total', totals: total }], { color: io.color })}\n`,
     );
-    io.stdout(`total cost: ${formatUsd(total.usd)} over ${total.calls} calls\n`);
-    const degraded = outcomes.filter((outcome) => outcome.degraded);
-    for (const outcome of degraded) io.stdout(`degradation recorded (not a verdict): ${outcome.summary}\n`);
+    io.stdout(`total cost: ${formatUsd(total.usd)} over ${plural(total.calls, 'call')}\n`);
+    for (const outcome of degraded) {
+      io.stdout(`degradation recorded (not a verdict): ${safeText(outcome.summary)}\n`);
+    }
   } finally {
     await emulator.close();
   }

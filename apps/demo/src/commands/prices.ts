@@ -1,13 +1,12 @@
 import { PRICE_TABLE, PRICE_TABLE_SOURCE } from '@switchboard/prices';
 import { renderTable } from '../format.js';
 import type { Io } from '../io.js';
+import { safeJson } from '../terminal-text.js';
 
 /** `switchboard prices`: the price table, USD per million tokens. */
 export function pricesCommand(io: Io, options: { json?: boolean }): void {
   if (options.json) {
-    io.stdout(
-      `${JSON.stringify({ ...PRICE_TABLE_SOURCE, models: Object.fromEntries(PRICE_TABLE) }, null, 2)}\n`,
-    );
+    io.stdout(safeJson({ ...PRICE_TABLE_SOURCE, models: Object.fromEntries(PRICE_TABLE) }));
     return;
   }
   const rows = [...PRICE_TABLE].map(([model, prices]) => [

@@ -5,6 +5,7 @@ import {
   ModelRejectedError,
   toAssistantMessage,
 } from '@switchboard/adapter';
+import { formatConfidence } from '../format.js';
 
 /** What one role of the demo session did, and the usage entries its calls recorded. */
 export interface RoleOutcome {
@@ -76,8 +77,7 @@ export async function runClassifier(adapter: ChatAdapter, model: string): Promis
       ],
     });
     if (response.meanLogprob === null) return 'no logprobs in the reply';
-    const confidence = Math.exp(response.meanLogprob);
-    return `mean logprob ${response.meanLogprob.toFixed(4)}, confidence ${(confidence * 100).toFixed(1)}%`;
+    return `mean logprob ${response.meanLogprob.toFixed(4)}, confidence ${formatConfidence(response.meanLogprob)}`;
   });
   return { role: 'classifier', summary, usage };
 }

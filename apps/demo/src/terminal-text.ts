@@ -1,0 +1,27 @@
+// C0 controls but tab and newline, DEL, C1 controls (0x9b is a one-byte CSI), the line and paragraph
+// separators and the bidirectional overrides: each can move the cursor, clear the screen, write the
+// clipboard (OSC 52) or reorder what the reader sees.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
+const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+function escaped(character: string): string {
+  return `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`;
+}
+
+/**
+ * Text from a server (content, reasoning, model ids, error messages) made safe
+ * to print: every control character shows as a visible `\uXXXX` escape instead
+ * of reaching the terminal raw. Tabs and newlines stay.
+ */
+export function safeText(text: string): string {
+  return text.replace(UNSAFE, escaped);
+}
+
+/**
+ * A value as indented JSON that is safe to print: JSON.stringify already
+ * escapes C0 controls; this also escapes DEL, C1 controls and the other
+ * characters {@link safeText} neutralises. The result is still valid JSON.
+ */
+export function safeJson(value: unknown): string {
+  return `${JSON.stringify(value, null, 2).replace(UNSAFE, escaped)}\n`;
+}
