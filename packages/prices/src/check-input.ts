@@ -1,0 +1,47 @@
+import type { Prices } from './prices.js';
+import type { PricingTime } from './tariff.js';
+
+/**
+ * Throws the error every bad price input gets: a TypeError whose message names the
+ * field and what was expected, with the field's path as `field`.
+ */
+export function fail(field: string, expected: string): never {
+  throw Object.assign(new TypeError(`${field} must be ${expected}`), { field });
+}
+
+/** Whether a value is a non-null, non-array object. */
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const CAMEL_KEYS = ['cacheHitPerM', 'inputPerM', 'outputPerM'] as const;
+
+/** The key names of configuration entries (`[prices."model-id"]`). */
+export const SNAKE_KEYS = ['cache_hit_per_m', 'input_per_m', 'output_per_m'] as const;
+
+/** Checks a price object (camelCase `Prices`, or `keys` for config entries) and returns frozen `Prices`. */
+export function checkPrices(value: unknown, field: string, keys: readonly string[] = CAMEL_KEYS): Prices {
+  const [cacheHitPerM, inputPerM, outputPerM] = keys.map((key) => {
+    const price = (value as Record<string, unknown> | null)?.[key];
+    if (!(typeof price === 'number' && price >= 0 && price < Infinity))
+      fail(`${field}.${key}`, 'a finite number >= 0');
+    return price;
+  });
+  return Object.freeze({ cacheHitPerM, inputPerM, outputPerM } as Prices);
+}
+
+/** A pricing time as epoch milliseconds. */
+export function timeOf(value: PricingTime | undefined, field: string): number {
+  const time =
+    value === undefined
+      ? Date.now()
+      : value instanceof Date
+        ? value.getTime()
+        : typeof value === 'string' && /^\d{4}-\d\d-\d\d/.test(value)
+          ? Date.parse(value)
+          : typeof value === 'number'
+            ? value
+            : Number.NaN;
+  if (!Number.isFinite(time)) fail(field, 'a Date, ISO time or epoch ms');
+  return time;
+}

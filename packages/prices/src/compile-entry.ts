@@ -1,0 +1,176 @@
+import { checkPrices, fail, isObject, timeOf } from './check-input.js';
+import { formatterOf } from './local-time.js';
+import type { Prices } from './prices.js';
+import type { PriceEntry, TariffRef } from './tariff.js';
+
+/** Prices with the tariff reference records get; precomputed so pricing allocates nothing. */
+export interface Priced {
+  readonly prices: Prices;
+  readonly ref: TariffRef | null;
+}
+
+/** A band ready for matching: weekdays as a bit mask, windows as minute pairs. */
+export interface CompiledBand extends Priced {
+  readonly days: number;
+  readonly windows: readonly number[];
+  readonly exceptHolidays: boolean;
+}
+
+/** A tariff ready for pricing. */
+export interface CompiledTariff {
+  readonly entry: string;
+  readonly from: number;
+  readonly until: number;
+  readonly base: Priced;
+  readonly bands: readonly CompiledBand[];
+  readonly timeZone: string | null;
+  readonly holidays: ReadonlySet<number> | null;
+  /** The calendar's coverage, as day numbers (both included). */
+  readonly cover: readonly [number, number];
+  /** The dearest price of each kind over the base and every band. */
+  readonly max: Prices;
+}
+
+/** A price entry ready for pricing: flat, or a history sorted by `from`. */
+export type CompiledEntry = Priced | readonly CompiledTariff[];
+
+type Input = Record<string, unknown>;
+
+/** The highest price of each kind among some prices. */
+export function maxPrices(list: readonly Prices[]): Prices {
+  const max = (key: keyof Prices) => Math.max(...list.map((prices) => prices[key]));
+  return Object.freeze({
+    cacheHitPerM: max('cacheHitPerM'),
+    inputPerM: max('inputPerM'),
+    outputPerM: max('outputPerM'),
+  });
+}
+
+function listOf(value: unknown, field: string): Input[] {
+  if (!Array.isArray(value) || value.length === 0) fail(field, 'a non-empty array');
+  return value;
+}
+
+function textOf(value: unknown, field: string): string {
+  if (typeof value !== 'string' || value.trim() === '') fail(field, 'a non-empty string');
+  return value;
+}
+
+function minuteOf(value: unknown, field: string): number {
+  const [, hour, minute] = /^(\d\d):([0-5]\d)$/.exec(value as string) ?? [];
+  const minutes = Number(hour) * 60 + Number(minute);
+  if (!(minutes <= 1440)) fail(field, "a time 'HH:MM', 00:00 to 24:00");
+  return minutes;
+}
+
+function dayOf(value: unknown, field: string): number {
+  const time = Date.parse(value as string);
+  // Date.parse reads other formats too and rolls 2026-02-30 over to March: a date must read back as itself.
+  if (Number.isNaN(time) || new Date(time).toISOString().slice(0, 10) !== value)
+    fail(field, "a date 'YYYY-MM-DD'");
+  return time / 86_400_000;
+}
+
+function compileBand(band: Input, field: string, entry: string): CompiledBand {
+  const name = band.name as string;
+  if (!(typeof name === 'string' && name.trim() && name !== 'unknown'))
+    fail(`${field}.name`, "a name, not 'unknown'");
+  let days = 0;
+  for (const day of (band.weekdays ?? [1, 2, 3, 4, 5, 6, 7]) as number[]) {
+    if (!(day >= 1 && day <= 7 && Number.isInteger(day)))
+      fail(`${field}.weekdays`, 'ISO weekdays 1 (Monday) to 7');
+    days |= 1 << day;
+  }
+  const windows = listOf(band.windows, `${field}.windows`).flatMap(({ from, until }, index) => {
+    const at = `${field}.windows[${index}]`;
+    const start = minuteOf(from, `${at}.from`);
+    const end = minuteOf(until, `${at}.until`);
+    if (start === 1440 || start === end) fail(at, 'a window, from !== until');
+    return [start, end];
+  });
+  return {
+    prices: checkPrices(band.prices, `${field}.prices`),
+    ref: Object.freeze({ entry, band: name }),
+    days,
+    windows,
+    exceptHolidays: band.exceptHolidays === true,
+  };
+}
+
+function compileTariff(tariff: Input, field: string): CompiledTariff {
+  const at = (key: string) => `${field}.${key}`;
+  const from = timeOf(tariff.effectiveFrom as string, at('effectiveFrom'));
+  const until =
+    tariff.effectiveUntil === undefined
+      ? Infinity
+      : timeOf(tariff.effectiveUntil as string, at('effectiveUntil'));
+  if (!(until > from)) fail(at('effectiveUntil'), 'after effectiveFrom');
+  const entry = String(tariff.id ?? tariff.effectiveFrom);
+  const prices = checkPrices(tariff.prices, at('prices'));
+  const schedule = tariff.schedule as Input | undefined;
+  let timeZone: string | null = null;
+  let bands: CompiledBand[] = [];
+  let holidays: Set<number> | null = null;
+  let cover: readonly [number, number] = [0, 0];
+  if (schedule) {
+    timeZone = textOf(schedule.timeZone, at('schedule.timeZone'));
+    try {
+      formatterOf(timeZone);
+    } catch {
+      fail(at('schedule.timeZone'), "an IANA timezone such as 'Europe/Berlin'");
+    }
+    bands = listOf(schedule.bands, at('schedule.bands')).map((band, index) =>
+      compileBand(band, at(`schedule.bands[${index}]`), entry),
+    );
+    const calendar = schedule.holidays as { dates: unknown[]; coverage: Input } | undefined;
+    if (calendar) {
+      holidays = new Set(
+        calendar.dates.map((date, index) => dayOf(date, at(`schedule.holidays.dates[${index}]`))),
+      );
+      cover = [
+        dayOf(calendar.coverage.from, at('schedule.holidays.coverage.from')),
+        dayOf(calendar.coverage.until, at('schedule.holidays.coverage.until')),
+      ];
+      if (cover[1] < cover[0]) fail(at('schedule.holidays.coverage.until'), 'on or after from');
+    }
+  }
+  return {
+    entry,
+    from,
+    until,
+    base: {
+      prices,
+      ref: Object.freeze({ entry, band: timeZone && String(tariff.baseBand ?? 'standard') }),
+    },
+    bands,
+    timeZone,
+    holidays,
+    cover,
+    max: maxPrices([prices, ...bands.map((band) => band.prices)]),
+  };
+}
+
+/**
+ * Checks a price entry from code (flat `Prices` or `{ tariffs }`) and compiles it;
+ * throws a TypeError naming the bad field (`field` is where the entry came from).
+ */
+export function compileEntry(value: PriceEntry | unknown, field: string): CompiledEntry {
+  if (!(isObject(value) && 'tariffs' in value)) return { prices: checkPrices(value, field), ref: null };
+  try {
+    const tariffs = listOf(value.tariffs, `${field}.tariffs`)
+      .map((tariff, index) => compileTariff(tariff, `${field}.tariffs[${index}]`))
+      .sort((a, b) => a.from - b.from);
+    return tariffs.map((tariff, index) => {
+      // A tariff without effectiveUntil runs until the next one starts; tariffs must not overlap.
+      const next = tariffs[index + 1]?.from ?? Infinity;
+      if (tariff.from === next || (tariff.until > next && tariff.until < Infinity)) {
+        fail(`${field}.tariffs`, `without overlaps (${tariff.entry})`);
+      }
+      return tariff.until <= next ? tariff : { ...tariff, until: next };
+    });
+  } catch (error) {
+    // A missing object or list deep in the history: name the entry, whatever broke.
+    if ((error as { field?: string }).field) throw error;
+    fail(field, 'Prices or a TariffHistory');
+  }
+}

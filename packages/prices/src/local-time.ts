@@ -1,0 +1,58 @@
+const MINUTE = 60_000;
+const DAY = 86_400_000;
+// Every UTC offset in use is a whole number of quarter hours and every change of
+// offset (DST or otherwise) falls on a quarter hour of UTC, so one offset per
+// quarter hour is exact and lets a process price millions of calls with a handful
+// of Intl look-ups.
+const QUARTER_HOUR = 900_000;
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+const offsets = new Map<string, Map<number, number>>();
+
+/** The cached formatter of a timezone; throws RangeError for a name Intl does not know. */
+export function formatterOf(timeZone: string): Intl.DateTimeFormat {
+  let formatter = formatters.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' });
+    formatters.set(timeZone, formatter);
+  }
+  return formatter;
+}
+
+function offsetOf(timeZone: string, time: number): number {
+  const quarter = Math.floor(time / QUARTER_HOUR);
+  let cache = offsets.get(timeZone);
+  if (!cache) {
+    cache = new Map();
+    offsets.set(timeZone, cache);
+  }
+  let offset = cache.get(quarter);
+  if (offset === undefined) {
+    // '3/29/2026, GMT+02:00'; plain 'GMT' for a zero offset.
+    const [, sign, hours, minutes] =
+      /GMT([+-])(\d\d):(\d\d)/.exec(formatterOf(timeZone).format(quarter * QUARTER_HOUR)) ?? [];
+    offset = (sign === '-' ? -MINUTE : MINUTE) * (Number(hours ?? 0) * 60 + Number(minutes ?? 0));
+    // A long-running process sees few quarter hours; a bound keeps a batch re-costing years of calls small.
+    if (cache.size > 4096) cache.clear();
+    cache.set(quarter, offset);
+  }
+  return offset;
+}
+
+/** An instant as wall-clock time in a timezone: days since 1970-01-01 (local) and the minute of that day. */
+export interface LocalTime {
+  readonly day: number;
+  readonly minute: number;
+}
+
+/** The local date (as a day number) and minute of the day of `time` (epoch ms) in `timeZone`. */
+export function localTimeOf(timeZone: string, time: number): LocalTime {
+  const local = time + offsetOf(timeZone, time);
+  const day = Math.floor(local / DAY);
+  return { day, minute: Math.floor((local - day * DAY) / MINUTE) };
+}
+
+/** The ISO weekday (1 Monday … 7 Sunday) of a day number; 1970-01-01 was a Thursday. */
+export function weekdayOf(day: number): number {
+  return ((((day + 3) % 7) + 7) % 7) + 1;
+}

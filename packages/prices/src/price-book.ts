@@ -1,0 +1,198 @@
+import { checkPrices, fail, SNAKE_KEYS, timeOf } from './check-input.js';
+import { type CompiledEntry, compileEntry } from './compile-entry.js';
+import { costAt } from './cost-of.js';
+import { maxPriceBetween, priceAt } from './price-at.js';
+import { PRICE_TABLE } from './price-table.js';
+import type { Prices } from './prices.js';
+import { PRICES_VERSION } from './prices-version.js';
+import { providerCostOf } from './provider-cost-of.js';
+import type { PriceEntry, PricingOptions, PricingTime, TariffRef } from './tariff.js';
+
+/**
+ * Platform aliases: the primary platform maps `primary-chat` to its default model
+ * (spec 5), so a call made with the alias is priced as that model.
+ */
+export const MODEL_ALIASES: ReadonlyMap<string, string> = new Map([['primary-chat', 'primary-flash']]);
+
+/** A price entry as the configuration file writes it: `[prices."model-id"]`. */
+export interface PriceConfigEntry {
+  readonly cache_hit_per_m: number;
+  readonly input_per_m: number;
+  readonly output_per_m: number;
+}
+
+/** Entries keyed by model id: an object, a Map, or `[id, entry]` pairs. */
+export type PriceEntries<Entry> = Readonly<Record<string, Entry>> | Iterable<readonly [string, Entry]>;
+
+/** What a book prices a model at, at some time. */
+export interface BookPrice {
+  /** The model id priced as (trimmed; an alias's target). */
+  readonly model: string;
+  readonly prices: Prices;
+  /** The dated tariff and band, or null for flat prices. */
+  readonly tariff: TariffRef | null;
+}
+
+/** What a book costs one usage entry at. */
+export interface BookCost {
+  readonly costUsd: number;
+  readonly pricedAs: string;
+  readonly tariff: TariffRef | null;
+}
+
+/** One raw call to price: the model it was made with, its usage, and its time (default now). */
+export interface CallToPrice {
+  readonly model: string;
+  readonly usage: unknown;
+  readonly at?: PricingTime;
+}
+
+/**
+ * How one call was priced; the same shape as `CallPricing` of `@switchboard/adapter`
+ * (kept here so this package depends on nothing).
+ */
+export interface CallPricing {
+  /** The book's cost when it knows the model, else the provider's `usage.cost`, else null. */
+  readonly costUsd: number | null;
+  /** The model id whose price was used (the book's id, or the model as sent for the provider's cost). */
+  readonly pricedAs: string | null;
+  readonly priceSource: 'table' | 'provider' | null;
+  readonly tariff: TariffRef | null;
+  /** The provider's own `usage.cost`, or null when it sent none. */
+  readonly providerCostUsd: number | null;
+  /** `PRICES_VERSION` when the call was priced, else null. */
+  readonly priceVersion: string | null;
+}
+
+function entriesOf<Entry>(entries: PriceEntries<Entry> = {}): [string, Entry][] {
+  const list =
+    Symbol.iterator in entries ? [...(entries as Iterable<[string, Entry]>)] : Object.entries(entries);
+  return list.map(([model, entry]) => {
+    if (!model?.trim()) fail('a model id', 'a non-empty string');
+    return [model.trim(), entry];
+  });
+}
+
+/**
+ * The prices a run is costed with: `PRICE_TABLE` plus entries from code and from
+ * the configuration, each flat or a history of dated tariffs. Later entries
+ * replace earlier ones of the same id. Immutable: `with` returns a new book.
+ * Entries are checked when added (TypeError naming the model and field).
+ */
+export class PriceBook {
+  readonly #entries: Map<string, CompiledEntry>;
+
+  /** The table's entries plus `entries` (camelCase `Prices` or `{ tariffs }`). */
+  constructor(entries?: PriceEntries<PriceEntry>) {
+    this.#entries = new Map();
+    for (const [model, prices] of PRICE_TABLE) this.#entries.set(model, { prices, ref: null });
+    this.#add(entries);
+  }
+
+  #add(entries: PriceEntries<PriceEntry> | undefined): this {
+    for (const [model, entry] of entriesOf(entries)) {
+      this.#entries.set(model, compileEntry(entry, `price "${model}"`));
+    }
+    return this;
+  }
+
+  #copy(): PriceBook {
+    // `this.constructor`, not the class name: a class that names itself is renamed in the bundle.
+    const book: PriceBook = new (this.constructor as new () => PriceBook)();
+    for (const [model, entry] of this.#entries) book.#entries.set(model, entry);
+    return book;
+  }
+
+  /** A book with the table and the configuration's `[prices."model-id"]` entries (snake_case). */
+  static fromConfig(config?: PriceEntries<PriceConfigEntry>): PriceBook {
+    return new this().withConfig(config);
+  }
+
+  /** A new book with these entries from code added (replacing entries of the same id). */
+  with(entries: PriceEntries<PriceEntry>): PriceBook {
+    return this.#copy().#add(entries);
+  }
+
+  /** A new book with these configuration entries (snake_case) added. */
+  withConfig(config?: PriceEntries<PriceConfigEntry>): PriceBook {
+    const book = this.#copy();
+    for (const [model, entry] of entriesOf(config)) {
+      book.#entries.set(model, { prices: checkPrices(entry, `prices."${model}"`, SNAKE_KEYS), ref: null });
+    }
+    return book;
+  }
+
+  /** The model ids the book prices (aliases not included). */
+  models(): string[] {
+    return [...this.#entries.keys()];
+  }
+
+  #lookup(model: string): [string, CompiledEntry] | null {
+    if (typeof model !== 'string') return null;
+    let id = model.trim();
+    let entry = this.#entries.get(id);
+    if (!entry && MODEL_ALIASES.has(id)) {
+      id = MODEL_ALIASES.get(id) as string;
+      entry = this.#entries.get(id);
+    }
+    return entry ? [id, entry] : null;
+  }
+
+  /** Whether the book has an entry for the model (trimmed, aliases followed), at any time. */
+  has(model: string): boolean {
+    return this.#lookup(model) !== null;
+  }
+
+  /** The prices in force for a model at `options.at` (default now), or null when it has none then. */
+  priceOf(model: string, options?: PricingOptions): BookPrice | null {
+    const found = this.#lookup(model);
+    const priced = found && priceAt(found[1], timeOf(options?.at, 'at'));
+    return (
+      priced && { model: (found as [string, CompiledEntry])[0], prices: priced.prices, tariff: priced.ref }
+    );
+  }
+
+  /** The cost of one usage entry of a call on `model` at `options.at`, or null (unpriced, or usage not a plain object). */
+  costOf(model: string, usage: unknown, options?: PricingOptions): BookCost | null {
+    const price = this.priceOf(model, options);
+    const costUsd = price && costAt(price.prices, usage);
+    return costUsd === null || price === null
+      ? null
+      : { costUsd, pricedAs: price.model, tariff: price.tariff };
+  }
+
+  /**
+   * The dearest price of each kind a call on `model` could be charged between
+   * `from` and `until` (both default: unbounded), for worst-case reservations:
+   * every band of every tariff in force in the range counts. Null when unpriced.
+   */
+  maxPricesOf(
+    model: string,
+    options?: { readonly from?: PricingTime; readonly until?: PricingTime },
+  ): Prices | null {
+    const found = this.#lookup(model);
+    const from = options?.from === undefined ? -Infinity : timeOf(options.from, 'from');
+    const until = options?.until === undefined ? Infinity : timeOf(options.until, 'until');
+    return found && maxPriceBetween(found[1], from, until);
+  }
+
+  /**
+   * Prices one raw call: the book's price for its model when it has one
+   * (`priceSource: 'table'`), else the provider's `usage.cost` (`'provider'`),
+   * else unpriced (`costUsd: null`). The provider's cost is kept as
+   * `providerCostUsd` either way, so a report can show the difference.
+   */
+  priceCall(call: CallToPrice): CallPricing {
+    const local = this.costOf(call.model, call.usage, { at: call.at ?? Date.now() });
+    const providerCostUsd = providerCostOf(call.usage);
+    const provider = local === null && providerCostUsd !== null;
+    return {
+      costUsd: local ? local.costUsd : providerCostUsd,
+      pricedAs: local ? local.pricedAs : provider ? call.model.trim() : null,
+      priceSource: local ? 'table' : provider ? 'provider' : null,
+      tariff: local ? local.tariff : null,
+      providerCostUsd,
+      priceVersion: local || provider ? PRICES_VERSION : null,
+    };
+  }
+}
