@@ -1,0 +1,124 @@
+// Bench row of issue 11: what pricing one call costs with @switchboard/prices
+// (its built dist), flat and with a scheduled tariff (timezone, weekday windows,
+// a window across midnight, a holiday calendar). Target: under 2 µs a call with
+// the scheduled tariff. Prints markdown; not part of the tests.
+//
+// Usage (from the root): pnpm --filter @switchboard/bench bench:pricing
+import { costOf, PRICE_TABLE, PriceBook, type TariffHistory } from '@switchboard/prices';
+
+const CALLS = 200_000;
+const ROUNDS = 7;
+const TARGET_NS = 2_000;
+
+const prices = (cacheHitPerM: number, inputPerM: number, outputPerM: number) => ({
+  cacheHitPerM,
+  inputPerM,
+  outputPerM,
+});
+
+// Shaped like the primary platform's history: off-peak nightly, peak on weekdays except holidays.
+const SCHEDULED: TariffHistory = {
+  tariffs: [
+    { effectiveFrom: '2025-01-01T00:00:00+08:00', prices: prices(0.1, 1, 2) },
+    {
+      effectiveFrom: '2026-01-01T00:00:00+08:00',
+      prices: prices(0.1, 1, 2),
+      schedule: {
+        timeZone: 'Asia/Shanghai',
+        bands: [
+          { name: 'off-peak', prices: prices(0.05, 0.5, 1), windows: [{ from: '22:30', until: '06:30' }] },
+          {
+            name: 'peak',
+            prices: prices(0.2, 2, 4),
+            weekdays: [1, 2, 3, 4, 5],
+            windows: [
+              { from: '09:00', until: '12:00' },
+              { from: '14:00', until: '18:00' },
+            ],
+            exceptHolidays: true,
+          },
+        ],
+        holidays: {
+          dates: ['2026-05-01', '2026-10-01'],
+          coverage: { from: '2026-01-01', until: '2026-12-31' },
+        },
+      },
+    },
+  ],
+};
+
+const USAGE = Object.freeze({
+  prompt_tokens: 1_200,
+  completion_tokens: 300,
+  prompt_cache_hit_tokens: 1_024,
+  prompt_cache_miss_tokens: 176,
+});
+
+const book = new PriceBook({ 'scheduled-model': SCHEDULED });
+const flash = PRICE_TABLE.get('primary-flash') ?? null;
+// Reply times a run would see: one call every 2 seconds from a Monday morning on, in force under the schedule.
+const START = Date.parse('2026-03-02T08:00:00+08:00');
+const times = Array.from({ length: CALLS }, (_, index) => START + index * 2_000);
+const isoTimes = times.map((time) => new Date(time).toISOString());
+// Times far apart (one every 7 hours over years): every call needs a fresh timezone offset.
+const scattered = Array.from(
+  { length: 20_000 },
+  (_, index) => START - 3e10 + index * 25_200_000 + (index % 97) * 60_000,
+);
+
+let sink = 0;
+
+function nsPerCall(label: string, calls: number, price: (index: number) => number | null): [string, number] {
+  const samples: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const started = process.hrtime.bigint();
+    for (let index = 0; index < calls; index++) sink += price(index) ?? 0;
+    samples.push(Number(process.hrtime.bigint() - started) / calls);
+  }
+  samples.sort((a, b) => a - b);
+  return [label, samples[Math.floor(ROUNDS / 2)] as number];
+}
+
+const at = (index: number) => times[index] as number;
+const rows = [
+  nsPerCall('`costOf(prices, usage)`, flat (the spec rule)', CALLS, () => costOf(flash, USAGE)),
+  nsPerCall(
+    '`book.priceCall`, a table model (flat)',
+    CALLS,
+    (index) => book.priceCall({ model: 'primary-flash', usage: USAGE, at: at(index) }).costUsd,
+  ),
+  nsPerCall(
+    '`book.costOf`, scheduled tariff',
+    CALLS,
+    (index) => book.costOf('scheduled-model', USAGE, { at: at(index) })?.costUsd ?? null,
+  ),
+  nsPerCall(
+    '`book.priceCall`, scheduled tariff',
+    CALLS,
+    (index) => book.priceCall({ model: 'scheduled-model', usage: USAGE, at: at(index) }).costUsd,
+  ),
+  nsPerCall(
+    '`book.priceCall`, scheduled tariff, ISO time strings',
+    CALLS,
+    (index) =>
+      book.priceCall({ model: 'scheduled-model', usage: USAGE, at: isoTimes[index] as string }).costUsd,
+  ),
+  nsPerCall(
+    '`book.priceCall`, scheduled tariff, times hours apart (offset cache misses)',
+    scattered.length,
+    (index) =>
+      book.priceCall({ model: 'scheduled-model', usage: USAGE, at: scattered[index] as number }).costUsd,
+  ),
+];
+
+console.log(
+  `Node ${process.version}; ${CALLS.toLocaleString('en-US')} calls per round, median of ${ROUNDS} rounds\n`,
+);
+console.log('| pricing one call | ns/call |');
+console.log('|---|---:|');
+for (const [label, ns] of rows) console.log(`| ${label} | ${Math.round(ns).toLocaleString('en-US')} |`);
+const scheduled = rows[3]?.[1] ?? Number.POSITIVE_INFINITY;
+console.log(
+  `\ntarget: a scheduled tariff under ${TARGET_NS.toLocaleString('en-US')} ns a call: ${Math.round(scheduled)} ns, ${scheduled < TARGET_NS ? 'met' : 'NOT met'}`,
+);
+if (sink < 0) console.log(sink);
