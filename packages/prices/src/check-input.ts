@@ -1,17 +1,9 @@
 import type { Prices } from './prices.js';
 import type { PricingTime } from './tariff.js';
 
-/**
- * Throws the error every bad price input gets: a TypeError whose message names the
- * field and what was expected, with the field's path as `field`.
- */
+/** Throws the error every bad price input gets: a TypeError naming the field and what was expected. */
 export function fail(field: string, expected: string): never {
-  throw Object.assign(new TypeError(`${field} must be ${expected}`), { field });
-}
-
-/** Whether a value is a non-null, non-array object. */
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  throw new TypeError(`${field} must be ${expected}`);
 }
 
 const CAMEL_KEYS = ['cacheHitPerM', 'inputPerM', 'outputPerM'] as const;
@@ -30,18 +22,15 @@ export function checkPrices(value: unknown, field: string, keys: readonly string
   return Object.freeze({ cacheHitPerM, inputPerM, outputPerM } as Prices);
 }
 
-/** A pricing time as epoch milliseconds. */
-export function timeOf(value: PricingTime | undefined, field: string): number {
+/** A pricing time as epoch milliseconds; `fallback` (default now) when it is undefined. */
+export function timeOf(value: PricingTime | undefined, field: string, fallback?: number): number {
+  // Only ISO strings: Date.parse reads other formats in the process's own timezone.
   const time =
     value === undefined
-      ? Date.now()
-      : value instanceof Date
-        ? value.getTime()
-        : typeof value === 'string' && /^\d{4}-\d\d-\d\d/.test(value)
-          ? Date.parse(value)
-          : typeof value === 'number'
-            ? value
-            : Number.NaN;
-  if (!Number.isFinite(time)) fail(field, 'a Date, ISO time or epoch ms');
+      ? (fallback ?? Date.now())
+      : typeof value === 'string' && !/^\d{4}-\d\d-\d\d/.test(value)
+        ? Number.NaN
+        : +new Date(value);
+  if (Number.isNaN(time)) fail(field, 'a Date, ISO time or epoch ms');
   return time;
 }

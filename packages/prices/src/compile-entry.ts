@@ -1,7 +1,7 @@
-import { checkPrices, fail, isObject, timeOf } from './check-input.js';
+import { checkPrices, fail, timeOf } from './check-input.js';
 import { formatterOf } from './local-time.js';
 import type { Prices } from './prices.js';
-import type { PriceEntry, TariffRef } from './tariff.js';
+import type { PriceEntry, TariffHistory, TariffRef } from './tariff.js';
 
 /** Prices with the tariff reference records get; precomputed so pricing allocates nothing. */
 export interface Priced {
@@ -59,7 +59,7 @@ function textOf(value: unknown, field: string): string {
 function minuteOf(value: unknown, field: string): number {
   const [, hour, minute] = /^(\d\d):([0-5]\d)$/.exec(value as string) ?? [];
   const minutes = Number(hour) * 60 + Number(minute);
-  if (!(minutes <= 1440)) fail(field, "a time 'HH:MM', 00:00 to 24:00");
+  if (!(minutes <= 1440)) fail(field, "'HH:MM' (00:00 to 24:00)");
   return minutes;
 }
 
@@ -72,13 +72,10 @@ function dayOf(value: unknown, field: string): number {
 }
 
 function compileBand(band: Input, field: string, entry: string): CompiledBand {
-  const name = band.name as string;
-  if (!(typeof name === 'string' && name.trim() && name !== 'unknown'))
-    fail(`${field}.name`, "a name, not 'unknown'");
+  const name = textOf(band.name, `${field}.name`);
   let days = 0;
   for (const day of (band.weekdays ?? [1, 2, 3, 4, 5, 6, 7]) as number[]) {
-    if (!(day >= 1 && day <= 7 && Number.isInteger(day)))
-      fail(`${field}.weekdays`, 'ISO weekdays 1 (Monday) to 7');
+    if (!(day >= 1 && day <= 7 && Number.isInteger(day))) fail(`${field}.weekdays`, 'ISO weekdays (1 to 7)');
     days |= 1 << day;
   }
   const windows = listOf(band.windows, `${field}.windows`).flatMap(({ from, until }, index) => {
@@ -104,7 +101,6 @@ function compileTariff(tariff: Input, field: string): CompiledTariff {
     tariff.effectiveUntil === undefined
       ? Infinity
       : timeOf(tariff.effectiveUntil as string, at('effectiveUntil'));
-  if (!(until > from)) fail(at('effectiveUntil'), 'after effectiveFrom');
   const entry = String(tariff.id ?? tariff.effectiveFrom);
   const prices = checkPrices(tariff.prices, at('prices'));
   const schedule = tariff.schedule as Input | undefined;
@@ -113,11 +109,12 @@ function compileTariff(tariff: Input, field: string): CompiledTariff {
   let holidays: Set<number> | null = null;
   let cover: readonly [number, number] = [0, 0];
   if (schedule) {
-    timeZone = textOf(schedule.timeZone, at('schedule.timeZone'));
+    timeZone = schedule.timeZone as string;
     try {
-      formatterOf(timeZone);
+      // Intl takes an absent timezone for the process's own.
+      formatterOf(typeof timeZone === 'string' ? timeZone : '?');
     } catch {
-      fail(at('schedule.timeZone'), "an IANA timezone such as 'Europe/Berlin'");
+      fail(at('schedule.timeZone'), 'an IANA timezone');
     }
     bands = listOf(schedule.bands, at('schedule.bands')).map((band, index) =>
       compileBand(band, at(`schedule.bands[${index}]`), entry),
@@ -127,11 +124,11 @@ function compileTariff(tariff: Input, field: string): CompiledTariff {
       holidays = new Set(
         calendar.dates.map((date, index) => dayOf(date, at(`schedule.holidays.dates[${index}]`))),
       );
+      // A coverage that ends before it starts covers nothing: every uncertain time is priced dear, never low.
       cover = [
         dayOf(calendar.coverage.from, at('schedule.holidays.coverage.from')),
         dayOf(calendar.coverage.until, at('schedule.holidays.coverage.until')),
       ];
-      if (cover[1] < cover[0]) fail(at('schedule.holidays.coverage.until'), 'on or after from');
     }
   }
   return {
@@ -155,22 +152,20 @@ function compileTariff(tariff: Input, field: string): CompiledTariff {
  * throws a TypeError naming the bad field (`field` is where the entry came from).
  */
 export function compileEntry(value: PriceEntry | unknown, field: string): CompiledEntry {
-  if (!(isObject(value) && 'tariffs' in value)) return { prices: checkPrices(value, field), ref: null };
-  try {
-    const tariffs = listOf(value.tariffs, `${field}.tariffs`)
-      .map((tariff, index) => compileTariff(tariff, `${field}.tariffs[${index}]`))
-      .sort((a, b) => a.from - b.from);
-    return tariffs.map((tariff, index) => {
-      // A tariff without effectiveUntil runs until the next one starts; tariffs must not overlap.
-      const next = tariffs[index + 1]?.from ?? Infinity;
-      if (tariff.from === next || (tariff.until > next && tariff.until < Infinity)) {
-        fail(`${field}.tariffs`, `without overlaps (${tariff.entry})`);
-      }
-      return tariff.until <= next ? tariff : { ...tariff, until: next };
-    });
-  } catch (error) {
-    // A missing object or list deep in the history: name the entry, whatever broke.
-    if ((error as { field?: string }).field) throw error;
-    fail(field, 'Prices or a TariffHistory');
-  }
+  const history = (value as TariffHistory | null)?.tariffs;
+  if (history === undefined) return { prices: checkPrices(value, field), ref: null };
+  const tariffs = listOf(history, `${field}.tariffs`)
+    .map((tariff, index) => compileTariff(tariff, `${field}.tariffs[${index}]`))
+    .sort((a, b) => a.from - b.from);
+  return tariffs.map((tariff, index) => {
+    // A tariff without effectiveUntil runs until the next one starts; tariffs must not overlap.
+    const next = tariffs[index + 1]?.from ?? Infinity;
+    if (
+      !(tariff.until > tariff.from && tariff.from < next) ||
+      (tariff.until > next && tariff.until < Infinity)
+    ) {
+      fail(`${field}.tariffs`, `each in force for some time, none overlapping (${tariff.entry})`);
+    }
+    return tariff.until <= next ? tariff : { ...tariff, until: next };
+  });
 }

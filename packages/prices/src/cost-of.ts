@@ -2,7 +2,7 @@ import { timeOf } from './check-input.js';
 import { type CompiledEntry, compileEntry } from './compile-entry.js';
 import { priceAt } from './price-at.js';
 import type { Prices } from './prices.js';
-import type { PriceEntry, PricingOptions } from './tariff.js';
+import type { PriceEntry, PricingOptions, TariffHistory } from './tariff.js';
 
 /** The token counts of one usage entry, as the cost rule bills them. */
 export interface BilledTokens {
@@ -81,7 +81,7 @@ const compiled = new WeakMap<object, CompiledEntry>();
  */
 export function costOf(prices: PriceEntry | null, usage: unknown, options?: PricingOptions): number | null {
   if (prices === null || prices === undefined) return null;
-  if (typeof prices === 'object' && 'tariffs' in prices) {
+  if ((prices as TariffHistory).tariffs) {
     let entry = compiled.get(prices);
     if (!entry) {
       entry = compileEntry(prices, 'prices');
@@ -90,7 +90,7 @@ export function costOf(prices: PriceEntry | null, usage: unknown, options?: Pric
     const priced = priceAt(entry, timeOf(options?.at, 'at'));
     return priced && costAt(priced.prices, usage);
   }
-  return costAt(prices, usage);
+  return costAt(prices as Prices, usage);
 }
 
 /** The cost rule on flat prices. */

@@ -65,9 +65,10 @@ function priceInTariff(tariff: CompiledTariff, time: number): Priced {
     bandAt(tariff, day, minute, 3),
   ]);
   if (candidates.size === 1) return band;
-  const prices: Prices[] = [];
-  for (const candidate of candidates) prices.push(candidate.prices);
-  return { prices: maxPrices(prices), ref: Object.freeze({ entry: tariff.entry, band: 'unknown' }) };
+  return {
+    prices: maxPrices([...candidates].map((candidate) => candidate.prices)),
+    ref: Object.freeze({ entry: tariff.entry, band: 'unknown' }),
+  };
 }
 
 /** The prices of a compiled entry at `time` (epoch ms), or null when no tariff is in force then. */

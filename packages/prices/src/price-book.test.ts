@@ -3,6 +3,7 @@ import { SHANGHAI } from './__fixtures__/tariffs.js';
 import { PriceBook } from './price-book.js';
 import { PRICE_TABLE } from './price-table.js';
 import { PRICES_VERSION } from './prices-version.js';
+import type { HolidayCalendar, Tariff } from './tariff.js';
 
 const flash = PRICE_TABLE.get('primary-flash');
 const pro = PRICE_TABLE.get('primary-v4-pro');
@@ -83,7 +84,7 @@ describe('PriceBook', () => {
       [{ effectiveFrom: 'soon', prices: custom }, 'price "m".tariffs[0].effectiveFrom must be'],
       [
         { effectiveFrom: '2026-02-01', effectiveUntil: '2026-01-01', prices: custom },
-        '.tariffs[0].effectiveUntil must be after',
+        'price "m".tariffs must be each in force for some time, none overlapping (2026-02-01)',
       ],
       [{ effectiveFrom: '2026-01-01', prices: { ...custom, inputPerM: -2 } }, '.tariffs[0].prices.inputPerM'],
       [
@@ -101,19 +102,53 @@ describe('PriceBook', () => {
       [band({ windows: [] }), '.bands[0].windows must be a non-empty array'],
       [band({ weekdays: [0] }), '.bands[0].weekdays must be ISO weekdays'],
       [band({ weekdays: [1.5] }), '.bands[0].weekdays must be ISO weekdays'],
-      [band({ name: 'unknown' }), ".bands[0].name must be a name, not 'unknown'"],
+      [band({ name: ' ' }), '.bands[0].name must be a non-empty string'],
       [band({ prices: { ...custom, outputPerM: -1 } }), '.bands[0].prices.outputPerM must be'],
       [
         calendar({ dates: ['2026-02-30'], coverage: { from: '2026-01-01', until: '2026-12-31' } }),
         '.holidays.dates[0] must be a date',
       ],
-      [
-        calendar({ dates: [], coverage: { from: '2026-12-31', until: '2026-01-01' } }),
-        '.holidays.coverage.until must be on or after',
-      ],
-      [calendar({ dates: [] }), 'price "m" must be Prices or a TariffHistory'],
     ])('rejects a bad tariff, naming the field: %#', (tariff, message) => {
       expect(() => new PriceBook({ m: { tariffs: [tariff as never] } })).toThrow(message);
+    });
+
+    it('prices every uncertain time dear when a coverage ends before it starts (covers nothing)', () => {
+      const book = new PriceBook({
+        m: { tariffs: [calendar({ dates: [], coverage: { from: '2026-12-31', until: '2026-01-01' } })] },
+      });
+      expect(book.priceOf('m', { at: '2026-06-01T00:00:00Z' })?.tariff?.band).toBe('standard');
+      const exceptHolidays = new PriceBook({
+        m: {
+          tariffs: [
+            {
+              effectiveFrom: '2026-01-01',
+              prices: custom,
+              schedule: {
+                timeZone: 'UTC',
+                bands: [
+                  {
+                    name: 'cheap',
+                    prices: { ...custom, inputPerM: 0 },
+                    windows: [{ from: '00:00', until: '24:00' }],
+                    exceptHolidays: true,
+                  },
+                ],
+                holidays: { dates: [], coverage: { from: '2026-12-31', until: '2026-01-01' } },
+              },
+            },
+          ],
+        },
+      });
+      expect(exceptHolidays.priceOf('m', { at: '2026-06-01T00:00:00Z' })).toMatchObject({
+        prices: custom,
+        tariff: { band: 'unknown' },
+      });
+    });
+
+    it('throws a TypeError for a calendar without its dates', () => {
+      expect(() => new PriceBook({ m: { tariffs: [calendar({ coverage: {} }) as never] } })).toThrow(
+        TypeError,
+      );
     });
 
     it('rejects overlapping tariffs and an empty history', () => {
@@ -122,13 +157,13 @@ describe('PriceBook', () => {
         { effectiveFrom: '2026-02-01', prices: custom },
       ];
       expect(() => new PriceBook({ m: { tariffs: overlap } })).toThrow(
-        'price "m".tariffs must be without overlaps',
+        'price "m".tariffs must be each in force for some time, none overlapping',
       );
       const twice = [
         { effectiveFrom: '2026-01-01', prices: custom },
         { effectiveFrom: '2026-01-01T00:00:00Z', prices: custom },
       ];
-      expect(() => new PriceBook({ m: { tariffs: twice } })).toThrow('without overlaps');
+      expect(() => new PriceBook({ m: { tariffs: twice } })).toThrow('none overlapping');
       expect(() => new PriceBook({ m: { tariffs: [] } })).toThrow(
         'price "m".tariffs must be a non-empty array',
       );
@@ -262,7 +297,7 @@ function band(overrides: Record<string, unknown>) {
   };
 }
 
-function calendar(holidays: unknown) {
+function calendar(holidays: unknown): Tariff {
   const tariff = band({});
-  return { ...tariff, schedule: { ...tariff.schedule, holidays } };
+  return { ...tariff, schedule: { ...tariff.schedule, holidays: holidays as HolidayCalendar } };
 }

@@ -131,8 +131,8 @@ export class PriceBook {
     if (typeof model !== 'string') return null;
     let id = model.trim();
     let entry = this.#entries.get(id);
-    if (!entry && MODEL_ALIASES.has(id)) {
-      id = MODEL_ALIASES.get(id) as string;
+    if (!entry) {
+      id = MODEL_ALIASES.get(id) ?? id;
       entry = this.#entries.get(id);
     }
     return entry ? [id, entry] : null;
@@ -171,8 +171,8 @@ export class PriceBook {
     options?: { readonly from?: PricingTime; readonly until?: PricingTime },
   ): Prices | null {
     const found = this.#lookup(model);
-    const from = options?.from === undefined ? -Infinity : timeOf(options.from, 'from');
-    const until = options?.until === undefined ? Infinity : timeOf(options.until, 'until');
+    const from = timeOf(options?.from, 'from', -Infinity);
+    const until = timeOf(options?.until, 'until', Infinity);
     return found && maxPriceBetween(found[1], from, until);
   }
 

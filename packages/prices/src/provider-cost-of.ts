@@ -5,7 +5,7 @@
  */
 export function providerCostOf(usage: unknown): number | null {
   try {
-    const cost = typeof usage === 'object' && usage !== null ? (usage as { cost?: unknown }).cost : null;
+    const cost = (usage as { cost?: unknown } | null)?.cost;
     return typeof cost === 'number' && cost >= 0 && cost < Infinity ? cost : null;
   } catch {
     // A getter or proxy trap that throws on a hand-made object: no readable cost.
