@@ -9,7 +9,7 @@ export interface Priced {
   readonly ref: TariffRef | null;
 }
 
-/** A band ready for matching: weekdays as a bit mask, windows as minute pairs. */
+/** A band ready for matching: weekdays as a bit mask (bit 0 Sunday), windows as minute pairs. */
 export interface CompiledBand extends Priced {
   readonly days: number;
   readonly windows: readonly number[];
@@ -76,7 +76,7 @@ function compileBand(band: Input, field: string, entry: string): CompiledBand {
   let days = 0;
   for (const day of (band.weekdays ?? [1, 2, 3, 4, 5, 6, 7]) as number[]) {
     if (!(day >= 1 && day <= 7 && Number.isInteger(day))) fail(`${field}.weekdays`, 'ISO weekdays (1 to 7)');
-    days |= 1 << day;
+    days |= 1 << (day % 7);
   }
   const windows = listOf(band.windows, `${field}.windows`).flatMap(({ from, until }, index) => {
     const at = `${field}.windows[${index}]`;
@@ -137,7 +137,7 @@ function compileTariff(tariff: Input, field: string): CompiledTariff {
     until,
     base: {
       prices,
-      ref: Object.freeze({ entry, band: timeZone && String(tariff.baseBand ?? 'standard') }),
+      ref: Object.freeze({ entry, band: timeZone && 'standard' }),
     },
     bands,
     timeZone,

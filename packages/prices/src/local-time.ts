@@ -1,5 +1,4 @@
 const MINUTE = 60_000;
-const DAY = 86_400_000;
 // Every UTC offset in use is a whole number of quarter hours and every change of
 // offset (DST or otherwise) falls on a quarter hour of UTC, so one offset per
 // quarter hour is exact and lets a process price millions of calls with a handful
@@ -39,20 +38,7 @@ function offsetOf(timeZone: string, time: number): number {
   return offset;
 }
 
-/** An instant as wall-clock time in a timezone: days since 1970-01-01 (local) and the minute of that day. */
-export interface LocalTime {
-  readonly day: number;
-  readonly minute: number;
-}
-
-/** The local date (as a day number) and minute of the day of `time` (epoch ms) in `timeZone`. */
-export function localTimeOf(timeZone: string, time: number): LocalTime {
-  const local = time + offsetOf(timeZone, time);
-  const day = Math.floor(local / DAY);
-  return { day, minute: Math.floor((local - day * DAY) / MINUTE) };
-}
-
-/** The ISO weekday (1 Monday … 7 Sunday) of a day number; 1970-01-01 was a Thursday. */
-export function weekdayOf(day: number): number {
-  return ((((day + 3) % 7) + 7) % 7) + 1;
+/** Wall-clock time of `time` (epoch ms) in `timeZone`, as whole minutes since 1970-01-01 00:00 there. */
+export function localMinuteOf(timeZone: string, time: number): number {
+  return Math.floor((time + offsetOf(timeZone, time)) / MINUTE);
 }

@@ -5,7 +5,7 @@ import {
   maxPrices,
   type Priced,
 } from './compile-entry.js';
-import { localTimeOf, weekdayOf } from './local-time.js';
+import { localMinuteOf } from './local-time.js';
 import type { Prices } from './prices.js';
 
 // Which out-of-coverage days a match consulted (1: the local day, 2: the day
@@ -28,7 +28,8 @@ function startsOn(
   assume: number,
 ): boolean {
   return (
-    ((band.days >> weekdayOf(day)) & 1) === 1 &&
+    // Day 0, 1970-01-01, was a Thursday (4 in the mask, which counts from Sunday as 0).
+    ((band.days >> (((day % 7) + 11) % 7)) & 1) === 1 &&
     !(band.exceptHolidays && isHoliday(tariff, day, today, assume))
   );
 }
@@ -52,7 +53,9 @@ function bandAt(tariff: CompiledTariff, day: number, minute: number, assume: num
 
 function priceInTariff(tariff: CompiledTariff, time: number): Priced {
   if (tariff.timeZone === null) return tariff.base;
-  const { day, minute } = localTimeOf(tariff.timeZone, time);
+  const local = localMinuteOf(tariff.timeZone, time);
+  const day = Math.floor(local / 1440);
+  const minute = local - day * 1440;
   consulted = 0;
   const band = bandAt(tariff, day, minute, 0);
   if (consulted === 0) return band;

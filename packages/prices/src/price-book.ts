@@ -64,14 +64,7 @@ export interface CallPricing {
   readonly priceVersion: string | null;
 }
 
-function entriesOf<Entry>(entries: PriceEntries<Entry> = {}): [string, Entry][] {
-  const list =
-    Symbol.iterator in entries ? [...(entries as Iterable<[string, Entry]>)] : Object.entries(entries);
-  return list.map(([model, entry]) => {
-    if (!model?.trim()) fail('a model id', 'a non-empty string');
-    return [model.trim(), entry];
-  });
-}
+const TABLE_ENTRIES = [...PRICE_TABLE].map(([model, prices]) => [model, { prices, ref: null }] as const);
 
 /**
  * The prices a run is costed with: `PRICE_TABLE` plus entries from code and from
@@ -80,18 +73,22 @@ function entriesOf<Entry>(entries: PriceEntries<Entry> = {}): [string, Entry][] 
  * Entries are checked when added (TypeError naming the model and field).
  */
 export class PriceBook {
-  readonly #entries: Map<string, CompiledEntry>;
+  #entries = new Map<string, CompiledEntry>(TABLE_ENTRIES);
 
   /** The table's entries plus `entries` (camelCase `Prices` or `{ tariffs }`). */
   constructor(entries?: PriceEntries<PriceEntry>) {
-    this.#entries = new Map();
-    for (const [model, prices] of PRICE_TABLE) this.#entries.set(model, { prices, ref: null });
-    this.#add(entries);
+    this.#add(entries, (entry, model) => compileEntry(entry, `price "${model}"`));
   }
 
-  #add(entries: PriceEntries<PriceEntry> | undefined): this {
-    for (const [model, entry] of entriesOf(entries)) {
-      this.#entries.set(model, compileEntry(entry, `price "${model}"`));
+  #add<Entry>(
+    entries: PriceEntries<Entry> = {},
+    compile: (entry: Entry, model: string) => CompiledEntry,
+  ): this {
+    const list =
+      Symbol.iterator in entries ? [...(entries as Iterable<[string, Entry]>)] : Object.entries(entries);
+    for (const [model, entry] of list) {
+      if (!model?.trim()) fail('a model id', 'a non-empty string');
+      this.#entries.set(model.trim(), compile(entry, model.trim()));
     }
     return this;
   }
@@ -99,7 +96,7 @@ export class PriceBook {
   #copy(): PriceBook {
     // `this.constructor`, not the class name: a class that names itself is renamed in the bundle.
     const book: PriceBook = new (this.constructor as new () => PriceBook)();
-    for (const [model, entry] of this.#entries) book.#entries.set(model, entry);
+    book.#entries = new Map(this.#entries);
     return book;
   }
 
@@ -110,16 +107,15 @@ export class PriceBook {
 
   /** A new book with these entries from code added (replacing entries of the same id). */
   with(entries: PriceEntries<PriceEntry>): PriceBook {
-    return this.#copy().#add(entries);
+    return this.#copy().#add(entries, (entry, model) => compileEntry(entry, `price "${model}"`));
   }
 
   /** A new book with these configuration entries (snake_case) added. */
   withConfig(config?: PriceEntries<PriceConfigEntry>): PriceBook {
-    const book = this.#copy();
-    for (const [model, entry] of entriesOf(config)) {
-      book.#entries.set(model, { prices: checkPrices(entry, `prices."${model}"`, SNAKE_KEYS), ref: null });
-    }
-    return book;
+    return this.#copy().#add(config, (entry, model) => ({
+      prices: checkPrices(entry, `prices."${model}"`, SNAKE_KEYS),
+      ref: null,
+    }));
   }
 
   /** The model ids the book prices (aliases not included). */

@@ -56,10 +56,8 @@ export interface Tariff {
   readonly effectiveFrom: string;
   /** The first instant it is no longer in force (excluded); default: the next tariff's `effectiveFrom`, or never. */
   readonly effectiveUntil?: string;
-  /** The prices outside every band (all the time when there is no schedule). */
+  /** The prices outside every band (all the time when there is no schedule), band `'standard'` in records. */
   readonly prices: Prices;
-  /** The name of `prices` as a band in records; default `'standard'`. */
-  readonly baseBand?: string;
   readonly schedule?: TariffSchedule;
 }
 
