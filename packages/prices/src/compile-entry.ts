@@ -1,5 +1,5 @@
 import { checkPrices, fail, timeOf } from './check-input.js';
-import { formatterOf } from './local-time.js';
+import { localMinuteOf } from './local-time.js';
 import type { Prices } from './prices.js';
 import type { PriceEntry, TariffHistory, TariffRef } from './tariff.js';
 
@@ -9,7 +9,11 @@ export interface Priced {
   readonly ref: TariffRef | null;
 }
 
-/** A band ready for matching: weekdays as a bit mask (bit 0 Sunday), windows as minute pairs. */
+/**
+ * A band ready for matching: weekdays as a bit mask (bit 0 Sunday); windows as
+ * triples (from minute, until minute, days since the window started), a window
+ * across midnight split in two.
+ */
 export interface CompiledBand extends Priced {
   readonly days: number;
   readonly windows: readonly number[];
@@ -31,7 +35,7 @@ export interface CompiledTariff {
   readonly max: Prices;
 }
 
-/** A price entry ready for pricing: flat, or a history sorted by `from`. */
+/** A price entry ready for pricing: flat, or a history in order of `from`. */
 export type CompiledEntry = Priced | readonly CompiledTariff[];
 
 type Input = Record<string, unknown>;
@@ -51,11 +55,6 @@ function listOf(value: unknown, field: string): Input[] {
   return value;
 }
 
-function textOf(value: unknown, field: string): string {
-  if (typeof value !== 'string' || value.trim() === '') fail(field, 'a non-empty string');
-  return value;
-}
-
 function minuteOf(value: unknown, field: string): number {
   const [, hour, minute] = /^(\d\d):([0-5]\d)$/.exec(value as string) ?? [];
   const minutes = Number(hour) * 60 + Number(minute);
@@ -66,24 +65,23 @@ function minuteOf(value: unknown, field: string): number {
 function dayOf(value: unknown, field: string): number {
   const time = Date.parse(value as string);
   // Date.parse reads other formats too and rolls 2026-02-30 over to March: a date must read back as itself.
-  if (Number.isNaN(time) || new Date(time).toISOString().slice(0, 10) !== value)
-    fail(field, "a date 'YYYY-MM-DD'");
+  if (Number.isNaN(time) || new Date(time).toISOString().slice(0, 10) !== value) fail(field, "'YYYY-MM-DD'");
   return time / 86_400_000;
 }
 
+// Error paths name the entry and the field, without list positions: `price "m".tariffs[].schedule.bands[].name`.
 function compileBand(band: Input, field: string, entry: string): CompiledBand {
-  const name = textOf(band.name, `${field}.name`);
+  const name = String(band.name);
   let days = 0;
   for (const day of (band.weekdays ?? [1, 2, 3, 4, 5, 6, 7]) as number[]) {
     if (!(day >= 1 && day <= 7 && Number.isInteger(day))) fail(`${field}.weekdays`, 'ISO weekdays (1 to 7)');
     days |= 1 << (day % 7);
   }
-  const windows = listOf(band.windows, `${field}.windows`).flatMap(({ from, until }, index) => {
-    const at = `${field}.windows[${index}]`;
-    const start = minuteOf(from, `${at}.from`);
-    const end = minuteOf(until, `${at}.until`);
-    if (start === 1440 || start === end) fail(at, 'a window, from !== until');
-    return [start, end];
+  const windows = listOf(band.windows, `${field}.windows`).flatMap(({ from, until }) => {
+    const start = minuteOf(from, `${field}.windows[].from`);
+    const end = minuteOf(until, `${field}.windows[].until`);
+    if (start === 1440 || start === end) fail(`${field}.windows[].until`, 'another time than from');
+    return start < end ? [start, end, 0] : [start, 1440, 0, 0, end, 1];
   });
   return {
     prices: checkPrices(band.prices, `${field}.prices`),
@@ -95,15 +93,15 @@ function compileBand(band: Input, field: string, entry: string): CompiledBand {
 }
 
 function compileTariff(tariff: Input, field: string): CompiledTariff {
-  const at = (key: string) => `${field}.${key}`;
-  const from = timeOf(tariff.effectiveFrom as string, at('effectiveFrom'));
+  const from = timeOf(tariff.effectiveFrom as string, `${field}.effectiveFrom`);
   const until =
     tariff.effectiveUntil === undefined
       ? Infinity
-      : timeOf(tariff.effectiveUntil as string, at('effectiveUntil'));
+      : timeOf(tariff.effectiveUntil as string, `${field}.effectiveUntil`);
   const entry = String(tariff.id ?? tariff.effectiveFrom);
-  const prices = checkPrices(tariff.prices, at('prices'));
+  const prices = checkPrices(tariff.prices, `${field}.prices`);
   const schedule = tariff.schedule as Input | undefined;
+  const at = `${field}.schedule`;
   let timeZone: string | null = null;
   let bands: CompiledBand[] = [];
   let holidays: Set<number> | null = null;
@@ -112,22 +110,18 @@ function compileTariff(tariff: Input, field: string): CompiledTariff {
     timeZone = schedule.timeZone as string;
     try {
       // Intl takes an absent timezone for the process's own.
-      formatterOf(typeof timeZone === 'string' ? timeZone : '?');
+      localMinuteOf(typeof timeZone === 'string' ? timeZone : '?', 0);
     } catch {
-      fail(at('schedule.timeZone'), 'an IANA timezone');
+      fail(`${at}.timeZone`, 'an IANA timezone');
     }
-    bands = listOf(schedule.bands, at('schedule.bands')).map((band, index) =>
-      compileBand(band, at(`schedule.bands[${index}]`), entry),
-    );
+    bands = listOf(schedule.bands, `${at}.bands`).map((band) => compileBand(band, `${at}.bands[]`, entry));
     const calendar = schedule.holidays as { dates: unknown[]; coverage: Input } | undefined;
     if (calendar) {
-      holidays = new Set(
-        calendar.dates.map((date, index) => dayOf(date, at(`schedule.holidays.dates[${index}]`))),
-      );
+      holidays = new Set(calendar.dates.map((date) => dayOf(date, `${at}.holidays.dates[]`)));
       // A coverage that ends before it starts covers nothing: every uncertain time is priced dear, never low.
       cover = [
-        dayOf(calendar.coverage.from, at('schedule.holidays.coverage.from')),
-        dayOf(calendar.coverage.until, at('schedule.holidays.coverage.until')),
+        dayOf(calendar.coverage.from, `${at}.holidays.coverage.from`),
+        dayOf(calendar.coverage.until, `${at}.holidays.coverage.until`),
       ];
     }
   }
@@ -135,10 +129,7 @@ function compileTariff(tariff: Input, field: string): CompiledTariff {
     entry,
     from,
     until,
-    base: {
-      prices,
-      ref: Object.freeze({ entry, band: timeZone && 'standard' }),
-    },
+    base: { prices, ref: Object.freeze({ entry, band: timeZone && 'standard' }) },
     bands,
     timeZone,
     holidays,
@@ -154,17 +145,17 @@ function compileTariff(tariff: Input, field: string): CompiledTariff {
 export function compileEntry(value: PriceEntry | unknown, field: string): CompiledEntry {
   const history = (value as TariffHistory | null)?.tariffs;
   if (history === undefined) return { prices: checkPrices(value, field), ref: null };
-  const tariffs = listOf(history, `${field}.tariffs`)
-    .map((tariff, index) => compileTariff(tariff, `${field}.tariffs[${index}]`))
-    .sort((a, b) => a.from - b.from);
+  const tariffs = listOf(history, `${field}.tariffs`).map((tariff) =>
+    compileTariff(tariff, `${field}.tariffs[]`),
+  );
   return tariffs.map((tariff, index) => {
-    // A tariff without effectiveUntil runs until the next one starts; tariffs must not overlap.
+    // A tariff without effectiveUntil runs until the next one starts; tariffs come in order and must not overlap.
     const next = tariffs[index + 1]?.from ?? Infinity;
     if (
       !(tariff.until > tariff.from && tariff.from < next) ||
       (tariff.until > next && tariff.until < Infinity)
     ) {
-      fail(`${field}.tariffs`, `each in force for some time, none overlapping (${tariff.entry})`);
+      fail(`${field}.tariffs`, `in order, each in force for some time, none overlapping (${tariff.entry})`);
     }
     return tariff.until <= next ? tariff : { ...tariff, until: next };
   });

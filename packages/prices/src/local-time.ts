@@ -8,16 +8,6 @@ const QUARTER_HOUR = 900_000;
 const formatters = new Map<string, Intl.DateTimeFormat>();
 const offsets = new Map<string, Map<number, number>>();
 
-/** The cached formatter of a timezone; throws RangeError for a name Intl does not know. */
-export function formatterOf(timeZone: string): Intl.DateTimeFormat {
-  let formatter = formatters.get(timeZone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' });
-    formatters.set(timeZone, formatter);
-  }
-  return formatter;
-}
-
 function offsetOf(timeZone: string, time: number): number {
   const quarter = Math.floor(time / QUARTER_HOUR);
   let cache = offsets.get(timeZone);
@@ -27,9 +17,15 @@ function offsetOf(timeZone: string, time: number): number {
   }
   let offset = cache.get(quarter);
   if (offset === undefined) {
-    // '3/29/2026, GMT+02:00'; plain 'GMT' for a zero offset.
+    let formatter = formatters.get(timeZone);
+    if (!formatter) {
+      // Throws a RangeError for a timezone Intl does not know.
+      formatter = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' });
+      formatters.set(timeZone, formatter);
+    }
+    // '3/29/2026, GMT+02:00' ('GMT+00:00' for UTC).
     const [, sign, hours, minutes] =
-      /GMT([+-])(\d\d):(\d\d)/.exec(formatterOf(timeZone).format(quarter * QUARTER_HOUR)) ?? [];
+      /GMT([+-])(\d\d):(\d\d)/.exec(formatter.format(quarter * QUARTER_HOUR)) ?? [];
     offset = (sign === '-' ? -MINUTE : MINUTE) * (Number(hours ?? 0) * 60 + Number(minutes ?? 0));
     // A long-running process sees few quarter hours; a bound keeps a batch re-costing years of calls small.
     if (cache.size > 4096) cache.clear();

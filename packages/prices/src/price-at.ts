@@ -12,14 +12,6 @@ import type { Prices } from './prices.js';
 // before), and which of them the current pass assumes are holidays.
 let consulted = 0;
 
-function isHoliday(tariff: CompiledTariff, day: number, today: number, assume: number): boolean {
-  if (tariff.holidays === null) return false;
-  if (day >= tariff.cover[0] && day <= tariff.cover[1]) return tariff.holidays.has(day);
-  const bit = day === today ? 1 : 2;
-  consulted |= bit;
-  return (assume & bit) !== 0;
-}
-
 function startsOn(
   tariff: CompiledTariff,
   band: CompiledBand,
@@ -27,25 +19,26 @@ function startsOn(
   today: number,
   assume: number,
 ): boolean {
-  return (
-    // Day 0, 1970-01-01, was a Thursday (4 in the mask, which counts from Sunday as 0).
-    ((band.days >> (((day % 7) + 11) % 7)) & 1) === 1 &&
-    !(band.exceptHolidays && isHoliday(tariff, day, today, assume))
-  );
+  // Day 0, 1970-01-01, was a Thursday (4 in the mask, which counts from Sunday as 0).
+  if (!((band.days >> (((day % 7) + 11) % 7)) & 1)) return false;
+  if (!band.exceptHolidays || !tariff.holidays) return true;
+  if (day >= tariff.cover[0] && day <= tariff.cover[1]) return !tariff.holidays.has(day);
+  const bit = day === today ? 1 : 2;
+  consulted |= bit;
+  return !(assume & bit);
 }
 
 function bandAt(tariff: CompiledTariff, day: number, minute: number, assume: number): Priced {
   for (const band of tariff.bands) {
     const windows = band.windows;
-    for (let index = 0; index < windows.length; index += 2) {
-      const from = windows[index] as number;
-      const until = windows[index + 1] as number;
-      const inWindow =
-        from < until
-          ? minute >= from && minute < until && startsOn(tariff, band, day, day, assume)
-          : (minute >= from && startsOn(tariff, band, day, day, assume)) ||
-            (minute < until && startsOn(tariff, band, day - 1, day, assume));
-      if (inWindow) return band;
+    for (let index = 0; index < windows.length; index += 3) {
+      if (
+        minute >= (windows[index] as number) &&
+        minute < (windows[index + 1] as number) &&
+        startsOn(tariff, band, day - (windows[index + 2] as number), day, assume)
+      ) {
+        return band;
+      }
     }
   }
   return tariff.base;

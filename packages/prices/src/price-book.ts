@@ -21,8 +21,8 @@ export interface PriceConfigEntry {
   readonly output_per_m: number;
 }
 
-/** Entries keyed by model id: an object, a Map, or `[id, entry]` pairs. */
-export type PriceEntries<Entry> = Readonly<Record<string, Entry>> | Iterable<readonly [string, Entry]>;
+/** Entries keyed by model id. */
+export type PriceEntries<Entry> = Readonly<Record<string, Entry>>;
 
 /** What a book prices a model at, at some time. */
 export interface BookPrice {
@@ -84,10 +84,7 @@ export class PriceBook {
     entries: PriceEntries<Entry> = {},
     compile: (entry: Entry, model: string) => CompiledEntry,
   ): this {
-    const list =
-      Symbol.iterator in entries ? [...(entries as Iterable<[string, Entry]>)] : Object.entries(entries);
-    for (const [model, entry] of list) {
-      if (!model?.trim()) fail('a model id', 'a non-empty string');
+    for (const [model, entry] of Object.entries(entries)) {
       this.#entries.set(model.trim(), compile(entry, model.trim()));
     }
     return this;

@@ -61,7 +61,7 @@ export interface Tariff {
   readonly schedule?: TariffSchedule;
 }
 
-/** A model's price history: dated tariffs, which must not overlap. */
+/** A model's price history: dated tariffs in order of `effectiveFrom`, which must not overlap. */
 export interface TariffHistory {
   readonly tariffs: readonly Tariff[];
 }
