@@ -24,13 +24,7 @@ export function checkPrices(value: unknown, field: string, keys: readonly string
 
 /** A pricing time as epoch milliseconds; `fallback` (default now) when it is undefined. */
 export function timeOf(value: PricingTime | undefined, field: string, fallback?: number): number {
-  // Only ISO strings: Date.parse reads other formats in the process's own timezone.
-  const time =
-    value === undefined
-      ? (fallback ?? Date.now())
-      : typeof value === 'string' && !/^\d{4}-\d\d-\d\d/.test(value)
-        ? Number.NaN
-        : +new Date(value);
+  const time = value === undefined ? (fallback ?? Date.now()) : +new Date(value);
   if (Number.isNaN(time)) fail(field, 'a Date, ISO time or epoch ms');
   return time;
 }

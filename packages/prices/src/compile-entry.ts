@@ -58,7 +58,7 @@ function listOf(value: unknown, field: string): Input[] {
 function minuteOf(value: unknown, field: string): number {
   const [, hour, minute] = /^(\d\d):([0-5]\d)$/.exec(value as string) ?? [];
   const minutes = Number(hour) * 60 + Number(minute);
-  if (!(minutes <= 1440)) fail(field, "'HH:MM' (00:00 to 24:00)");
+  if (!(minutes <= 1440)) fail(field, "'HH:MM', at most 24:00");
   return minutes;
 }
 
@@ -71,10 +71,10 @@ function dayOf(value: unknown, field: string): number {
 
 // Error paths name the entry and the field, without list positions: `price "m".tariffs[].schedule.bands[].name`.
 function compileBand(band: Input, field: string, entry: string): CompiledBand {
-  const name = String(band.name);
+  const name = band.name as string;
   let days = 0;
   for (const day of (band.weekdays ?? [1, 2, 3, 4, 5, 6, 7]) as number[]) {
-    if (!(day >= 1 && day <= 7 && Number.isInteger(day))) fail(`${field}.weekdays`, 'ISO weekdays (1 to 7)');
+    if (!(day >= 1 && day <= 7 && Number.isInteger(day))) fail(`${field}.weekdays`, 'ISO weekdays 1-7');
     days |= 1 << (day % 7);
   }
   const windows = listOf(band.windows, `${field}.windows`).flatMap(({ from, until }) => {
@@ -88,7 +88,7 @@ function compileBand(band: Input, field: string, entry: string): CompiledBand {
     ref: Object.freeze({ entry, band: name }),
     days,
     windows,
-    exceptHolidays: band.exceptHolidays === true,
+    exceptHolidays: !!band.exceptHolidays,
   };
 }
 
@@ -98,7 +98,7 @@ function compileTariff(tariff: Input, field: string): CompiledTariff {
     tariff.effectiveUntil === undefined
       ? Infinity
       : timeOf(tariff.effectiveUntil as string, `${field}.effectiveUntil`);
-  const entry = String(tariff.id ?? tariff.effectiveFrom);
+  const entry = (tariff.id ?? tariff.effectiveFrom) as string;
   const prices = checkPrices(tariff.prices, `${field}.prices`);
   const schedule = tariff.schedule as Input | undefined;
   const at = `${field}.schedule`;
@@ -120,8 +120,8 @@ function compileTariff(tariff: Input, field: string): CompiledTariff {
       holidays = new Set(calendar.dates.map((date) => dayOf(date, `${at}.holidays.dates[]`)));
       // A coverage that ends before it starts covers nothing: every uncertain time is priced dear, never low.
       cover = [
-        dayOf(calendar.coverage.from, `${at}.holidays.coverage.from`),
-        dayOf(calendar.coverage.until, `${at}.holidays.coverage.until`),
+        dayOf(calendar.coverage.from, `${at}.holidays.coverage`),
+        dayOf(calendar.coverage.until, `${at}.holidays.coverage`),
       ];
     }
   }
@@ -155,7 +155,7 @@ export function compileEntry(value: PriceEntry | unknown, field: string): Compil
       !(tariff.until > tariff.from && tariff.from < next) ||
       (tariff.until > next && tariff.until < Infinity)
     ) {
-      fail(`${field}.tariffs`, `in order, each in force for some time, none overlapping (${tariff.entry})`);
+      fail(`${field}.tariffs`, `in order, without overlaps (${tariff.entry})`);
     }
     return tariff.until <= next ? tariff : { ...tariff, until: next };
   });

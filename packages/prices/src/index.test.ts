@@ -15,6 +15,5 @@ describe('@switchboard/prices public surface', () => {
     expect(typeof api.providerCostOf).toBe('function');
     expect(typeof api.tokensOf).toBe('function');
     expect(api.PRICES_VERSION).toBe(packageJson.version);
-    expect(api.MODEL_ALIASES.get('primary-chat')).toBe('primary-flash');
   });
 });

@@ -8,7 +8,7 @@ export type {
   PriceConfigEntry,
   PriceEntries,
 } from './price-book.js';
-export { MODEL_ALIASES, PriceBook } from './price-book.js';
+export { PriceBook } from './price-book.js';
 export { PRICE_TABLE, PRICE_TABLE_SOURCE, priceOf } from './price-table.js';
 export type { PricedModelId, Prices } from './prices.js';
 export { PRICES_VERSION } from './prices-version.js';

@@ -79,7 +79,7 @@ describe('PriceBook', () => {
       [{ effectiveFrom: 'soon', prices: custom }, 'price "m".tariffs[].effectiveFrom must be'],
       [
         { effectiveFrom: '2026-02-01', effectiveUntil: '2026-01-01', prices: custom },
-        'price "m".tariffs must be in order, each in force for some time, none overlapping (2026-02-01)',
+        'price "m".tariffs must be in order, without overlaps (2026-02-01)',
       ],
       [{ effectiveFrom: '2026-01-01', prices: { ...custom, inputPerM: -2 } }, '.tariffs[].prices.inputPerM'],
       [
@@ -157,13 +157,13 @@ describe('PriceBook', () => {
         { effectiveFrom: '2026-02-01', prices: custom },
       ];
       expect(() => new PriceBook({ m: { tariffs: overlap } })).toThrow(
-        'price "m".tariffs must be in order, each in force for some time, none overlapping',
+        'price "m".tariffs must be in order, without overlaps',
       );
       const twice = [
         { effectiveFrom: '2026-01-01', prices: custom },
         { effectiveFrom: '2026-01-01T00:00:00Z', prices: custom },
       ];
-      expect(() => new PriceBook({ m: { tariffs: twice } })).toThrow('none overlapping');
+      expect(() => new PriceBook({ m: { tariffs: twice } })).toThrow('without overlaps');
       expect(() => new PriceBook({ m: { tariffs: [] } })).toThrow(
         'price "m".tariffs must be a non-empty array',
       );
@@ -202,7 +202,7 @@ describe('PriceBook', () => {
     const config = { 'my-model': { cache_hit_per_m: 0.1, input_per_m: 0.2, output_per_m: 0.3 } };
 
     it('adds them to the table', () => {
-      const book = PriceBook.fromConfig(config);
+      const book = new PriceBook().withConfig(config);
       expect(book.priceOf('my-model')).toEqual({
         model: 'my-model',
         prices: { cacheHitPerM: 0.1, inputPerM: 0.2, outputPerM: 0.3 },
@@ -210,15 +210,15 @@ describe('PriceBook', () => {
       });
       expect(book.priceOf('primary-v4-pro')?.prices).toBe(pro);
       expect(new PriceBook({ other: custom }).withConfig(config).models()).toContain('other');
-      expect(PriceBook.fromConfig().models()).toEqual([...PRICE_TABLE.keys()]);
+      expect(new PriceBook().withConfig().models()).toEqual([...PRICE_TABLE.keys()]);
     });
 
     it('names the bad field by its configuration path', () => {
       expect(() =>
-        PriceBook.fromConfig({ m: { cache_hit_per_m: 0, input_per_m: -1, output_per_m: 0 } }),
+        new PriceBook().withConfig({ m: { cache_hit_per_m: 0, input_per_m: -1, output_per_m: 0 } }),
       ).toThrow('prices."m".input_per_m must be a finite number >= 0');
       expect(() =>
-        PriceBook.fromConfig({ m: { cacheHitPerM: 1, inputPerM: 1, outputPerM: 1 } as never }),
+        new PriceBook().withConfig({ m: { cacheHitPerM: 1, inputPerM: 1, outputPerM: 1 } as never }),
       ).toThrow('prices."m".cache_hit_per_m');
     });
   });

@@ -8,12 +8,6 @@ import { PRICES_VERSION } from './prices-version.js';
 import { providerCostOf } from './provider-cost-of.js';
 import type { PriceEntry, PricingOptions, PricingTime, TariffRef } from './tariff.js';
 
-/**
- * Platform aliases: the primary platform maps `primary-chat` to its default model
- * (spec 5), so a call made with the alias is priced as that model.
- */
-export const MODEL_ALIASES: ReadonlyMap<string, string> = new Map([['primary-chat', 'primary-flash']]);
-
 /** A price entry as the configuration file writes it: `[prices."model-id"]`. */
 export interface PriceConfigEntry {
   readonly cache_hit_per_m: number;
@@ -97,11 +91,6 @@ export class PriceBook {
     return book;
   }
 
-  /** A book with the table and the configuration's `[prices."model-id"]` entries (snake_case). */
-  static fromConfig(config?: PriceEntries<PriceConfigEntry>): PriceBook {
-    return new this().withConfig(config);
-  }
-
   /** A new book with these entries from code added (replacing entries of the same id). */
   with(entries: PriceEntries<PriceEntry>): PriceBook {
     return this.#copy().#add(entries, (entry, model) => compileEntry(entry, `price "${model}"`));
@@ -125,7 +114,8 @@ export class PriceBook {
     let id = model.trim();
     let entry = this.#entries.get(id);
     if (!entry) {
-      id = MODEL_ALIASES.get(id) ?? id;
+      // The platform maps its alias `primary-chat` to the default model (spec 5).
+      if (id === 'primary-chat') id = 'primary-flash';
       entry = this.#entries.get(id);
     }
     return entry ? [id, entry] : null;
@@ -178,14 +168,14 @@ export class PriceBook {
   priceCall(call: CallToPrice): CallPricing {
     const local = this.costOf(call.model, call.usage, { at: call.at ?? Date.now() });
     const providerCostUsd = providerCostOf(call.usage);
-    const provider = local === null && providerCostUsd !== null;
+    const source = local ? 'table' : providerCostUsd === null ? null : 'provider';
     return {
       costUsd: local ? local.costUsd : providerCostUsd,
-      pricedAs: local ? local.pricedAs : provider ? call.model.trim() : null,
-      priceSource: local ? 'table' : provider ? 'provider' : null,
-      tariff: local ? local.tariff : null,
+      pricedAs: local ? local.pricedAs : source && call.model.trim(),
+      priceSource: source,
+      tariff: local?.tariff ?? null,
       providerCostUsd,
-      priceVersion: local || provider ? PRICES_VERSION : null,
+      priceVersion: source && PRICES_VERSION,
     };
   }
 }

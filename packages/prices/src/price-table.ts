@@ -14,18 +14,15 @@ export const PRICE_TABLE: ReadonlyMap<string, Prices> = new Map(
   ]),
 );
 
+const { models: _, ...source } = table;
+
 /** When and where the table's prices were recorded. */
 export const PRICE_TABLE_SOURCE: Readonly<{
   recorded: string;
   source: string;
   currency: string;
   unit: string;
-}> = Object.freeze({
-  recorded: table.recorded,
-  source: table.source,
-  currency: table.currency,
-  unit: table.unit,
-});
+}> = Object.freeze(source);
 
 /**
  * The prices of a model, or null for an id the table does not know.
