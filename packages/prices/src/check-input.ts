@@ -24,7 +24,8 @@ export function checkPrices(value: unknown, field: string, keys: readonly string
 
 /** A pricing time as epoch milliseconds; `fallback` (default now) when it is undefined. */
 export function timeOf(value: PricingTime | undefined, field: string, fallback?: number): number {
-  const time = value === undefined ? (fallback ?? Date.now()) : +new Date(value);
+  const time =
+    value === undefined ? (fallback ?? Date.now()) : typeof value === 'number' ? value : +new Date(value);
   if (Number.isNaN(time)) fail(field, 'a Date, ISO time or epoch ms');
   return time;
 }
