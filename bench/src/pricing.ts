@@ -4,48 +4,13 @@
 // the scheduled tariff. Prints markdown; not part of the tests.
 //
 // Usage (from the root): pnpm --filter @switchboard/bench bench:pricing
-import { costOf, PRICE_TABLE, PriceBook, type TariffHistory } from '@switchboard/prices';
+import { costOf, PRICE_TABLE, PriceBook } from '@switchboard/prices';
+// The tariff the package's tests check hour by hour: off-peak nightly across midnight, peak on weekdays except holidays.
+import { SHANGHAI } from '../../packages/prices/src/__fixtures__/tariffs.js';
 
 const CALLS = 200_000;
 const ROUNDS = 7;
 const TARGET_NS = 2_000;
-
-const prices = (cacheHitPerM: number, inputPerM: number, outputPerM: number) => ({
-  cacheHitPerM,
-  inputPerM,
-  outputPerM,
-});
-
-// Shaped like the primary platform's history: off-peak nightly, peak on weekdays except holidays.
-const SCHEDULED: TariffHistory = {
-  tariffs: [
-    { effectiveFrom: '2025-01-01T00:00:00+08:00', prices: prices(0.1, 1, 2) },
-    {
-      effectiveFrom: '2026-01-01T00:00:00+08:00',
-      prices: prices(0.1, 1, 2),
-      schedule: {
-        timeZone: 'Asia/Shanghai',
-        bands: [
-          { name: 'off-peak', prices: prices(0.05, 0.5, 1), windows: [{ from: '22:30', until: '06:30' }] },
-          {
-            name: 'peak',
-            prices: prices(0.2, 2, 4),
-            weekdays: [1, 2, 3, 4, 5],
-            windows: [
-              { from: '09:00', until: '12:00' },
-              { from: '14:00', until: '18:00' },
-            ],
-            exceptHolidays: true,
-          },
-        ],
-        holidays: {
-          dates: ['2026-05-01', '2026-10-01'],
-          coverage: { from: '2026-01-01', until: '2026-12-31' },
-        },
-      },
-    },
-  ],
-};
 
 const USAGE = Object.freeze({
   prompt_tokens: 1_200,
@@ -54,7 +19,7 @@ const USAGE = Object.freeze({
   prompt_cache_miss_tokens: 176,
 });
 
-const book = new PriceBook({ 'scheduled-model': SCHEDULED });
+const book = new PriceBook({ 'scheduled-model': SHANGHAI });
 const flash = PRICE_TABLE.get('primary-flash') ?? null;
 // Reply times a run would see: one call every 2 seconds from a Monday morning on, in force under the schedule.
 const START = Date.parse('2026-03-02T08:00:00+08:00');
