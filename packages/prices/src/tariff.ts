@@ -80,7 +80,7 @@ export interface TariffRef {
   readonly band: string | null;
 }
 
-/** The time a call is priced at: a Date, an ISO time string or epoch milliseconds. */
+/** The time a call is priced at: a Date, an ISO time string (with its offset or `Z`) or epoch milliseconds. */
 export type PricingTime = Date | string | number;
 
 /** Options of the pricing functions. */
