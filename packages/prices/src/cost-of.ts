@@ -1,8 +1,15 @@
+import { timeOf } from './check-input.js';
+import { type CompiledEntry, compileEntry } from './compile-entry.js';
+import { priceAt } from './price-at.js';
 import type { Prices } from './prices.js';
+import type { PriceEntry, PricingOptions, TariffHistory } from './tariff.js';
 
 /** The token counts of one usage entry, as the cost rule bills them. */
 export interface BilledTokens {
-  /** `prompt_cache_hit_tokens`, billed at the cache-hit price. */
+  /**
+   * `prompt_cache_hit_tokens`, billed at the cache-hit price; when neither of the
+   * primary's cache fields is present, `prompt_tokens_details.cached_tokens`.
+   */
   readonly cacheHit: number;
   /** `prompt_cache_miss_tokens` when present, else `max(prompt_tokens - cacheHit, 0)`; billed at the input price. */
   readonly input: number;
@@ -25,19 +32,31 @@ function tokenCount(value: unknown): number {
   return Math.min(Math.max(Math.trunc(value), 0), Number.MAX_SAFE_INTEGER);
 }
 
+function isPresent(value: unknown): boolean {
+  return value !== null && value !== undefined;
+}
+
 /**
  * Reads the billed token counts of a usage entry (spec 2.3 and 8), or null when
  * `usage` is not a plain object. Never throws.
+ *
+ * When the primary's fields (`prompt_cache_hit_tokens`, `prompt_cache_miss_tokens`)
+ * are both absent, the common shape's `prompt_tokens_details.cached_tokens` counts
+ * as cache hits, so input is `prompt_tokens - cached_tokens`; whenever either is
+ * present, the spec's rule applies unchanged.
  */
 export function tokensOf(usage: unknown): BilledTokens | null {
   try {
     if (!isPlainObject(usage)) return null;
-    const cacheHit = tokenCount(usage.prompt_cache_hit_tokens);
     const miss = usage.prompt_cache_miss_tokens;
-    const input =
-      miss !== null && miss !== undefined
-        ? tokenCount(miss)
-        : Math.max(tokenCount(usage.prompt_tokens) - cacheHit, 0);
+    const hit = usage.prompt_cache_hit_tokens;
+    const details = usage.prompt_tokens_details;
+    const cacheHit = tokenCount(
+      isPresent(hit) || isPresent(miss) || !isPlainObject(details) ? hit : details.cached_tokens,
+    );
+    const input = isPresent(miss)
+      ? tokenCount(miss)
+      : Math.max(tokenCount(usage.prompt_tokens) - cacheHit, 0);
     return { cacheHit, input, output: tokenCount(usage.completion_tokens) };
   } catch {
     // A getter or proxy trap that throws on a hand-made object: no readable usage.
@@ -45,17 +64,37 @@ export function tokensOf(usage: unknown): BilledTokens | null {
   }
 }
 
+const compiled = new WeakMap<object, CompiledEntry>();
+
 /**
  * The USD cost of one call's usage entry (spec 8, "Cost rule"):
  * `(cacheHit * cacheHitPerM + input * inputPerM + output * outputPerM) / 1_000_000`,
  * with the counts of {@link tokensOf}.
  *
- * Returns null when there are no prices or `usage` is not a plain object. Never throws;
- * never NaN, Infinity or negative for valid prices (token counts are capped at
- * `Number.MAX_SAFE_INTEGER`).
+ * `prices` may also be a `TariffHistory`: it is priced at the tariff and band
+ * in force at `options.at` (default now), and the cost is null when no tariff was in
+ * force then. A history is checked once (TypeError naming the bad field) and cached.
+ *
+ * Returns null when there are no prices or `usage` is not a plain object. Never throws
+ * for flat prices; never NaN, Infinity or negative for valid prices (token counts are
+ * capped at `Number.MAX_SAFE_INTEGER`).
  */
-export function costOf(prices: Prices | null, usage: unknown): number | null {
+export function costOf(prices: PriceEntry | null, usage: unknown, options?: PricingOptions): number | null {
   if (prices === null || prices === undefined) return null;
+  if ((prices as TariffHistory).tariffs) {
+    let entry = compiled.get(prices);
+    if (!entry) {
+      entry = compileEntry(prices, 'prices');
+      compiled.set(prices, entry);
+    }
+    const priced = priceAt(entry, timeOf(options?.at, 'at'));
+    return priced && costAt(priced.prices, usage);
+  }
+  return costAt(prices as Prices, usage);
+}
+
+/** The cost rule on flat prices. */
+export function costAt(prices: Prices, usage: unknown): number | null {
   const tokens = tokensOf(usage);
   if (tokens === null) return null;
   return (

@@ -1,4 +1,28 @@
 export type { BilledTokens } from './cost-of.js';
 export { costOf, tokensOf } from './cost-of.js';
+export type {
+  BookCost,
+  BookPrice,
+  CallPricing,
+  CallToPrice,
+  PriceConfigEntry,
+  PriceEntries,
+} from './price-book.js';
+export { PriceBook } from './price-book.js';
 export { PRICE_TABLE, PRICE_TABLE_SOURCE, priceOf } from './price-table.js';
 export type { PricedModelId, Prices } from './prices.js';
+export { PRICES_VERSION } from './prices-version.js';
+export { providerCostOf } from './provider-cost-of.js';
+export type {
+  HolidayCalendar,
+  PriceEntry,
+  PricingOptions,
+  PricingTime,
+  Tariff,
+  TariffBand,
+  TariffHistory,
+  TariffRef,
+  TariffSchedule,
+  TimeWindow,
+  WallClock,
+} from './tariff.js';

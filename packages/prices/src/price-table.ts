@@ -1,5 +1,6 @@
 import table from './price-table.json' with { type: 'json' };
 import type { PricedModelId, Prices } from './prices.js';
+import type { PricingOptions } from './tariff.js';
 
 /** The price table of spec 2.1, keyed by model id, loaded from `price-table.json`. */
 export const PRICE_TABLE: ReadonlyMap<string, Prices> = new Map(
@@ -13,25 +14,24 @@ export const PRICE_TABLE: ReadonlyMap<string, Prices> = new Map(
   ]),
 );
 
+const { models: _, ...source } = table;
+
 /** When and where the table's prices were recorded. */
 export const PRICE_TABLE_SOURCE: Readonly<{
   recorded: string;
   source: string;
   currency: string;
   unit: string;
-}> = Object.freeze({
-  recorded: table.recorded,
-  source: table.source,
-  currency: table.currency,
-  unit: table.unit,
-});
+}> = Object.freeze(source);
 
 /**
  * The prices of a model, or null for an id the table does not know.
  * Surrounding whitespace is ignored; a Map lookup never matches
- * `Object.prototype` keys such as `constructor`.
+ * `Object.prototype` keys such as `constructor`. The shipped table has flat prices
+ * only, so `options.at` changes nothing yet; a `PriceBook` prices dated tariffs
+ * and platform aliases.
  */
-export function priceOf(model: PricedModelId): Prices | null {
+export function priceOf(model: PricedModelId, _options?: PricingOptions): Prices | null {
   if (typeof model !== 'string') return null;
   return PRICE_TABLE.get(model.trim()) ?? null;
 }
