@@ -14,7 +14,7 @@ import { LeaseHeartbeat } from './lease-heartbeat.js';
 import { MemoryBudgetStore } from './memory-store.js';
 import { reserveNanoUsd, settleNanoUsd, usdOf } from './nano-usd.js';
 import { checkScopeLimits, type ScopeLimits, type StoredScope } from './scope-limits.js';
-import { SlotWaiters } from './slot-waiters.js';
+import { SlotQueue } from './slot-waiters.js';
 import { type WorstCasePricing, worstCaseCostUsd } from './worst-case-cost.js';
 
 /** Options of {@link createBudget}. */
@@ -69,7 +69,15 @@ interface Shared {
   readonly fallback: { readonly store: BudgetStore; readonly share: number } | null;
   readonly onWarning: (message: string) => void;
   readonly heartbeat: LeaseHeartbeat;
-  readonly waiters: SlotWaiters;
+  /** Attempts waiting for a slot, per innermost scope path. */
+  readonly queues: Map<string, SlotQueue>;
+}
+
+/** What a store answered, and which store and scope limits it was asked with (the fallback's differ). */
+interface Acquired {
+  readonly result: AcquireResult;
+  readonly store: BudgetStore;
+  readonly scopes: readonly StoredScope[];
 }
 
 interface Chain {
@@ -116,27 +124,30 @@ export class Budget implements CallObserver {
     const innermost = chain.paths.at(-1) ?? '';
     const amount = reserveNanoUsd(worstCaseCostUsd(info, this.#shared.pricing, innermost));
     const leaseId = randomUUID();
+    if (info.signal?.aborted) throw abortedError(info.signal);
+    const first = await this.#acquire(leaseId, chain, amount);
+    if (first.result.granted) return this.#handle(leaseId, first.store, first.scopes, amount);
+    this.#refuseSpend(info, chain, first, amount);
+    if (this.#shared.slotWaitMs === 0) throw this.#noSlot(info, chain, first);
     const deadline = performance.now() + this.#shared.slotWaitMs;
-    for (let round = 0; ; round++) {
-      if (info.signal?.aborted) throw abortedError(info.signal);
-      const { result, store, scopes } = await this.#acquire(leaseId, chain, amount);
-      if (result.granted) return this.#handle(leaseId, store, scopes, amount);
-      const refused = chain.paths[result.scopeIndex] ?? innermost;
-      const limits = scopes[result.scopeIndex];
-      if (result.reason === 'spend') {
-        throw spendError(info.model, refused, limits?.limitNanoUsd ?? 0, result, amount);
+    let queue = this.#shared.queues.get(innermost);
+    if (!queue) {
+      queue = new SlotQueue();
+      this.#shared.queues.set(innermost, queue);
+    }
+    if (!(await queue.turn(info.signal))) throw abortedError(info.signal as AbortSignal);
+    try {
+      for (let round = 0; ; round++) {
+        if (info.signal?.aborted) throw abortedError(info.signal);
+        const attempt = await this.#acquire(leaseId, chain, amount);
+        if (attempt.result.granted) return this.#handle(leaseId, attempt.store, attempt.scopes, amount);
+        this.#refuseSpend(info, chain, attempt, amount);
+        const remaining = deadline - performance.now();
+        if (remaining <= 0) throw this.#noSlot(info, chain, attempt);
+        await queue.pause(remaining, info.signal, round);
       }
-      const remaining = deadline - performance.now();
-      if (remaining <= 0) {
-        throw new BudgetError({
-          reason: 'in_flight',
-          scope: refused,
-          maxInFlight: limits?.maxInFlight ?? null,
-          inFlight: result.counters.inFlight,
-          message: `budget scope "${refused}" refused a call of ${info.model}: ${result.counters.inFlight} of ${limits?.maxInFlight} calls in flight, and no slot came free within ${this.#shared.slotWaitMs} ms`,
-        });
-      }
-      await this.#shared.waiters.wait(remaining, info.signal, round);
+    } finally {
+      queue.leave();
     }
   }
 
@@ -173,11 +184,30 @@ export class Budget implements CallObserver {
     return chain;
   }
 
-  async #acquire(
-    leaseId: string,
-    chain: Chain,
-    amount: number,
-  ): Promise<{ result: AcquireResult; store: BudgetStore; scopes: readonly StoredScope[] }> {
+  /** Throws the refusal when the store said the spend does not fit. */
+  #refuseSpend(info: AttemptInfo, chain: Chain, acquired: Acquired, amount: number): void {
+    const { result, scopes } = acquired;
+    if (result.granted || result.reason !== 'spend') return;
+    const scope = chain.paths[result.scopeIndex] ?? '';
+    throw spendError(info.model, scope, scopes[result.scopeIndex]?.limitNanoUsd ?? 0, result, amount);
+  }
+
+  #noSlot(info: AttemptInfo, chain: Chain, acquired: Acquired): BudgetError {
+    const { result, scopes } = acquired;
+    const index = result.granted ? 0 : result.scopeIndex;
+    const inFlight = result.granted ? null : result.counters.inFlight;
+    const scope = chain.paths[index] ?? '';
+    const maxInFlight = scopes[index]?.maxInFlight ?? null;
+    return new BudgetError({
+      reason: 'in_flight',
+      scope,
+      maxInFlight,
+      inFlight,
+      message: `budget scope "${scope}" refused a call of ${info.model}: ${inFlight} of ${maxInFlight} calls in flight, and no slot came free within ${this.#shared.slotWaitMs} ms`,
+    });
+  }
+
+  async #acquire(leaseId: string, chain: Chain, amount: number): Promise<Acquired> {
     const { store, ttlMs, fallback } = this.#shared;
     const request = { leaseId, scopes: chain.scopes, amountNanoUsd: amount, ttlMs };
     try {
@@ -203,7 +233,7 @@ export class Budget implements CallObserver {
     scopes: readonly StoredScope[],
     amount: number,
   ): AttemptHandle {
-    const { heartbeat, waiters, onWarning } = this.#shared;
+    const { heartbeat, queues, onWarning } = this.#shared;
     heartbeat.add({ leaseId, scopes, store });
     let ended = false;
     return {
@@ -223,7 +253,8 @@ export class Budget implements CallObserver {
           );
         } finally {
           heartbeat.delete(leaseId);
-          waiters.wakeOne();
+          // The freed slot may be in a scope that waiters of any chain share.
+          for (const queue of queues.values()) queue.slotFreed();
         }
       },
     };
@@ -271,7 +302,7 @@ export function createBudget(options: BudgetOptions): Budget {
     fallback: options.fallback ? { store: options.fallback.store ?? new MemoryBudgetStore(), share } : null,
     onWarning,
     heartbeat: new LeaseHeartbeat(ttlMs, onWarning),
-    waiters: new SlotWaiters(),
+    queues: new Map(),
   };
   const root: Chain = { paths: [], scopes: [], limits: [] };
   return new Budget(shared, extend(root, options.scope), options.roles ?? {});

@@ -1,33 +1,61 @@
 const MIN_POLL_MS = 2;
-const MAX_POLL_MS = 100;
+const MAX_POLL_MS = 50;
 
 /**
- * Attempts of this process waiting for an in-flight slot. A slot freed here wakes
- * one waiter at once; slots freed by other processes are found by polling the
- * store, with a growing, jittered interval so waiters do not stampede it.
+ * Attempts of this process waiting for an in-flight slot of one scope chain, in
+ * arrival order. Only the first in line asks the store (polling, as slots freed
+ * by other processes are not announced), so a process adds one poller, however
+ * many calls wait; a slot freed in this process wakes the first in line at once.
  */
-export class SlotWaiters {
-  readonly #queue = new Set<() => void>();
+export class SlotQueue {
+  readonly #line: Array<() => void> = [];
+  #wake: (() => void) | null = null;
 
-  /** Waits until woken, a poll interval passes (at most `maxMs`), or `signal` aborts (resolves; the caller checks it). */
-  wait(maxMs: number, signal: AbortSignal | undefined, round = 0): Promise<void> {
+  /** Resolves true when it is this attempt's turn to ask the store (then call `leave`), false when `signal` aborted first. */
+  async turn(signal: AbortSignal | undefined): Promise<boolean> {
+    if (this.#line.length === 0) {
+      this.#line.push(() => {});
+      return true;
+    }
+    return new Promise<boolean>((resolve) => {
+      const entry = () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve(true);
+      };
+      const onAbort = () => {
+        const index = this.#line.indexOf(entry);
+        if (index >= 0) this.#line.splice(index, 1);
+        resolve(false);
+      };
+      this.#line.push(entry);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  /** The first in line found no slot: waits for a local slot to free, a poll interval (at most `maxMs`), or `signal`. */
+  pause(maxMs: number, signal: AbortSignal | undefined, round: number): Promise<void> {
     const poll = Math.min(MAX_POLL_MS, MIN_POLL_MS * 2 ** round) * (0.5 + Math.random());
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
-        this.#queue.delete(done);
+        this.#wake = null;
         signal?.removeEventListener('abort', done);
         resolve();
       };
       const timer = setTimeout(done, Math.min(maxMs, poll));
-      this.#queue.add(done);
+      this.#wake = done;
       signal?.addEventListener('abort', done, { once: true });
     });
   }
 
-  /** Wakes the longest-waiting attempt, if any. */
-  wakeOne(): void {
-    const first = this.#queue.values().next();
-    if (!first.done) first.value();
+  /** The first in line is done asking (granted, refused or aborted): the next one's turn. */
+  leave(): void {
+    this.#line.shift();
+    this.#line[0]?.();
+  }
+
+  /** A slot freed in this process: the first in line asks again now. */
+  slotFreed(): void {
+    this.#wake?.();
   }
 }
