@@ -11,7 +11,7 @@ export interface LiveLease {
 /**
  * Renews every live lease of a budget on one timer, every third of the TTL, so a
  * running call keeps its reservation and slot while a dead process's leases lapse.
- * The timer runs only while leases are live and never keeps the process alive.
+ * The timer runs only while leases are live (up to one idle tick) and never keeps the process alive.
  */
 export class LeaseHeartbeat {
   readonly #live = new Map<string, LiveLease>();
@@ -33,8 +33,8 @@ export class LeaseHeartbeat {
   }
 
   delete(leaseId: string): void {
+    // The timer stops at its next tick when nothing is live: calls one after another reuse it.
     this.#live.delete(leaseId);
-    if (this.#live.size === 0) this.stop();
   }
 
   stop(): void {
@@ -43,6 +43,10 @@ export class LeaseHeartbeat {
   }
 
   #beat(): void {
+    if (this.#live.size === 0) {
+      this.stop();
+      return;
+    }
     const byStore = new Map<BudgetStore, LiveLease[]>();
     for (const lease of this.#live.values()) {
       const group = byStore.get(lease.store);
