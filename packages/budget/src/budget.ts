@@ -1,15 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type {
-  AttemptHandle,
-  AttemptInfo,
-  AttemptOutcome,
-  CallObserver,
-  CallRecord,
-} from '@switchboard/adapter';
+import type { AttemptHandle, AttemptInfo, CallObserver, CallRecord } from '@switchboard/adapter';
 import { ChatError } from '@switchboard/adapter';
 import { costOf, type Prices, priceOf } from '@switchboard/prices';
 import { BudgetError } from './budget-error.js';
 import type { AcquireResult, BudgetStore } from './budget-store.js';
+import { LeaseHandle } from './lease-handle.js';
 import { LeaseHeartbeat } from './lease-heartbeat.js';
 import { MemoryBudgetStore } from './memory-store.js';
 import { reserveNanoUsd, settleNanoUsd, usdOf } from './nano-usd.js';
@@ -61,7 +56,8 @@ export interface ScopeUsage {
   readonly inFlight: number;
 }
 
-interface Shared {
+/** What a budget and its children share. */
+export interface Shared {
   readonly store: BudgetStore;
   readonly pricing: WorstCasePricing;
   readonly ttlMs: number;
@@ -88,7 +84,6 @@ interface Chain {
 
 const DEFAULT_TTL_MS = 30_000;
 const DEFAULT_SLOT_WAIT_MS = 60_000;
-const SETTLE_RETRY_MS = [50, 250, 1000];
 
 /**
  * Holds spend and in-flight limits for the calls of an adapter: a `CallObserver`
@@ -233,31 +228,10 @@ export class Budget implements CallObserver {
     scopes: readonly StoredScope[],
     amount: number,
   ): AttemptHandle {
-    const { heartbeat, queues, onWarning } = this.#shared;
-    heartbeat.add({ leaseId, scopes, store });
-    let ended = false;
-    return {
-      end: async (outcome: AttemptOutcome) => {
-        if (ended) return;
-        ended = true;
-        const actual = outcome?.record ? this.#actualNanoUsd(outcome.record, amount) : 0;
-        if (actual > amount) {
-          onWarning(`a call cost ${usdOf(actual)} USD, more than its worst case of ${usdOf(amount)} USD`);
-        }
-        try {
-          const held = await settleWithRetries(store, leaseId, scopes, actual);
-          if (!held) onWarning('a budget lease had expired before its call ended; its cost was added anyway');
-        } catch (error) {
-          onWarning(
-            `a budget settlement failed (${messageOf(error)}); its reservation returns when the lease expires, its cost of ${usdOf(actual)} USD is not recorded`,
-          );
-        } finally {
-          heartbeat.delete(leaseId);
-          // The freed slot may be in a scope that waiters of any chain share.
-          for (const queue of queues.values()) queue.slotFreed();
-        }
-      },
-    };
+    this.#shared.heartbeat.add({ leaseId, scopes, store });
+    return new LeaseHandle(this.#shared, leaseId, store, scopes, amount, (record) =>
+      this.#actualNanoUsd(record, amount),
+    );
   }
 
   /** The record's cost; without one, its usage at the maximum prices; without usage, the whole reservation. */
@@ -341,23 +315,6 @@ function scaled(scope: StoredScope, share: number): StoredScope {
     limitNanoUsd: scope.limitNanoUsd === null ? null : Math.floor(scope.limitNanoUsd * share),
     maxInFlight: scope.maxInFlight === null ? null : Math.max(1, Math.floor(scope.maxInFlight * share)),
   };
-}
-
-async function settleWithRetries(
-  store: BudgetStore,
-  leaseId: string,
-  scopes: readonly StoredScope[],
-  actual: number,
-): Promise<boolean> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await store.settle(leaseId, scopes, actual);
-    } catch (error) {
-      const delay = SETTLE_RETRY_MS[attempt];
-      if (delay === undefined) throw error;
-      await new Promise((resolve) => setTimeout(resolve, delay));
-    }
-  }
 }
 
 function spendError(

@@ -3,8 +3,6 @@ export const TEMPLATE_TOKENS_PER_MESSAGE = 16;
 /** Tokens allowed once per request for the template's start, end and tool preamble. */
 export const TEMPLATE_TOKENS_PER_REQUEST = 64;
 
-const encoder = new TextEncoder();
-
 /**
  * An upper bound on the prompt tokens of a request: the UTF-8 bytes of the JSON
  * text of its messages and tools, plus {@link TEMPLATE_TOKENS_PER_MESSAGE} per
@@ -22,13 +20,9 @@ export function promptTokenBound(
   tools: readonly unknown[] | undefined,
 ): number {
   const text = JSON.stringify(tools === undefined ? [messages] : [messages, tools]);
-  return utf8Length(text) + messages.length * TEMPLATE_TOKENS_PER_MESSAGE + TEMPLATE_TOKENS_PER_REQUEST;
-}
-
-/** UTF-8 length without allocating the bytes when the text is ASCII (the common case). */
-function utf8Length(text: string): number {
-  // Every UTF-16 unit encodes to at most 3 bytes; only non-ASCII text needs the exact count.
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range test needs them
-  if (/^[\x00-\x7f]*$/.test(text)) return text.length;
-  return encoder.encode(text).length;
+  return (
+    Buffer.byteLength(text, 'utf8') +
+    messages.length * TEMPLATE_TOKENS_PER_MESSAGE +
+    TEMPLATE_TOKENS_PER_REQUEST
+  );
 }
