@@ -28,7 +28,9 @@ export type WorkerReport =
       /** Sum of its own call records' costs, in nano-dollars as the budget settles them. */
       settledNanoUsd: number;
       records: number;
+      /** Calls refused because their worst case did not fit the budget. */
       refusals: number;
+      /** Calls that ended with any other error (faults past the retries, and the like). */
       failures: number;
       /** Attempts the budget let through, and attempt handles ended. */
       granted: number;
@@ -37,7 +39,13 @@ export type WorkerReport =
     };
 
 const settings = JSON.parse(process.argv[2] ?? '{}') as WorkerSettings;
-const store = new RedisBudgetStore({ url: settings.redisUrl, prefix: settings.prefix });
+// Generous: on a loaded machine a worker's event loop can stall for seconds, and a
+// command whose answer waits behind the stall would count as Redis being unreachable.
+const store = new RedisBudgetStore({
+  url: settings.redisUrl,
+  prefix: settings.prefix,
+  commandTimeoutMs: 15_000,
+});
 const root = createBudget({
   store,
   scope: settings.root,
@@ -89,8 +97,7 @@ async function lane(): Promise<void> {
       records += 1;
       settledNanoUsd += Math.round((record.costUsd ?? 0) * 1_000_000_000);
     } catch (error) {
-      const kind = (error as { kind?: string }).kind;
-      if (kind === 'budget') {
+      if ((error as { reason?: string }).reason === 'spend') {
         refusals += 1;
         refusalMessage ??= (error as Error).message;
       } else {

@@ -10,10 +10,11 @@ import type { WorkerReport, WorkerSettings } from './load-worker.js';
 
 const WORKERS = 8;
 const CONCURRENCY = 64;
-const CALLS_PER_WORKER = 96;
+const CALLS_PER_WORKER = 80;
 const MAX_IN_FLIGHT = 24;
 const LIMIT_USD = 0.02;
-const LEASE_TTL_MS = 3000;
+// Well above the event-loop stalls of 8 processes starting on 2 shared cores.
+const LEASE_TTL_MS = 5000;
 const KILLED = WORKERS - 1;
 const API_KEY = 'sk-load-test';
 const PREFIX = 'load:';
@@ -113,11 +114,11 @@ describe('a budget on Redis shared by 8 worker processes x 64 calls, under fault
 
     try {
       // The killed worker's leases return within the TTL (renewed every TTL/3, so at most a TTL after its death).
-      const deadline = performance.now() + 60_000;
-      while (killedAt === null && performance.now() < deadline) await sleep(20);
+      const started = performance.now();
+      while (killedAt === null && performance.now() < started + 90_000) await sleep(20);
       expect(killedAt).not.toBeNull();
       let returnedAfterMs = Number.POSITIVE_INFINITY;
-      while (performance.now() < deadline) {
+      while (performance.now() < (killedAt ?? 0) + LEASE_TTL_MS + 10_000) {
         const [, own] = await scopeOf(KILLED).usage();
         if (own?.inFlight === 0 && own.reservedNanoUsd === 0) {
           returnedAfterMs = performance.now() - (killedAt ?? 0);
