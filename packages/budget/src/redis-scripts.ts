@@ -34,16 +34,22 @@ end
 /** ARGV: lease id, amount, ttl ms, then per scope its limit and max in flight (-1: none). Returns {'ok'} or {reason, i, spent, reserved, inFlight}. */
 export const ACQUIRE_SCRIPT = `${NOW}${PURGE}
 local id, amount, ttl = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
-for i = 1, scopes do purge(KEYS[2 * i - 1], KEYS[2 * i]) end
+local spent, reserved, inFlight = {}, {}, {}
+for i = 1, scopes do
+  purge(KEYS[2 * i - 1], KEYS[2 * i])
+  spent[i], reserved[i], inFlight[i] = counters(i)
+end
 for i = 1, scopes do
   local limit = tonumber(ARGV[2 + 2 * i])
-  local spent, reserved, inFlight = counters(i)
-  if limit >= 0 and spent + reserved + amount > limit then return {'spend', i, spent, reserved, inFlight} end
+  if limit >= 0 and spent[i] + reserved[i] + amount > limit then
+    return {'spend', i, spent[i], reserved[i], inFlight[i]}
+  end
 end
 for i = 1, scopes do
   local maxInFlight = tonumber(ARGV[3 + 2 * i])
-  local spent, reserved, inFlight = counters(i)
-  if maxInFlight >= 0 and inFlight >= maxInFlight then return {'in_flight', i, spent, reserved, inFlight} end
+  if maxInFlight >= 0 and inFlight[i] >= maxInFlight then
+    return {'in_flight', i, spent[i], reserved[i], inFlight[i]}
+  end
 end
 for i = 1, scopes do
   redis.call('ZADD', KEYS[2 * i], now + ttl, id)
