@@ -60,14 +60,14 @@ describe('a budget on Redis shared by 8 worker processes x 64 calls, under fault
     emulator = await startEmulator({ key: API_KEY, faults: faultPlan() });
     proxy = await startInFlightProxy(emulator.url);
     store = new RedisBudgetStore({ url: redis.url, prefix: PREFIX });
-  });
+  }, 60_000);
 
   afterAll(async () => {
     await store?.close();
     await proxy?.close();
     await emulator?.close();
     await redis?.stop();
-  });
+  }, 60_000);
 
   it('never overshoots, settles or releases every reservation, matches the records exactly and caps calls in flight; a killed worker lets go within the TTL', async () => {
     const root = { name: 'load-run', limitUsd: LIMIT_USD, maxInFlight: MAX_IN_FLIGHT };
@@ -175,7 +175,7 @@ describe('a budget on Redis shared by 8 worker processes x 64 calls, under fault
       for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
       observer.close();
     }
-  });
+  }, 180_000);
 });
 
 function sleep(ms: number): Promise<void> {
