@@ -1,9 +1,11 @@
 // End to end: a budget as the observer of real calls over OpenAITransport to the
 // emulator. The calls go through `callThrough`, a stand-in that calls observers
-// exactly as CallObserver documents; once ChatAdapter takes `observers` (the
-// adapter's branch), replace its body with
-//   new ChatAdapter(transport.withMaxAttempts(3), { observers }).bounded(maxTokens).complete(...)
-// and keep the assertions.
+// exactly as CallObserver documents (test/support/observed-call.ts). Once
+// ChatAdapter takes `observers` (the adapter's branch), switch `callThrough` to
+//   const endpoint = { cost: (usage: unknown) => costOf(priceOf(MODEL), usage) };
+//   const adapter = new ChatAdapter(new OpenAITransport({ apiKey: KEY, baseUrl: proxy.url }), { observers, endpoint });
+//   return (await adapter.complete({ model: MODEL, messages: [{ role: 'user', content }], maxTokens })).calls[0];
+// and keep the assertions (checked by hand against that branch: same spend, same refusal).
 import { type CallObserver, type CallRecord, OpenAITransport } from '@switchboard/adapter';
 import { type Emulator, startEmulator } from '@switchboard/emulator';
 import { costOf, priceOf } from '@switchboard/prices';
