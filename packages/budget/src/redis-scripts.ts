@@ -59,9 +59,21 @@ end
 return {'ok'}
 `;
 
-/** ARGV: lease id, actual amount. Returns 1 when the lease was held in every scope, else 0. */
+/** How long a settled lease id is remembered, so a retried settlement is not counted twice (ms). */
+export const SETTLED_RETENTION_MS = 600_000;
+
+/**
+ * KEYS: the scopes' keys, then the root's set of recently settled lease ids.
+ * ARGV: lease id, actual amount. Returns 1 when the lease was held in every scope
+ * (or was settled before: a retry whose first try did reach Redis), else 0.
+ */
 export const SETTLE_SCRIPT = `${NOW}
+scopes = (#KEYS - 1) / 2
 local id = ARGV[1]
+local settled = KEYS[#KEYS]
+redis.call('ZREMRANGEBYSCORE', settled, '-inf', now - ${SETTLED_RETENTION_MS})
+if redis.call('ZSCORE', settled, id) then return 1 end
+redis.call('ZADD', settled, now, id)
 local held = 1
 for i = 1, scopes do
   local state, leases = KEYS[2 * i - 1], KEYS[2 * i]

@@ -29,8 +29,10 @@ interface BudgetCommands {
  * same Redis and prefix. Each check-and-reserve, settlement and renewal is one
  * Lua script (atomic). Keys per scope: `<prefix>{root}/child:state` (a hash:
  * `spent`, `reserved`, `r:<lease>`) and `<prefix>{root}/child:leases` (a sorted
- * set of lease ids by expiry); the braces make every scope under one root a
- * single Redis Cluster hash slot, so a chain is reserved in one script.
+ * set of lease ids by expiry), and per root `<prefix>{root}:settled` (lease ids
+ * settled in the last 10 minutes, so a retried settlement counts once); the braces
+ * make every scope under one root a single Redis Cluster hash slot, so a chain is
+ * reserved in one script.
  */
 export class RedisBudgetStore implements BudgetStore {
   /** The key prefix. */
@@ -107,7 +109,13 @@ export class RedisBudgetStore implements BudgetStore {
 
   async settle(leaseId: string, scopes: readonly StoredScope[], actualNanoUsd: number): Promise<boolean> {
     const held = await this.#timed(
-      this.#commands.budgetSettle(scopes.length * 2, ...this.#keys(scopes), leaseId, actualNanoUsd),
+      this.#commands.budgetSettle(
+        scopes.length * 2 + 1,
+        ...this.#keys(scopes),
+        `${this.prefix}${scopes[0]?.key ?? ''}:settled`,
+        leaseId,
+        actualNanoUsd,
+      ),
     );
     return held === 1;
   }

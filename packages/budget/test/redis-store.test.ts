@@ -45,6 +45,20 @@ describe('RedisBudgetStore', () => {
     });
   });
 
+  describe('settlement', () => {
+    it('counts a lease settled twice once: a retry whose first try reached Redis adds nothing', async () => {
+      const store = new RedisBudgetStore({ url: redis.url, prefix: 'twice:' });
+      const scopes = [{ key: '{run-10}', limitNanoUsd: 100, maxInFlight: null }];
+      expect(await store.acquire({ leaseId: 'lease-1', scopes, amountNanoUsd: 50, ttlMs: 10_000 })).toEqual({
+        granted: true,
+      });
+      expect(await store.settle('lease-1', scopes, 30)).toBe(true);
+      expect(await store.settle('lease-1', scopes, 30)).toBe(true);
+      expect(await store.counters(scopes)).toEqual([{ spentNanoUsd: 30, reservedNanoUsd: 0, inFlight: 0 }]);
+      await store.close();
+    });
+  });
+
   describe('when Redis is unreachable', () => {
     async function deadStore(): Promise<RedisBudgetStore> {
       const stopped = await startRedis();
