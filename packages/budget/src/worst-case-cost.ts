@@ -23,7 +23,7 @@ export function worstCaseCostUsd(info: AttemptInfo, pricing: WorstCasePricing, s
   const prices = pricing.maxPricesOf(info.model);
   if (prices === null) {
     const max = pricing.maxCostUsdOf(info.model);
-    if (max !== null) return max;
+    if (max !== null) return checked(max, 'maxCostUsdOf', info.model, scope);
     throw new BudgetError({
       reason: 'unpriced',
       scope,
@@ -40,5 +40,20 @@ export function worstCaseCostUsd(info: AttemptInfo, pricing: WorstCasePricing, s
   }
   const promptTokens = promptTokenBound(info.messages, info.tools);
   const inputPerM = Math.max(prices.inputPerM, prices.cacheHitPerM);
-  return (promptTokens * inputPerM + outputTokens * prices.outputPerM) / 1_000_000;
+  return checked(
+    (promptTokens * inputPerM + outputTokens * prices.outputPerM) / 1_000_000,
+    'maxPricesOf',
+    info.model,
+    scope,
+  );
+}
+
+/** A cost that is not a finite number >= 0 would corrupt the counters: refuse the call instead. */
+function checked(usd: number, source: string, model: string, scope: string): number {
+  if (typeof usd === 'number' && Number.isFinite(usd) && usd >= 0) return usd;
+  throw new BudgetError({
+    reason: 'unpriced',
+    scope,
+    message: `budget scope "${scope}" refused a call of ${model}: ${source}(${JSON.stringify(model)}) gave a worst case of ${String(usd)} USD, expected a finite number >= 0`,
+  });
 }

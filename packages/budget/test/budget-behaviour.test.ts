@@ -217,6 +217,20 @@ describe.each([memoryStores(), redisStores()])('Budget on $name', (factory) => {
       expect((await capped.usage())[0]?.reservedUsd).toBe(0.25);
     });
 
+    it('refuses a call whose price functions give no finite cost, leaving the counters untouched', async () => {
+      const store = factory.create();
+      const budget = budgetOn(store, {
+        maxPricesOf: () => ({ cacheHitPerM: 0, inputPerM: Number.NaN, outputPerM: 1 }),
+      });
+      await expect(budget.beforeAttempt(attemptInfo())).rejects.toMatchObject({
+        reason: 'unpriced',
+        message: expect.stringContaining('maxPricesOf("test-model") gave a worst case of NaN USD'),
+      });
+      const negative = budgetOn(store, { maxPricesOf: () => null, maxCostUsdOf: () => -1 });
+      await expect(negative.beforeAttempt(attemptInfo())).rejects.toMatchObject({ reason: 'unpriced' });
+      expect((await budget.usage())[0]).toMatchObject({ spentNanoUsd: 0, reservedNanoUsd: 0, inFlight: 0 });
+    });
+
     it('refuses a call without max_tokens unless the budget caps output per model', async () => {
       const store = factory.create();
       const budget = budgetOn(store);
