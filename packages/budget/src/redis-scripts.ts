@@ -60,7 +60,7 @@ return {'ok'}
 `;
 
 /** How long a settled lease id is remembered, so a retried settlement is not counted twice (ms). */
-export const SETTLED_RETENTION_MS = 600_000;
+const SETTLED_RETENTION_MS = 600_000;
 
 /**
  * KEYS: the scopes' keys, then the root's set of recently settled lease ids.
