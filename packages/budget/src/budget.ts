@@ -8,6 +8,7 @@ import { LeaseHandle } from './lease-handle.js';
 import { LeaseHeartbeat } from './lease-heartbeat.js';
 import { MemoryBudgetStore } from './memory-store.js';
 import { reserveNanoUsd, settleNanoUsd, usdOf } from './nano-usd.js';
+import { type Chain, extend, scaled } from './scope-chain.js';
 import { checkScopeLimits, type ScopeLimits, type StoredScope } from './scope-limits.js';
 import { SlotQueue } from './slot-waiters.js';
 import { type WorstCasePricing, worstCaseCostUsd } from './worst-case-cost.js';
@@ -74,12 +75,6 @@ interface Acquired {
   readonly result: AcquireResult;
   readonly store: BudgetStore;
   readonly scopes: readonly StoredScope[];
-}
-
-interface Chain {
-  readonly paths: readonly string[];
-  readonly scopes: readonly StoredScope[];
-  readonly limits: readonly ScopeLimits[];
 }
 
 const DEFAULT_TTL_MS = 30_000;
@@ -289,32 +284,6 @@ function outputTokensOf(option: BudgetOptions['maxOutputTokens']): (model: strin
     throw new RangeError(`maxOutputTokens must be a positive integer or a function, got ${String(option)}`);
   }
   return () => option;
-}
-
-function extend(chain: Chain, scope: ScopeLimits): Chain {
-  const root = chain.paths[0];
-  const path = root === undefined ? scope.name : `${chain.paths.at(-1)}/${scope.name}`;
-  // The root's name in braces is the hash tag: every scope under a root shares one Redis Cluster slot.
-  const key = root === undefined ? `{${scope.name}}` : `{${root}}${path.slice(root.length)}`;
-  const stored: StoredScope = {
-    key,
-    limitNanoUsd: scope.limitUsd === undefined ? null : Math.floor(scope.limitUsd * 1_000_000_000),
-    maxInFlight: scope.maxInFlight ?? null,
-  };
-  return {
-    paths: [...chain.paths, path],
-    scopes: [...chain.scopes, stored],
-    limits: [...chain.limits, scope],
-  };
-}
-
-function scaled(scope: StoredScope, share: number): StoredScope {
-  if (share === 1) return scope;
-  return {
-    key: scope.key,
-    limitNanoUsd: scope.limitNanoUsd === null ? null : Math.floor(scope.limitNanoUsd * share),
-    maxInFlight: scope.maxInFlight === null ? null : Math.max(1, Math.floor(scope.maxInFlight * share)),
-  };
 }
 
 function spendError(
