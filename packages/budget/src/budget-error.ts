@@ -1,0 +1,66 @@
+import { ChatError } from '@switchboard/adapter';
+
+/** Why a budget refused a call. */
+export type BudgetRefusal =
+  /** The call's worst-case cost does not fit a scope's spend limit. */
+  | 'spend'
+  /** No in-flight slot came free in time (or waiting was not allowed). */
+  | 'in_flight'
+  /** The model has no price and no configured maximum cost. */
+  | 'unpriced'
+  /** The call has no output cap and the budget no configured maximum output. */
+  | 'uncapped'
+  /** The store (Redis) could not be reached, and no fallback was configured. */
+  | 'store_unreachable';
+
+/** Details of a {@link BudgetError}. */
+export interface BudgetErrorDetails {
+  readonly reason: BudgetRefusal;
+  readonly message: string;
+  /** The refusing scope's path, e.g. `run-42/judge`, or null when no scope was asked. */
+  readonly scope: string | null;
+  readonly limitUsd?: number | null;
+  readonly spentUsd?: number | null;
+  readonly reservedUsd?: number | null;
+  readonly requestedUsd?: number | null;
+  readonly maxInFlight?: number | null;
+  readonly inFlight?: number | null;
+  readonly cause?: unknown;
+}
+
+/**
+ * A budget refused a call before anything was sent: a {@link ChatError} of kind
+ * `budget` (never retryable) that says which scope, its limit, what is spent and
+ * what is reserved.
+ */
+export class BudgetError extends ChatError {
+  override readonly name: string = 'BudgetError';
+  /** Why the call was refused. */
+  readonly reason: BudgetRefusal;
+  /** The refusing scope's path, or null. */
+  readonly scope: string | null;
+  /** The scope's spend limit in USD, or null. */
+  readonly limitUsd: number | null;
+  /** Settled spend of the scope in USD when it refused, or null. */
+  readonly spentUsd: number | null;
+  /** Held by calls in flight in the scope, in USD, or null. */
+  readonly reservedUsd: number | null;
+  /** This call's worst-case cost in USD, or null. */
+  readonly requestedUsd: number | null;
+  /** The scope's in-flight limit, or null. */
+  readonly maxInFlight: number | null;
+  /** Calls in flight in the scope when it refused, or null. */
+  readonly inFlight: number | null;
+
+  constructor(details: BudgetErrorDetails) {
+    super({ kind: 'budget', message: details.message, cause: details.cause, retryable: false });
+    this.reason = details.reason;
+    this.scope = details.scope;
+    this.limitUsd = details.limitUsd ?? null;
+    this.spentUsd = details.spentUsd ?? null;
+    this.reservedUsd = details.reservedUsd ?? null;
+    this.requestedUsd = details.requestedUsd ?? null;
+    this.maxInFlight = details.maxInFlight ?? null;
+    this.inFlight = details.inFlight ?? null;
+  }
+}

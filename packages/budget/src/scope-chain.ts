@@ -1,0 +1,37 @@
+import { NANO_USD_PER_USD } from './nano-usd.js';
+import type { ScopeLimits, StoredScope } from './scope-limits.js';
+
+/** A budget's scopes, root first: their paths, how stores see them, and their limits. */
+export interface Chain {
+  readonly paths: readonly string[];
+  readonly scopes: readonly StoredScope[];
+  readonly limits: readonly ScopeLimits[];
+}
+
+/** The chain with `scope` nested under its innermost scope. */
+export function extend(chain: Chain, scope: ScopeLimits): Chain {
+  const root = chain.paths[0];
+  const path = root === undefined ? scope.name : `${chain.paths.at(-1)}/${scope.name}`;
+  // The root's name in braces is the hash tag: every scope under a root shares one Redis Cluster slot.
+  const key = root === undefined ? `{${scope.name}}` : `{${root}}${path.slice(root.length)}`;
+  const stored: StoredScope = {
+    key,
+    limitNanoUsd: scope.limitUsd === undefined ? null : Math.floor(scope.limitUsd * NANO_USD_PER_USD),
+    maxInFlight: scope.maxInFlight ?? null,
+  };
+  return {
+    paths: [...chain.paths, path],
+    scopes: [...chain.scopes, stored],
+    limits: [...chain.limits, scope],
+  };
+}
+
+/** The scope with its limits multiplied by `share` (a fallback's per-process share). */
+export function scaled(scope: StoredScope, share: number): StoredScope {
+  if (share === 1) return scope;
+  return {
+    key: scope.key,
+    limitNanoUsd: scope.limitNanoUsd === null ? null : Math.floor(scope.limitNanoUsd * share),
+    maxInFlight: scope.maxInFlight === null ? null : Math.max(1, Math.floor(scope.maxInFlight * share)),
+  };
+}

@@ -1,0 +1,59 @@
+import type { AttemptInfo } from '@switchboard/adapter';
+import type { Prices } from '@switchboard/prices';
+import { BudgetError } from './budget-error.js';
+import { promptTokenBound } from './prompt-token-bound.js';
+
+/** How a budget prices the worst case of a call. */
+export interface WorstCasePricing {
+  /** The highest prices a call of this model could be billed at, or null when unpriced. */
+  readonly maxPricesOf: (model: string) => Prices | null;
+  /** The most output tokens a call without `max_tokens` may produce, or null when unknown. */
+  readonly maxOutputTokensOf: (model: string) => number | null;
+  /** What an unpriced model's call may cost at most, in USD, or null to refuse such calls. */
+  readonly maxCostUsdOf: (model: string) => number | null;
+}
+
+/**
+ * The most an attempt can cost, in USD: every prompt token at the higher of the
+ * cache-miss and cache-hit prices (the bound of {@link promptTokenBound}), plus
+ * the output cap (`max_tokens`, else the model's configured maximum) at the output
+ * price. Throws a {@link BudgetError} when no bound exists (unpriced, uncapped).
+ */
+export function worstCaseCostUsd(info: AttemptInfo, pricing: WorstCasePricing, scope: string): number {
+  const prices = pricing.maxPricesOf(info.model);
+  if (prices === null) {
+    const max = pricing.maxCostUsdOf(info.model);
+    if (max !== null) return checked(max, 'maxCostUsdOf', info.model, scope);
+    throw new BudgetError({
+      reason: 'unpriced',
+      scope,
+      message: `budget scope "${scope}" refused a call of ${info.model}: the model has no price, so its worst case is unknown; give the budget maxCostUsdOf for it`,
+    });
+  }
+  const outputTokens = info.maxTokens ?? pricing.maxOutputTokensOf(info.model);
+  if (outputTokens === null) {
+    throw new BudgetError({
+      reason: 'uncapped',
+      scope,
+      message: `budget scope "${scope}" refused a call of ${info.model}: the call has no max_tokens, so its output is unbounded; cap it (a bounded adapter, maxTokens) or give the budget maxOutputTokens`,
+    });
+  }
+  const promptTokens = promptTokenBound(info.messages, info.tools);
+  const inputPerM = Math.max(prices.inputPerM, prices.cacheHitPerM);
+  return checked(
+    (promptTokens * inputPerM + outputTokens * prices.outputPerM) / 1_000_000,
+    'maxPricesOf',
+    info.model,
+    scope,
+  );
+}
+
+/** A cost that is not a finite number >= 0 would corrupt the counters: refuse the call instead. */
+function checked(usd: number, source: string, model: string, scope: string): number {
+  if (typeof usd === 'number' && Number.isFinite(usd) && usd >= 0) return usd;
+  throw new BudgetError({
+    reason: 'unpriced',
+    scope,
+    message: `budget scope "${scope}" refused a call of ${model}: ${source}(${JSON.stringify(model)}) gave a worst case of ${String(usd)} USD, expected a finite number >= 0`,
+  });
+}

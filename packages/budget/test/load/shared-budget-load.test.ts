@@ -1,0 +1,183 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { type Emulator, type FaultPlan, startEmulator } from '@switchboard/emulator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createBudget } from '../../src/budget.js';
+import { RedisBudgetStore } from '../../src/redis-store.js';
+import { type InFlightProxy, startInFlightProxy } from '../support/in-flight-proxy.js';
+import { startRedis, type TestRedis } from '../support/start-redis.js';
+import type { WorkerReport, WorkerSettings } from './load-worker.js';
+
+const WORKERS = 8;
+const CONCURRENCY = 64;
+const CALLS_PER_WORKER = 80;
+const MAX_IN_FLIGHT = 24;
+const LIMIT_USD = 0.02;
+// Well above the event-loop stalls of 8 processes starting on 2 shared cores.
+const LEASE_TTL_MS = 5000;
+const KILLED = WORKERS - 1;
+const API_KEY = 'sk-load-test';
+const PREFIX = 'load:';
+const packageRoot = fileURLToPath(new URL('../../', import.meta.url));
+const workerPath = fileURLToPath(new URL('./load-worker.ts', import.meta.url));
+
+/** 429s, 503s, resets and slow replies on a seeded ~25% of request numbers, each rule on its own numbers. */
+function faultPlan(): FaultPlan {
+  let seed = 12;
+  const random = () => {
+    seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+    return seed / 2_147_483_648;
+  };
+  const effects = [
+    { share: 0.08, rule: { status: 429, retryAfterMs: 10 } },
+    { share: 0.04, rule: { status: 503 } },
+    { share: 0.03, rule: { reset: true } },
+    { share: 0.05, rule: { delayMs: 150 } },
+    { share: 0.05, rule: { delayMs: 300 } },
+  ];
+  const numbers = effects.map(() => [] as number[]);
+  for (let number = 1; number <= 4000; number++) {
+    let pick = random();
+    for (const [index, effect] of effects.entries()) {
+      if (pick < effect.share) {
+        numbers[index]?.push(number);
+        break;
+      }
+      pick -= effect.share;
+    }
+  }
+  return effects.map((effect, index) => ({ ...effect.rule, requests: numbers[index] ?? [] }));
+}
+
+describe('a budget on Redis shared by 8 worker processes x 64 calls, under faults', () => {
+  let redis: TestRedis;
+  let emulator: Emulator;
+  let proxy: InFlightProxy;
+  let store: RedisBudgetStore;
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    emulator = await startEmulator({ key: API_KEY, faults: faultPlan() });
+    proxy = await startInFlightProxy(emulator.url);
+    store = new RedisBudgetStore({ url: redis.url, prefix: PREFIX });
+  }, 60_000);
+
+  afterAll(async () => {
+    await store?.close();
+    await proxy?.close();
+    await emulator?.close();
+    await redis?.stop();
+  }, 60_000);
+
+  it('never overshoots, settles or releases every reservation, matches the records exactly and caps calls in flight; a killed worker lets go within the TTL', async () => {
+    const root = { name: 'load-run', limitUsd: LIMIT_USD, maxInFlight: MAX_IN_FLIGHT };
+    const observer = createBudget({ store, scope: root, onWarning: () => {} });
+    const scopeOf = (index: number) => observer.child({ name: `worker-${index}` });
+
+    const reports = new Map<number, Extract<WorkerReport, { type: 'done' }>>();
+    let killedAt: number | null = null;
+    let killedHeld = 0;
+    const children: ChildProcess[] = [];
+    const finished = Array.from({ length: WORKERS }, (_, index) => {
+      const settings: WorkerSettings = {
+        index,
+        redisUrl: redis.url,
+        baseUrl: proxy.url,
+        apiKey: API_KEY,
+        prefix: PREFIX,
+        root,
+        calls: CALLS_PER_WORKER,
+        concurrency: CONCURRENCY,
+        leaseTtlMs: LEASE_TTL_MS,
+        maxTokens: 64,
+      };
+      const child = fork(workerPath, [JSON.stringify(settings)], {
+        cwd: packageRoot,
+        execArgv: ['--import', 'tsx'],
+        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      });
+      children.push(child);
+      let killing = false;
+      child.on('message', (report: WorkerReport) => {
+        if (report.type === 'done') reports.set(index, report);
+        else if (index === KILLED && !killing && report.settled >= 5 && report.leases >= 1) {
+          killing = true;
+          void (async () => {
+            child.kill('SIGKILL');
+            killedAt = performance.now();
+            killedHeld = (await scopeOf(KILLED).usage())[1]?.inFlight ?? 0;
+          })();
+        }
+      });
+      return new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    });
+
+    try {
+      // The killed worker's leases return within the TTL (renewed every TTL/3, so at most a TTL after its death).
+      const started = performance.now();
+      while (killedAt === null && performance.now() < started + 90_000) await sleep(20);
+      expect(killedAt).not.toBeNull();
+      let returnedAfterMs = Number.POSITIVE_INFINITY;
+      while (performance.now() < (killedAt ?? 0) + LEASE_TTL_MS + 10_000) {
+        const [, own] = await scopeOf(KILLED).usage();
+        if (own?.inFlight === 0 && own.reservedNanoUsd === 0) {
+          returnedAfterMs = performance.now() - (killedAt ?? 0);
+          break;
+        }
+        await sleep(25);
+      }
+      const exits = await Promise.all(finished);
+
+      expect(killedHeld).toBeGreaterThan(0);
+      expect(returnedAfterMs).toBeLessThanOrEqual(LEASE_TTL_MS + 1000);
+      // The others carried on: every call of theirs was settled, refused by the budget, or failed after retries.
+      expect(exits.filter((code) => code === 0)).toHaveLength(WORKERS - 1);
+      for (let index = 0; index < WORKERS; index++) {
+        if (index === KILLED) continue;
+        const report = reports.get(index);
+        expect(report, `worker ${index}`).toBeDefined();
+        expect((report?.records ?? 0) + (report?.refusals ?? 0) + (report?.failures ?? 0)).toBe(
+          CALLS_PER_WORKER,
+        );
+        expect(report?.ended).toBe(report?.granted);
+        // The worker's own scope in Redis holds exactly the sum of its records.
+        const [, own] = await scopeOf(index).usage();
+        expect(own?.spentNanoUsd, `worker ${index}`).toBe(report?.settledNanoUsd);
+      }
+
+      const [total] = await observer.usage();
+      const survivors = [...reports.values()];
+      const ownSpend = await Promise.all(
+        Array.from(
+          { length: WORKERS },
+          async (_, index) => (await scopeOf(index).usage())[1]?.spentNanoUsd ?? 0,
+        ),
+      );
+      // Zero overshoot, and the limit was what stopped the run.
+      expect(total?.spentNanoUsd).toBeLessThanOrEqual(Math.floor(LIMIT_USD * 1e9));
+      expect(survivors.reduce((sum, report) => sum + report.refusals, 0)).toBeGreaterThan(0);
+      expect(survivors.find((report) => report.refusalMessage)?.refusalMessage).toMatch(
+        /^budget scope "load-run" refused a call of primary-flash: limit \$0\.020000, spent \$0\.\d{6}, reserved \$0\.\d{6} by calls in flight, this call needs up to \$0\.\d{6}$/,
+      );
+      // Every reservation ended settled or released: nothing is left reserved or in flight.
+      expect(total).toMatchObject({ reservedNanoUsd: 0, inFlight: 0 });
+      // The shared spend is exactly the sum of the workers' own records (the killed worker's as settled in Redis).
+      expect(total?.spentNanoUsd).toBe(ownSpend.reduce((sum, spent) => sum + spent, 0));
+      expect(total?.spentNanoUsd).toBe(
+        survivors.reduce((sum, report) => sum + report.settledNanoUsd, 0) + (ownSpend[KILLED] ?? 0),
+      );
+      // The emulator never saw more calls in flight than the limit; and it did see many at once.
+      expect(proxy.peakInFlight).toBeLessThanOrEqual(MAX_IN_FLIGHT);
+      expect(proxy.peakInFlight).toBeGreaterThan(MAX_IN_FLIGHT / 2);
+      const emulatorPeak = (emulator as { peakInFlight?: number }).peakInFlight;
+      if (emulatorPeak !== undefined) expect(emulatorPeak).toBeLessThanOrEqual(MAX_IN_FLIGHT);
+    } finally {
+      for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+      observer.close();
+    }
+  }, 180_000);
+});
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
