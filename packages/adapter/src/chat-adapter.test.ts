@@ -2,7 +2,7 @@ import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { emptyChatResponse } from '../test/support/empty-chat-response.js';
 import { ChatAdapter } from './chat-adapter.js';
-import type { CompleteRequest } from './chat-client.js';
+import type { CompleteRequest, ToolSchema } from './chat-client.js';
 import { ChatError } from './chat-error.js';
 import type { ChatTransport, TransportRequest } from './chat-transport.js';
 import type { CostModel } from './cost-model.js';
@@ -107,7 +107,10 @@ describe('ChatAdapter', () => {
 
     it('sends every optional field when asked, with the given timeout and tools', async () => {
       const transport = new RawTransport([answer('{"a":1}')]);
-      const tool = { type: 'function', function: { name: 'grep', parameters: { type: 'object' } } };
+      const tool: ToolSchema = {
+        type: 'function',
+        function: { name: 'grep', parameters: { type: 'object' } },
+      };
       await new ChatAdapter(transport).complete({
         ...request,
         tools: [tool],
@@ -240,7 +243,8 @@ describe('ChatAdapter', () => {
     ])('reads %s as the empty message', async (_, payload) => {
       const transport = new RawTransport([payload]);
       const response = await new ChatAdapter(transport).complete(request);
-      expect(response).toEqual(emptyChatResponse());
+      expect({ ...response, calls: [] }).toEqual(emptyChatResponse());
+      expect(response.calls).toHaveLength(1);
     });
   });
 
@@ -415,17 +419,24 @@ describe('ChatAdapter', () => {
     it.each([
       ['zero', 0],
       ['a negative number', -5],
-      ['a fraction', 1.5],
+      ['minus Infinity', Number.NEGATIVE_INFINITY],
+    ])('throws RangeError("max_output_tokens must be positive") for %s', (_, value) => {
+      const adapter = new ChatAdapter(new RawTransport([]));
+      expect(() => adapter.bounded(value)).toThrow(new RangeError('max_output_tokens must be positive'));
+      expect(() => adapter.bounded(value)).toThrow(RangeError);
+    });
+
+    it.each([
+      ['a fraction', 2.5],
       ['NaN', Number.NaN],
       ['Infinity', Number.POSITIVE_INFINITY],
       ['a numeric string', '10'],
       ['undefined', undefined],
-    ])('throws RangeError for %s', (_, value) => {
+    ])('throws RangeError("max_output_tokens must be a positive integer") for %s', (_, value) => {
       const adapter = new ChatAdapter(new RawTransport([]));
       expect(() => adapter.bounded(value as number)).toThrow(
-        new RangeError('max_output_tokens must be positive'),
+        new RangeError('max_output_tokens must be a positive integer'),
       );
-      expect(() => adapter.bounded(value as number)).toThrow(RangeError);
     });
 
     it('sends max_tokens through a single-attempt copy of the transport', async () => {
