@@ -1,68 +1,13 @@
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { emptyChatResponse } from '../test/support/empty-chat-response.js';
+import { answer, PlainTransport, RawTransport, reply } from '../test/support/raw-transport.js';
 import { ChatAdapter } from './chat-adapter.js';
 import type { CompleteRequest, ToolSchema } from './chat-client.js';
 import { ChatError } from './chat-error.js';
 import type { ChatTransport, TransportRequest } from './chat-transport.js';
 import type { CostModel } from './cost-model.js';
 import { OpenAITransport } from './openai-transport.js';
-
-/**
- * A raw transport that answers with the given replies in call order (copies
- * share the queue) and records every request it makes.
- */
-class RawTransport implements ChatTransport {
-  readonly requests: TransportRequest[] = [];
-  readonly attempts: number[] = [];
-  readonly copies: RawTransport[] = [];
-
-  constructor(
-    private readonly replies: unknown[],
-    readonly maxAttempts = 3,
-  ) {}
-
-  async completeChatRaw(request: TransportRequest): Promise<unknown> {
-    this.requests.push(request);
-    if (this.replies.length === 0) throw new Error('RawTransport ran out of replies');
-    const reply = this.replies.shift();
-    if (reply instanceof Error) throw reply;
-    return reply;
-  }
-
-  async completeChat(): Promise<Record<string, unknown>> {
-    throw new Error('the raw path should be used');
-  }
-
-  withMaxAttempts(attempts: number): RawTransport {
-    const copy = new RawTransport(this.replies, attempts);
-    this.copies.push(copy);
-    return copy;
-  }
-}
-
-/** A transport with only the plain operation, like a test stub. */
-class PlainTransport implements ChatTransport {
-  readonly requests: TransportRequest[] = [];
-
-  constructor(private readonly messages: Record<string, unknown>[]) {}
-
-  async completeChat(request: TransportRequest): Promise<Record<string, unknown>> {
-    this.requests.push(request);
-    const message = this.messages[this.requests.length - 1];
-    if (!message) throw new Error('PlainTransport ran out of messages');
-    return message;
-  }
-}
-
-const reply = (message: Record<string, unknown> | undefined, extra: Record<string, unknown> = {}) => ({
-  id: 'reply',
-  choices: message === undefined ? [] : [{ index: 0, message, finish_reason: 'stop', logprobs: null }],
-  ...extra,
-});
-
-const answer = (content: string | null, usage?: Record<string, unknown>) =>
-  reply({ role: 'assistant', content }, usage ? { usage } : {});
 
 const request: CompleteRequest = { model: 'primary-flash', messages: [{ role: 'user', content: 'hi' }] };
 
