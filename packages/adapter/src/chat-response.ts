@@ -15,7 +15,7 @@ export interface ToolCall {
   readonly arguments: Record<string, unknown>;
 }
 
-/** What a chat call returns, read from the reply message (spec 2.6, 4.2). */
+/** What a chat call returns, read from the reply message. */
 export interface ChatResponse {
   readonly content: string | null;
   readonly toolCalls: readonly ToolCall[];
