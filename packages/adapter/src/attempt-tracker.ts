@@ -25,22 +25,22 @@ export class AttemptTracker {
   }
 
   /** Before an attempt goes on the wire: may wait, or throw to refuse it. */
-  readonly before = (attempt: number): void | Promise<void> => {
+  before(attempt: number): undefined | Promise<void> {
     this.attempts += 1;
     // No observers, no await: the hot path stays synchronous.
-    if (this.#observers.length === 0) return;
+    if (this.#observers.length === 0) return undefined;
     return this.#acquire({ ...this.#context, attempt });
-  };
+  }
 
   /** When an attempt `before` let through ends: `failure` null when its reply was read. */
-  readonly after = (_attempt: number, failure: unknown | null): void => {
+  after(_attempt: number, failure: unknown | null): void {
     const handles = this.#current;
     this.#current = [];
     if (handles.length === 0) return;
     if (failure !== null && failure !== undefined) endAll(handles, { record: null, error: failure });
     else if (this.#final !== null) endAll(handles, this.#final);
     else this.#replied.push(...handles);
-  };
+  }
 
   /** The raw call is over: ends the handles that waited for its record. */
   finish(record: CallRecord, error: unknown | null): void {

@@ -11,7 +11,7 @@ import { makeCallRecord } from './make-call-record.js';
 import { nonEmptyTools } from './non-empty-tools.js';
 import { ObserverChain } from './observer-chain.js';
 import { priceCall } from './price-call.js';
-import { type CallFacts, type RawCallResult, rawCall } from './raw-call.js';
+import { type CallFacts, type RawCallResult, type RawCallSetup, rawCall } from './raw-call.js';
 import { isRecord } from './read-field.js';
 import { checkTimeoutSeconds } from './timeout-seconds.js';
 import { untilAborted } from './until-aborted.js';
@@ -69,6 +69,8 @@ export class ChatAdapter implements ChatClient {
   #total = new CostTotal();
   #observers: ObserverChain;
   #reported: Reported = { costError: false };
+  // Made once per adapter, not per call: the hot path allocates no closure for it.
+  readonly #recordCall = (setup: RawCallSetup, facts: CallFacts): CallRecord => this.#record(setup, facts);
 
   constructor(transport: ChatTransport, options: ChatAdapterOptions = {}) {
     if (!isRecord(transport) || typeof transport.completeChat !== 'function') {
@@ -232,11 +234,11 @@ export class ChatAdapter implements ChatClient {
       role: call.role,
       maxTokens: call.maxTokens,
       observers: this.#observers.list(),
-      record: (facts) => this.#record(call, facts),
+      record: this.#recordCall,
     });
   }
 
-  #record(call: PreparedCall, facts: CallFacts): CallRecord {
+  #record(call: RawCallSetup, facts: CallFacts): CallRecord {
     const model = call.request.model;
     const usage = facts.usage === null ? null : copyUsage(facts.usage);
     if (usage !== null) this.#ledger.add(usage);

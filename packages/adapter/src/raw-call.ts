@@ -25,8 +25,8 @@ export interface RawCallSetup {
   readonly role: string | null;
   readonly maxTokens: number | null;
   readonly observers: readonly CallObserver[];
-  /** Makes (and accounts) the call's record. Must not throw. */
-  readonly record: (facts: CallFacts) => CallRecord;
+  /** Makes (and accounts) the call's record from its setup and facts. Must not throw. */
+  readonly record: (setup: RawCallSetup, facts: CallFacts) => CallRecord;
 }
 
 /** The reply message of a raw call (not yet read into a response) and its record. */
@@ -56,31 +56,43 @@ export async function rawCall(setup: RawCallSetup): Promise<RawCallResult> {
     observers,
   );
   const started = performance.now();
-  const end = (usage: Record<string, unknown> | null, error: unknown | null): CallRecord => {
-    const record = setup.record({
-      usage,
-      error,
-      at: new Date(),
-      durationMs: performance.now() - started,
-      attempts: tracker.attempts,
-    });
-    tracker.finish(record, error);
-    notifyAfterCall(observers, record);
-    return record;
-  };
   try {
     const reply =
       transport.reportsAttempts === true
         ? await untilAborted(
-            send(transport, { ...request, beforeAttempt: tracker.before, afterAttempt: tracker.after }),
+            send(transport, {
+              ...request,
+              beforeAttempt: (attempt) => tracker.before(attempt),
+              afterAttempt: (attempt, failure) => tracker.after(attempt, failure),
+            }),
             signal,
           )
         : await attemptOnce(transport, request, tracker);
-    return { message: reply.message, record: end(reply.usage, null) };
+    return { message: reply.message, record: endCall(setup, tracker, started, reply.usage, null) };
   } catch (error) {
-    end(null, error);
+    endCall(setup, tracker, started, null, error);
     throw error;
   }
+}
+
+/** Makes the raw call's record, ends the handles that waited for it and tells the observers. */
+function endCall(
+  setup: RawCallSetup,
+  tracker: AttemptTracker,
+  started: number,
+  usage: Record<string, unknown> | null,
+  error: unknown | null,
+): CallRecord {
+  const record = setup.record(setup, {
+    usage,
+    error,
+    at: new Date(),
+    durationMs: performance.now() - started,
+    attempts: tracker.attempts,
+  });
+  tracker.finish(record, error);
+  notifyAfterCall(setup.observers, record);
+  return record;
 }
 
 // A transport that does not report its attempts is one attempt to the observers.
