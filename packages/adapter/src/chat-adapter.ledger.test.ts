@@ -77,7 +77,12 @@ describe('ChatAdapter ledger integrity', () => {
       ['push', (usage: unknown[]) => usage.push({ completion_tokens: 5 })],
       ['splice', (usage: unknown[]) => usage.splice(0, 1)],
       ['pop', (usage: unknown[]) => usage.pop()],
-      ['length = 0', (usage: unknown[]) => Reflect.set(usage, 'length', 0) || (usage.length = 0)],
+      [
+        'length = 0',
+        (usage: unknown[]) => {
+          usage.length = 0;
+        },
+      ],
       ['index assignment', (usage: unknown[]) => Object.assign(usage, { 0: {} })],
       ['fill', (usage: unknown[]) => usage.fill({})],
     ])('refuses %s and keeps the ledger as it was', async (_, change) => {

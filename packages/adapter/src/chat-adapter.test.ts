@@ -5,7 +5,7 @@ import { answer, PlainTransport, RawTransport, reply } from '../test/support/raw
 import { ChatAdapter } from './chat-adapter.js';
 import type { CompleteRequest, ToolSchema } from './chat-client.js';
 import { ChatError } from './chat-error.js';
-import type { ChatTransport, TransportRequest } from './chat-transport.js';
+import type { ChatTransport } from './chat-transport.js';
 import type { CostModel } from './cost-model.js';
 import { OpenAITransport } from './openai-transport.js';
 
