@@ -1,3 +1,4 @@
+import type { ChatMessage } from '@switchboard/adapter';
 /** The key every client sends and the emulators require (a loopback-only stand-in). */
 export const BENCH_API_KEY = 'bench-key';
 
@@ -11,4 +12,4 @@ export const LARGE_ANSWER_TOKENS = 10_000;
 export const BENCH_MESSAGES = [
   { role: 'system', content: 'You review build logs and answer in one short paragraph.' },
   { role: 'user', content: 'Summarize the nightly build log: which step failed and why?' },
-];
+] satisfies ChatMessage[];

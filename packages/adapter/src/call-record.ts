@@ -1,4 +1,5 @@
 import type { ChatErrorKind } from './chat-error.js';
+import type { UsageEntry } from './usage-entry.js';
 
 /** Where a call's price came from: the price book, the provider's own `usage.cost`, or the endpoint's prices. */
 export type PriceSource = 'table' | 'provider' | 'endpoint';
@@ -12,7 +13,7 @@ export interface CallRecord {
   /** The model id as sent. */
   readonly model: string;
   /** A plain, frozen copy of the reply's `usage`, or null (no reply, or none in it). */
-  readonly usage: Readonly<Record<string, unknown>> | null;
+  readonly usage: UsageEntry | null;
   /** What the call cost in USD, or null when nothing priced it. */
   readonly costUsd: number | null;
   /** The model id whose price was used, or null. */
@@ -33,6 +34,11 @@ export interface CallRecord {
   readonly attempts: number;
   /** The caller's role for the call, or null. */
   readonly role?: string | null;
+  /**
+   * Set when the cost model threw or gave a negative or non-finite cost: says
+   * what went wrong; the call then counts 0 in every total and `costUsd` is null.
+   */
+  readonly costError?: string | null;
   /** How the call failed, or null when a reply arrived. */
   readonly error?: {
     readonly kind: ChatErrorKind;

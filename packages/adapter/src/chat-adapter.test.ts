@@ -1,68 +1,13 @@
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { emptyChatResponse } from '../test/support/empty-chat-response.js';
+import { answer, PlainTransport, RawTransport, reply } from '../test/support/raw-transport.js';
 import { ChatAdapter } from './chat-adapter.js';
-import type { CompleteRequest } from './chat-client.js';
+import type { CompleteRequest, ToolSchema } from './chat-client.js';
 import { ChatError } from './chat-error.js';
-import type { ChatTransport, TransportRequest } from './chat-transport.js';
+import type { ChatTransport } from './chat-transport.js';
 import type { CostModel } from './cost-model.js';
 import { OpenAITransport } from './openai-transport.js';
-
-/**
- * A raw transport that answers with the given replies in call order (copies
- * share the queue) and records every request it makes.
- */
-class RawTransport implements ChatTransport {
-  readonly requests: TransportRequest[] = [];
-  readonly attempts: number[] = [];
-  readonly copies: RawTransport[] = [];
-
-  constructor(
-    private readonly replies: unknown[],
-    readonly maxAttempts = 3,
-  ) {}
-
-  async completeChatRaw(request: TransportRequest): Promise<unknown> {
-    this.requests.push(request);
-    if (this.replies.length === 0) throw new Error('RawTransport ran out of replies');
-    const reply = this.replies.shift();
-    if (reply instanceof Error) throw reply;
-    return reply;
-  }
-
-  async completeChat(): Promise<Record<string, unknown>> {
-    throw new Error('the raw path should be used');
-  }
-
-  withMaxAttempts(attempts: number): RawTransport {
-    const copy = new RawTransport(this.replies, attempts);
-    this.copies.push(copy);
-    return copy;
-  }
-}
-
-/** A transport with only the plain operation, like a test stub. */
-class PlainTransport implements ChatTransport {
-  readonly requests: TransportRequest[] = [];
-
-  constructor(private readonly messages: Record<string, unknown>[]) {}
-
-  async completeChat(request: TransportRequest): Promise<Record<string, unknown>> {
-    this.requests.push(request);
-    const message = this.messages[this.requests.length - 1];
-    if (!message) throw new Error('PlainTransport ran out of messages');
-    return message;
-  }
-}
-
-const reply = (message: Record<string, unknown> | undefined, extra: Record<string, unknown> = {}) => ({
-  id: 'reply',
-  choices: message === undefined ? [] : [{ index: 0, message, finish_reason: 'stop', logprobs: null }],
-  ...extra,
-});
-
-const answer = (content: string | null, usage?: Record<string, unknown>) =>
-  reply({ role: 'assistant', content }, usage ? { usage } : {});
 
 const request: CompleteRequest = { model: 'primary-flash', messages: [{ role: 'user', content: 'hi' }] };
 
@@ -107,7 +52,10 @@ describe('ChatAdapter', () => {
 
     it('sends every optional field when asked, with the given timeout and tools', async () => {
       const transport = new RawTransport([answer('{"a":1}')]);
-      const tool = { type: 'function', function: { name: 'grep', parameters: { type: 'object' } } };
+      const tool: ToolSchema = {
+        type: 'function',
+        function: { name: 'grep', parameters: { type: 'object' } },
+      };
       await new ChatAdapter(transport).complete({
         ...request,
         tools: [tool],
@@ -240,7 +188,8 @@ describe('ChatAdapter', () => {
     ])('reads %s as the empty message', async (_, payload) => {
       const transport = new RawTransport([payload]);
       const response = await new ChatAdapter(transport).complete(request);
-      expect(response).toEqual(emptyChatResponse());
+      expect({ ...response, calls: [] }).toEqual(emptyChatResponse());
+      expect(response.calls).toHaveLength(1);
     });
   });
 
@@ -415,17 +364,24 @@ describe('ChatAdapter', () => {
     it.each([
       ['zero', 0],
       ['a negative number', -5],
-      ['a fraction', 1.5],
+      ['minus Infinity', Number.NEGATIVE_INFINITY],
+    ])('throws RangeError("max_output_tokens must be positive") for %s', (_, value) => {
+      const adapter = new ChatAdapter(new RawTransport([]));
+      expect(() => adapter.bounded(value)).toThrow(new RangeError('max_output_tokens must be positive'));
+      expect(() => adapter.bounded(value)).toThrow(RangeError);
+    });
+
+    it.each([
+      ['a fraction', 2.5],
       ['NaN', Number.NaN],
       ['Infinity', Number.POSITIVE_INFINITY],
       ['a numeric string', '10'],
       ['undefined', undefined],
-    ])('throws RangeError for %s', (_, value) => {
+    ])('throws RangeError("max_output_tokens must be a positive integer") for %s', (_, value) => {
       const adapter = new ChatAdapter(new RawTransport([]));
       expect(() => adapter.bounded(value as number)).toThrow(
-        new RangeError('max_output_tokens must be positive'),
+        new RangeError('max_output_tokens must be a positive integer'),
       );
-      expect(() => adapter.bounded(value as number)).toThrow(RangeError);
     });
 
     it('sends max_tokens through a single-attempt copy of the transport', async () => {

@@ -1,85 +1,169 @@
+import type { CallObserver } from './call-observer.js';
+import type { CallRecord } from './call-record.js';
 import type { ChatClient, CompleteRequest } from './chat-client.js';
 import type { ChatResponse } from './chat-response.js';
 import { chatResponseFromMessage } from './chat-response-from-message.js';
 import type { ChatTransport, TransportRequest } from './chat-transport.js';
+import { copyUsage } from './copy-usage.js';
 import type { CostModel } from './cost-model.js';
-import { messageOfReply } from './message-of-reply.js';
+import { CostTotal } from './cost-total.js';
+import { makeCallRecord } from './make-call-record.js';
 import { nonEmptyTools } from './non-empty-tools.js';
-import { isRecord, readField } from './read-field.js';
+import { ObserverChain } from './observer-chain.js';
+import { priceCall } from './price-call.js';
+import { type CallFacts, type RawCallResult, type RawCallSetup, rawCall } from './raw-call.js';
+import { isRecord } from './read-field.js';
 import { checkTimeoutSeconds } from './timeout-seconds.js';
+import { untilAborted } from './until-aborted.js';
+import type { UsageEntry } from './usage-entry.js';
+import { UsageLedger } from './usage-ledger.js';
 
 /** Options of a {@link ChatAdapter}. */
 export interface ChatAdapterOptions {
   /**
    * Send `thinking: {type: 'disabled'}` on every call; default true, because the
-   * provider reasons by default and then ignores temperature (spec 1.3).
+   * provider reasons by default and then ignores temperature.
    */
   disableThinking?: boolean;
-  /** Turns each usage entry into USD for {@link ChatAdapter.costUsd}; default null (cost 0). */
+  /** Prices each raw call for its record and {@link ChatAdapter.costUsd}; default null (nothing priced). */
   endpoint?: CostModel | null;
+  /** Told before each attempt and after each raw call, in this order; shared with bounded copies and views. */
+  observers?: readonly CallObserver[];
+}
+
+/** Options of {@link ChatAdapter.listModels}. */
+export interface AdapterListModelsOptions {
+  /** Per-attempt timeout in seconds; default 60. */
+  timeoutSeconds?: number;
+  /** Cancels the listing at once (kind `aborted`). */
+  signal?: AbortSignal;
+}
+
+/** What a family of adapters (one adapter, its views and bounded copies) reports only once. */
+interface Reported {
+  costError: boolean;
+}
+
+/** The fields of a request the adapter has checked, ready for the transport. */
+interface PreparedCall {
+  readonly request: TransportRequest;
+  readonly role: string | null;
+  readonly maxTokens: number | null;
 }
 
 /**
- * Adapts an OpenAI-shaped transport (spec 4.2, 8): thinking off by default,
- * reasoning kept, one retry of empty JSON-mode content, usage and cost per raw
- * call, and bounded single-attempt copies.
+ * Adapts an OpenAI-shaped transport: thinking off by default, reasoning kept,
+ * one retry of empty JSON-mode content, a record, usage and cost per raw call,
+ * observers around every attempt, role views and bounded single-attempt copies.
  */
 export class ChatAdapter implements ChatClient {
   /** Whether `thinking: {type: 'disabled'}` is sent on every call. */
   readonly disableThinking: boolean;
-  /** The cost model of {@link ChatAdapter.costUsd}, or null. */
+  /** The cost model that prices each raw call, or null. */
   readonly endpoint: CostModel | null;
 
-  readonly #transport: ChatTransport;
+  #transport: ChatTransport;
   #maxOutputTokens: number | null = null;
-  readonly #usage: Record<string, unknown>[] = [];
-  #costUsd = 0;
+  #role: string | null = null;
+  #ledger = new UsageLedger();
+  #total = new CostTotal();
+  #observers: ObserverChain;
+  #reported: Reported = { costError: false };
+  // Made once per adapter, not per call: the hot path allocates no closure for it.
+  readonly #recordCall = (setup: RawCallSetup, facts: CallFacts): CallRecord => this.#record(setup, facts);
 
   constructor(transport: ChatTransport, options: ChatAdapterOptions = {}) {
     if (!isRecord(transport) || typeof transport.completeChat !== 'function') {
       throw new TypeError('transport must be an object with a completeChat(request) method');
     }
+    const observers = options.observers ?? [];
+    if (!Array.isArray(observers)) throw new TypeError('options.observers must be an array of observers');
     this.#transport = transport;
     this.disableThinking = options.disableThinking ?? true;
     this.endpoint = options.endpoint ?? null;
+    this.#observers = new ObserverChain(null, observers);
   }
 
-  /** One copy of `reply.usage` per raw call, in call order. */
-  get usage(): readonly Record<string, unknown>[] {
-    return this.#usage;
+  /**
+   * One frozen copy of `reply.usage` per raw call whose reply had one, in call
+   * order: a read-only live view (writes throw or do nothing), O(1) to get.
+   */
+  get usage(): readonly UsageEntry[] {
+    return this.#ledger.view;
+  }
+
+  /** The role a {@link ChatAdapter.forRole} view tags on its calls, else null. */
+  get role(): string | null {
+    return this.#role;
   }
 
   /** Makes one chat call, plus one retry when JSON mode came back empty in an unbounded adapter. */
   async complete(request: CompleteRequest): Promise<ChatResponse> {
-    const transportRequest = this.#transportRequest(request);
-    const response = await this.#call(transportRequest);
+    const call = this.#prepare(request);
+    const first = await this.#rawCall(call);
+    const response = chatResponseFromMessage(first.message);
     const emptyJson = request.jsonObject === true && (response.content ?? '').trim() === '';
-    // Spec 8: JSON mode has no schema and sometimes answers empty; retry once,
-    // never in a bounded copy, whose caller owns its retries.
-    if (emptyJson && this.#maxOutputTokens === null) return this.#call(transportRequest);
-    return response;
+    // JSON mode has no schema and sometimes answers empty: retry once, never in a
+    // bounded copy, whose caller owns its retries.
+    if (!emptyJson || this.#maxOutputTokens !== null) return withCalls(response, [first.record]);
+    const second = await this.#rawCall(call);
+    return withCalls(chatResponseFromMessage(second.message), [first.record, second.record]);
   }
 
-  /** Sum of `endpoint.cost(entry)` over `usage` (an entry without a cost counts 0); 0 without an endpoint. O(1). */
+  /** The sum of this adapter's per-call costs (`calls[].costUsd`, unpriced calls 0); 0 without an endpoint. O(1). */
   costUsd(): number {
-    return this.#costUsd;
+    return this.#ledger.costUsd;
+  }
+
+  /** The cost of this adapter's calls plus those of all its bounded copies (and theirs). O(1). */
+  totalCostUsd(): number {
+    return this.#total.value;
+  }
+
+  /**
+   * Adds an observer, called after those already there, for this adapter, its
+   * views and its bounded copies (also ones made earlier). Returns a function
+   * that removes it again.
+   */
+  observe(observer: CallObserver): () => void {
+    return this.#observers.add(observer);
+  }
+
+  /**
+   * A view of this adapter that tags every call's record and attempts with
+   * `role` (a request's own `role` wins). It shares everything else: transport,
+   * cap, `usage`, `costUsd()`, `totalCostUsd()` and observers.
+   */
+  forRole(role: string): ChatAdapter {
+    if (typeof role !== 'string' || role.trim() === '')
+      throw new TypeError('role must be a non-empty string');
+    const view = this.#derive(this.#transport);
+    view.#ledger = this.#ledger;
+    view.#total = this.#total;
+    view.#observers = this.#observers;
+    view.#role = role;
+    return view;
   }
 
   /**
    * A copy that caps each answer at `maxOutputTokens` (`max_tokens`), makes a
    * single attempt per call and never retries empty JSON; it keeps this
-   * adapter's `disableThinking` and `endpoint` and starts its own empty `usage`.
+   * adapter's `disableThinking`, `endpoint`, role and observers and starts its
+   * own empty `usage` and `costUsd()`; its costs also reach this adapter's
+   * `totalCostUsd()`.
    */
   bounded(maxOutputTokens: number): ChatAdapter {
-    if (typeof maxOutputTokens !== 'number' || !Number.isInteger(maxOutputTokens) || maxOutputTokens <= 0) {
+    if (typeof maxOutputTokens === 'number' && maxOutputTokens <= 0) {
       throw new RangeError('max_output_tokens must be positive');
     }
-    const transport = this.#transport.withMaxAttempts?.(1) ?? this.#transport;
-    const copy = new ChatAdapter(transport, {
-      disableThinking: this.disableThinking,
-      endpoint: this.endpoint,
-    });
+    if (!Number.isInteger(maxOutputTokens) || maxOutputTokens <= 0) {
+      throw new RangeError('max_output_tokens must be a positive integer');
+    }
+    const copy = this.#derive(this.#transport.withMaxAttempts?.(1) ?? this.#transport);
     copy.#maxOutputTokens = maxOutputTokens;
+    copy.#role = this.#role;
+    copy.#total = new CostTotal(this.#total);
+    copy.#observers = new ObserverChain(this.#observers);
     return copy;
   }
 
@@ -87,18 +171,31 @@ export class ChatAdapter implements ChatClient {
    * The model ids the provider lists (`GET /models`), through the transport's
    * `listModels`; a TypeError when the transport has none (a stub).
    */
-  async listModels(options: { timeoutSeconds?: number } = {}): Promise<string[]> {
+  async listModels(options: AdapterListModelsOptions = {}): Promise<string[]> {
     if (typeof this.#transport.listModels !== 'function') {
       throw new TypeError('this transport cannot list models: it has no listModels(options) method');
     }
-    return this.#transport.listModels(options);
+    return untilAborted(this.#transport.listModels(options), options.signal);
   }
 
-  #transportRequest(request: CompleteRequest): TransportRequest {
+  #derive(transport: ChatTransport): ChatAdapter {
+    const copy = new ChatAdapter(transport, {
+      disableThinking: this.disableThinking,
+      endpoint: this.endpoint,
+    });
+    copy.#maxOutputTokens = this.#maxOutputTokens;
+    copy.#reported = this.#reported;
+    return copy;
+  }
+
+  #prepare(request: CompleteRequest): PreparedCall {
     if (!isRecord(request)) throw new TypeError('request must be an object');
     if (typeof request.model !== 'string') throw new TypeError('request.model must be a string');
     if (!Array.isArray(request.messages)) throw new TypeError('request.messages must be an array');
     const timeoutSeconds = checkTimeoutSeconds(request.timeoutSeconds, 'request.timeoutSeconds');
+    const maxTokens = this.#capOf(request.maxTokens);
+    const role = roleOf(request.role) ?? this.#role;
+    const signal = signalOf(request.signal);
     const extraBody: Record<string, unknown> = {};
     if (this.disableThinking) extraBody.thinking = { type: 'disabled' };
     if (request.temperature !== undefined && request.temperature !== null) {
@@ -109,35 +206,78 @@ export class ChatAdapter implements ChatClient {
       extraBody.logprobs = true;
       extraBody.top_logprobs = 1;
     }
-    if (this.#maxOutputTokens !== null) extraBody.max_tokens = this.#maxOutputTokens;
-    return {
+    if (maxTokens !== null) extraBody.max_tokens = maxTokens;
+    const transportRequest: TransportRequest = {
       model: request.model,
       messages: request.messages,
       tools: nonEmptyTools(request.tools),
       timeoutSeconds,
       extraBody,
     };
+    if (signal !== undefined) transportRequest.signal = signal;
+    return { request: transportRequest, role, maxTokens };
   }
 
-  async #call(request: TransportRequest): Promise<ChatResponse> {
-    const transport = this.#transport;
-    if (typeof transport.completeChatRaw !== 'function') {
-      return chatResponseFromMessage(await transport.completeChat(request));
+  /** The `max_tokens` to send: the request's and the bounded cap, the smaller when both are set. */
+  #capOf(maxTokens: unknown): number | null {
+    if (maxTokens === undefined || maxTokens === null) return this.#maxOutputTokens;
+    if (typeof maxTokens !== 'number' || !Number.isInteger(maxTokens) || maxTokens <= 0) {
+      throw new RangeError(`request.maxTokens must be a positive integer, got ${String(maxTokens)}`);
     }
-    const reply = await transport.completeChatRaw(request);
-    const usage = readField(reply, 'usage');
-    if (isRecord(usage)) this.#record(usage);
-    return chatResponseFromMessage(messageOfReply(reply));
+    return this.#maxOutputTokens === null ? maxTokens : Math.min(maxTokens, this.#maxOutputTokens);
   }
 
-  #record(usage: Record<string, unknown>): void {
-    // Object.assign, not a spread: V8 freezes a spread copy several times slower,
-    // and a long run records one entry per call (bench/README.md, metering).
-    const entry = Object.freeze(Object.assign({}, usage));
-    this.#usage.push(entry);
-    if (this.endpoint === null) return;
-    // A running total keeps costUsd() O(1): a meter may check it after every call.
-    const cost = this.endpoint.cost(entry);
-    if (typeof cost === 'number' && Number.isFinite(cost)) this.#costUsd += cost;
+  #rawCall(call: PreparedCall): Promise<RawCallResult> {
+    return rawCall({
+      transport: this.#transport,
+      request: call.request,
+      role: call.role,
+      maxTokens: call.maxTokens,
+      observers: this.#observers.list(),
+      record: this.#recordCall,
+    });
   }
+
+  #record(call: RawCallSetup, facts: CallFacts): CallRecord {
+    const model = call.request.model;
+    const usage = facts.usage === null ? null : copyUsage(facts.usage);
+    if (usage !== null) this.#ledger.add(usage);
+    const pricing = priceCall(this.endpoint, model, usage, facts.at);
+    // Running totals keep costUsd() and totalCostUsd() O(1): a meter may read them after every call.
+    if (pricing.costUsd !== null) {
+      this.#ledger.addCost(pricing.costUsd);
+      this.#total.add(pricing.costUsd);
+    }
+    if (pricing.costError !== null && !this.#reported.costError) {
+      this.#reported.costError = true;
+      process.emitWarning(`${pricing.costError}; such calls count 0 (see CallRecord.costError)`, {
+        code: 'SWITCHBOARD_COST_MODEL',
+      });
+    }
+    return makeCallRecord(model, call.role, facts, usage, pricing);
+  }
+}
+
+function withCalls(response: ChatResponse, calls: CallRecord[]): ChatResponse {
+  let costUsd: number | null = null;
+  for (const call of calls) if (call.costUsd !== null) costUsd = (costUsd ?? 0) + call.costUsd;
+  return Object.freeze({ ...response, calls: Object.freeze(calls), costUsd });
+}
+
+function roleOf(role: unknown): string | null {
+  if (role === undefined || role === null) return null;
+  if (typeof role !== 'string') throw new TypeError(`request.role must be a string, got ${typeof role}`);
+  return role;
+}
+
+function signalOf(signal: unknown): AbortSignal | undefined {
+  if (signal === undefined || signal === null) return undefined;
+  if (
+    !isRecord(signal) ||
+    typeof signal.aborted !== 'boolean' ||
+    typeof signal.addEventListener !== 'function'
+  ) {
+    throw new TypeError('request.signal must be an AbortSignal');
+  }
+  return signal as unknown as AbortSignal;
 }

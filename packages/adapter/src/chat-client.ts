@@ -1,12 +1,31 @@
+import type {
+  ChatCompletionFunctionTool,
+  ChatCompletionMessageParam,
+} from 'openai/resources/chat/completions';
 import type { ChatResponse } from './chat-response.js';
 
-/** An OpenAI-shaped chat message: role, content, tool_calls, tool_call_id, reasoning_content, ... */
-export type ChatMessage = Record<string, unknown>;
+/**
+ * What providers add to an assistant turn so it can be replayed: the primary's
+ * `reasoning_content`, the gateway's `reasoning` text and `reasoning_details`.
+ */
+export interface ReasoningFields {
+  reasoning_content?: string | null;
+  reasoning?: string | null;
+  /** The gateway's array as received, replayed unchanged (some entries are signed). */
+  reasoning_details?: readonly unknown[] | null;
+}
 
-/** An OpenAI-shaped function tool. */
-export type ToolSchema = Record<string, unknown>;
+/**
+ * An OpenAI-shaped chat message: the `openai` SDK's own message type (role,
+ * content, tool_calls, tool_call_id, ...), widened with the reasoning fields,
+ * so a typo such as `{ rol: 'user' }` fails to compile.
+ */
+export type ChatMessage = ChatCompletionMessageParam & ReasoningFields;
 
-/** One chat call, as a caller asks for it (spec 4.1). */
+/** An OpenAI-shaped function tool: the `openai` SDK's own function tool type. */
+export type ToolSchema = ChatCompletionFunctionTool;
+
+/** One chat call, as a caller asks for it. */
 export interface CompleteRequest {
   model: string;
   messages: ChatMessage[];
@@ -17,11 +36,15 @@ export interface CompleteRequest {
   jsonObject?: boolean;
   /** Ask for logprobs with `top_logprobs: 1`; default false. */
   logprobs?: boolean;
-  /** Sampling temperature; when not given, the raw call's own default of 0 applies. */
+  /** Sampling temperature; when not given it is not sent by the adapter and the raw call's own `temperature: 0` applies. */
   temperature?: number;
   /** Cancels the call at once; it then rejects with a `ChatError` of kind `aborted`. */
   signal?: AbortSignal;
-  /** Caps this call's answer (`max_tokens`), keeping the adapter's retry policy (unlike `bounded`). */
+  /**
+   * Caps this call's answer (`max_tokens`, a positive integer), keeping the
+   * adapter's retry policy and empty-JSON retry (unlike `bounded`). In a bounded
+   * copy the smaller of the two caps is sent.
+   */
   maxTokens?: number;
   /** Who in the pipeline makes the call (detector, classifier, judge, ...), for records and reports. */
   role?: string;

@@ -69,14 +69,14 @@ const nearMessage = fc.record(
   { requiredKeys: [] },
 );
 
-/** The numeric, finite logprobs a message carries, as chatResponseFromMessage should average them. */
+/** The valid logprobs a message carries (finite, above the -9999 sentinel, not positive), as chatResponseFromMessage should average them. */
 function finiteLogprobs(message: unknown): number[] {
   const logprobs = (message as { logprobs?: { content?: unknown } } | null)?.logprobs;
   const content = logprobs?.content;
   if (!Array.isArray(content)) return [];
   return content.flatMap((token: unknown) => {
     const logprob = (token as { logprob?: unknown } | null)?.logprob;
-    return typeof logprob === 'number' && Number.isFinite(logprob) ? [logprob] : [];
+    return typeof logprob === 'number' && logprob > -9999 && logprob <= 0 ? [logprob] : [];
   });
 }
 
@@ -159,7 +159,7 @@ describe('chatResponseFromMessage (property-based)', () => {
   });
 
   describe('meanLogprob', () => {
-    it('lies between the smallest and largest finite logprob, or is null when there is none', () => {
+    it('lies between the smallest and largest valid logprob, or is null when there is none', () => {
       const numericLogprobs = fc
         .array(fc.oneof(fc.double(), fc.double({ max: 0, noNaN: true })), { maxLength: 8 })
         .map((values) => ({ logprobs: { content: values.map((logprob) => ({ token: 't', logprob })) } }));

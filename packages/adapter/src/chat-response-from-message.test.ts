@@ -171,6 +171,19 @@ describe('chatResponseFromMessage', () => {
       expect(response.logprobs).toEqual({ content: [{ logprob: 'x' }] });
     });
 
+    it('ignores the -9999 sentinel, values below it, positive and non-finite logprobs', () => {
+      const content = [-9999, -1e6, 0.5, Number.POSITIVE_INFINITY, Number.NaN, -1, 0, -2].map((logprob) => ({
+        token: 't',
+        logprob,
+      }));
+      expect(chatResponseFromMessage({ logprobs: { content } }).meanLogprob).toBe(-1);
+    });
+
+    it('gives a null mean when only the sentinel or positive values are there', () => {
+      const content = [{ logprob: -9999 }, { logprob: 3 }];
+      expect(chatResponseFromMessage({ logprobs: { content } }).meanLogprob).toBeNull();
+    });
+
     it('gives a null mean when logprobs has no content list', () => {
       expect(chatResponseFromMessage({ logprobs: { content: null } }).meanLogprob).toBeNull();
     });

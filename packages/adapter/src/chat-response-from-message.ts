@@ -1,4 +1,4 @@
-import type { ChatResponse, ToolCall } from './chat-response.js';
+import type { ChatLogprobs, ChatResponse, ToolCall } from './chat-response.js';
 import { isRecord, readArray, readField, readString } from './read-field.js';
 
 const emptyResponse: ChatResponse = Object.freeze({
@@ -20,7 +20,7 @@ const emptyResponse: ChatResponse = Object.freeze({
 export function chatResponseFromMessage(message: unknown): ChatResponse {
   try {
     if (!isRecord(message)) return emptyResponse;
-    const logprobs = readField(message, 'logprobs') ?? null;
+    const logprobs = (readField(message, 'logprobs') ?? null) as ChatLogprobs | null;
     return Object.freeze({
       content: readString(message, 'content') ?? null,
       toolCalls: Object.freeze(readToolCalls(message)),
@@ -66,27 +66,22 @@ function readArguments(value: unknown): Record<string, unknown> {
   }
 }
 
+// The platform documents -9999 as "no probability"; a logprob above 0 is invalid.
+const SENTINEL_LOGPROB = -9999;
+
+/** Mean of the valid logprobs (finite, above the sentinel, at most 0); null when there are none. */
 function meanLogprob(logprobs: unknown): number | null {
-  const values: number[] = [];
+  let sum = 0;
+  let count = 0;
   for (const token of readArray(logprobs, 'content')) {
     const logprob = readField(token, 'logprob');
-    if (typeof logprob === 'number' && Number.isFinite(logprob)) values.push(logprob);
+    if (typeof logprob === 'number' && logprob > SENTINEL_LOGPROB && logprob <= 0) {
+      sum += logprob;
+      count += 1;
+    }
   }
-  if (values.length === 0) return null;
-  let sum = 0;
-  let smallest = Number.POSITIVE_INFINITY;
-  let largest = Number.NEGATIVE_INFINITY;
-  for (const value of values) {
-    sum += value;
-    smallest = Math.min(smallest, value);
-    largest = Math.max(largest, value);
-  }
-  // A sum of huge values overflows to ±Infinity; dividing each first keeps the mean finite.
-  const mean = Number.isFinite(sum)
-    ? sum / values.length
-    : values.reduce((total, value) => total + value / values.length, 0);
-  // A mean lies within its values; clamping only undoes rounding.
-  return Math.min(Math.max(mean, smallest), largest);
+  // Each value lies in (-9999, 0]: the sum stays finite and the mean within the values.
+  return count === 0 ? null : sum / count;
 }
 
 /** The gateway's `reasoning_details` array as received (replayed unchanged), or null when absent or empty. */

@@ -1,4 +1,12 @@
+import type { ChatCompletion } from 'openai/resources/chat/completions';
 import type { CallRecord } from './call-record.js';
+
+/**
+ * The choice's logprobs in the `openai` SDK's shape (`content[].logprob`, `token`,
+ * `top_logprobs`, ...), as the provider sent them: not validated, so read each
+ * field defensively.
+ */
+export type ChatLogprobs = ChatCompletion.Choice.Logprobs;
 
 /** One tool call the model asked for, with its arguments parsed from JSON text. */
 export interface ToolCall {
@@ -7,15 +15,15 @@ export interface ToolCall {
   readonly arguments: Record<string, unknown>;
 }
 
-/** What a chat call returns, read from the reply message (spec 2.6, 4.2). */
+/** What a chat call returns, read from the reply message. */
 export interface ChatResponse {
   readonly content: string | null;
   readonly toolCalls: readonly ToolCall[];
   /** `message.reasoning_content`, else `message.reasoning`; an empty string reads as null. */
   readonly reasoning: string | null;
   /** The choice's logprobs, merged onto the message (they sit beside it on the wire). */
-  readonly logprobs: unknown | null;
-  /** Mean of `logprobs.content[].logprob` over its numeric entries; null when there are none. */
+  readonly logprobs: ChatLogprobs | null;
+  /** Mean of `logprobs.content[].logprob` over its valid entries (finite, above the -9999 sentinel, at most 0); null when there are none. */
   readonly meanLogprob: number | null;
   /** `choices[0].finish_reason` when the reply has one (`'length'` when a cap cut it). */
   readonly finishReason: string | null;

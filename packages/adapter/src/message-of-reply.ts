@@ -3,7 +3,7 @@ import { isRecord, readArray, readField } from './read-field.js';
 /**
  * `choices[0].message` of a whole reply, with the choice's `logprobs` and
  * `finish_reason` merged in: providers put them beside the message, not inside
- * it (spec 4.2). `{}` when the reply has no such message; never throws.
+ * it. `{}` when the reply has no such message; never throws.
  */
 export function messageOfReply(reply: unknown): Record<string, unknown> {
   try {

@@ -50,4 +50,47 @@ describe('toAssistantMessage', () => {
       expect(toAssistantMessage(base)).toEqual({ role: 'assistant', content: null });
     });
   });
+
+  describe('with the gateway reasoning_details', () => {
+    const details = [
+      { type: 'reasoning.text', text: 'grep first', signature: 'sig-1', format: 'provider-v1' },
+      { type: 'reasoning.encrypted', data: 'opaque==', id: null },
+    ];
+
+    it('replays the array unchanged beside reasoning_content and the reasoning text', () => {
+      const response = chatResponseFromMessage({
+        role: 'assistant',
+        content: 'ok',
+        reasoning: 'grep first',
+        reasoning_details: details,
+      });
+      const message = toAssistantMessage(response);
+      expect(message).toEqual({
+        role: 'assistant',
+        content: 'ok',
+        reasoning_content: 'grep first',
+        reasoning: 'grep first',
+        reasoning_details: details,
+      });
+      const replayed = message.reasoning_details ?? [];
+      expect(replayed[0]).toBe(details[0]);
+      expect(JSON.stringify(replayed)).toBe(JSON.stringify(details));
+    });
+
+    it('replays the details even without reasoning text, and no reasoning field then', () => {
+      const message = toAssistantMessage({ ...base, content: 'ok', reasoningDetails: details });
+      expect(message).toEqual({ role: 'assistant', content: 'ok', reasoning_details: details });
+    });
+
+    it('reads back to the same details', () => {
+      const response = { ...base, content: 'ok', reasoning: 'r', reasoningDetails: details };
+      expect(chatResponseFromMessage(toAssistantMessage(response)).reasoningDetails).toEqual(details);
+    });
+
+    it('sends no reasoning field for a primary reply (reasoning_content only)', () => {
+      const message = toAssistantMessage({ ...base, content: 'ok', reasoning: 'r' });
+      expect(message).not.toHaveProperty('reasoning');
+      expect(message).not.toHaveProperty('reasoning_details');
+    });
+  });
 });

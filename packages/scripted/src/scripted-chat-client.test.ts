@@ -34,7 +34,10 @@ describe('ScriptedChatClient', () => {
         content: 'done',
         toolCalls: [{ id: 'call_1', name: 'grep_repository', arguments: { pattern: 'x' } }],
         reasoning: 'thinking it over',
-        logprobs: { content: [{ token: 'done', logprob: -0.5 }] },
+        logprobs: {
+          content: [{ token: 'done', logprob: -0.5, bytes: null, top_logprobs: [] }],
+          refusal: null,
+        },
         meanLogprob: -0.5,
         finishReason: 'stop',
       };

@@ -3,6 +3,7 @@ import {
   ChatError,
   type ChatMessage,
   ModelRejectedError,
+  type ToolSchema,
   toAssistantMessage,
 } from '@switchboard/adapter';
 import { formatConfidence } from '../format.js';
@@ -21,7 +22,7 @@ const SYSTEM_PROMPT =
   'You are one role of a security-analysis pipeline. Read the evidence, cite file and line, ' +
   'and never report a finding the evidence does not support. Answer briefly.';
 
-const GREP_TOOL = {
+const GREP_TOOL: ToolSchema = {
   type: 'function',
   function: {
     name: 'grep_repository',

@@ -1,7 +1,7 @@
 import { inspect } from 'node:util';
 import type { Emulator, EmulatorOptions } from '@switchboard/emulator';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ChatAdapter, ChatError, OpenAITransport } from '../../src/index.js';
+import { ChatAdapter, ChatError, type ChatMessage, OpenAITransport } from '../../src/index.js';
 import { bodyOf } from '../support/body-of.js';
 import { grepTool } from '../support/grep-tool.js';
 import { closeTestEmulators, startTestEmulator } from '../support/start-test-emulator.js';
@@ -9,7 +9,7 @@ import { closeTestEmulators, startTestEmulator } from '../support/start-test-emu
 // Spec 4.2, observed at the emulator: every request goes through the real SDK over a loopback socket.
 
 const KEY = 'wire-test-key-4f2a';
-const question = [{ role: 'user', content: 'Is the build green?' }];
+const question: ChatMessage[] = [{ role: 'user', content: 'Is the build green?' }];
 
 afterEach(closeTestEmulators);
 

@@ -8,7 +8,7 @@ import { closeTestEmulators, startTestEmulator } from '../support/start-test-emu
 // Spec 4.2 (reply fields read) and 8 (cost rule), against what the emulator actually sent back.
 
 const KEY = 'wire-test-key-7b3d';
-const system = {
+const system: ChatMessage = {
   role: 'system',
   content: 'You review pull requests of a small TypeScript monorepo and answer in two sentences.',
 };

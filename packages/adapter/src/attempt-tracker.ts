@@ -1,0 +1,101 @@
+import type { AttemptHandle, AttemptInfo, AttemptOutcome, CallObserver } from './call-observer.js';
+import type { CallRecord } from './call-record.js';
+
+/** What every attempt of one raw call shares, told to observers with its attempt number. */
+export type AttemptContext = Omit<AttemptInfo, 'attempt'>;
+
+/**
+ * Counts the attempts of one raw call and runs the observers' `beforeAttempt`
+ * around each, ending every handle exactly once: with the error that ended its
+ * attempt, or with the call's record when its attempt's reply was read.
+ */
+export class AttemptTracker {
+  /** `beforeAttempt` calls so far. */
+  attempts = 0;
+  readonly #context: AttemptContext;
+  readonly #observers: readonly CallObserver[];
+  #current: AttemptHandle[] = [];
+  // Handles of the attempt whose reply was read, waiting for the record.
+  #replied: AttemptHandle[] = [];
+  #final: AttemptOutcome | null = null;
+
+  constructor(context: AttemptContext, observers: readonly CallObserver[]) {
+    this.#context = context;
+    this.#observers = observers;
+  }
+
+  /** Before an attempt goes on the wire: may wait, or throw to refuse it. */
+  before(attempt: number): undefined | Promise<void> {
+    this.attempts += 1;
+    // No observers, no await: the hot path stays synchronous.
+    if (this.#observers.length === 0) return undefined;
+    return this.#acquire({ ...this.#context, attempt });
+  }
+
+  /** When an attempt `before` let through ends: `failure` null when its reply was read. */
+  after(_attempt: number, failure: unknown | null): void {
+    const handles = this.#current;
+    this.#current = [];
+    if (handles.length === 0) return;
+    if (failure !== null && failure !== undefined) endAll(handles, { record: null, error: failure });
+    else if (this.#final !== null) endAll(handles, this.#final);
+    else this.#replied.push(...handles);
+  }
+
+  /** The raw call is over: ends the handles that waited for its record. */
+  finish(record: CallRecord, error: unknown | null): void {
+    this.#final = error === null ? { record, error: null } : { record: null, error };
+    const handles = this.#replied;
+    this.#replied = [];
+    endAll(handles, this.#final);
+  }
+
+  async #acquire(info: AttemptInfo): Promise<void> {
+    const handles: AttemptHandle[] = [];
+    for (const observer of this.#observers) {
+      if (typeof observer.beforeAttempt !== 'function') continue;
+      try {
+        const handle = await observer.beforeAttempt(info);
+        if (typeof handle === 'object' && handle !== null && typeof handle.end === 'function')
+          handles.push(handle);
+      } catch (error) {
+        // The attempt is refused: the leases already taken are given back.
+        endAll(handles, { record: null, error });
+        throw error;
+      }
+    }
+    this.#current = handles;
+  }
+}
+
+/** Tells each observer the raw call's record; an observer's error never breaks the call. */
+export function notifyAfterCall(observers: readonly CallObserver[], record: CallRecord): void {
+  for (const observer of observers) {
+    if (typeof observer.afterCall !== 'function') continue;
+    try {
+      swallow(observer.afterCall(record));
+    } catch {
+      // Observers must not throw; one that does is ignored.
+    }
+  }
+}
+
+function endAll(handles: readonly AttemptHandle[], outcome: AttemptOutcome): void {
+  for (const handle of handles) {
+    try {
+      swallow(handle.end(outcome));
+    } catch {
+      // A handle's end must not throw; one that does is ignored.
+    }
+  }
+}
+
+function swallow(result: unknown): void {
+  if (
+    typeof result === 'object' &&
+    result !== null &&
+    typeof (result as Promise<unknown>).catch === 'function'
+  ) {
+    (result as Promise<unknown>).catch(() => {});
+  }
+}

@@ -1,0 +1,40 @@
+import type { CallRecord } from './call-record.js';
+import { ChatError } from './chat-error.js';
+import type { PricingOutcome } from './price-call.js';
+import type { CallFacts } from './raw-call.js';
+import type { UsageEntry } from './usage-entry.js';
+
+/** The frozen record of one raw call, from what the call did and how it was priced. */
+export function makeCallRecord(
+  model: string,
+  role: string | null,
+  facts: CallFacts,
+  usage: UsageEntry | null,
+  pricing: PricingOutcome,
+): CallRecord {
+  const record: { -readonly [K in keyof CallRecord]: CallRecord[K] } = {
+    model,
+    usage,
+    costUsd: pricing.costUsd,
+    pricedAs: pricing.pricedAs,
+    priceSource: pricing.priceSource,
+    tariff: pricing.tariff,
+    at: facts.at.toISOString(),
+    durationMs: facts.durationMs,
+    attempts: facts.attempts,
+    role,
+    error: facts.error === null ? null : failureOf(facts.error),
+  };
+  if (pricing.providerCostUsd !== undefined) record.providerCostUsd = pricing.providerCostUsd;
+  if (pricing.priceVersion !== undefined) record.priceVersion = pricing.priceVersion;
+  if (pricing.costError !== null) record.costError = pricing.costError;
+  return Object.freeze(record);
+}
+
+// A transport that fails with something other than a ChatError (a stub) failed without
+// saying how: it is recorded as a connection failure.
+function failureOf(error: unknown): NonNullable<CallRecord['error']> {
+  if (!ChatError.isInstance(error))
+    return Object.freeze({ kind: 'connection', status: null, degradation: false });
+  return Object.freeze({ kind: error.kind, status: error.status, degradation: error.degradation });
+}

@@ -1,0 +1,87 @@
+import type { PriceSource } from './call-record.js';
+import type { CallPricing, CostModel } from './cost-model.js';
+import { isRecord } from './read-field.js';
+import type { UsageEntry } from './usage-entry.js';
+
+/** How a call was priced, plus why the cost model failed to price it, if it did. */
+export interface PricingOutcome extends CallPricing {
+  readonly costError: string | null;
+}
+
+const unpriced: PricingOutcome = Object.freeze({
+  costUsd: null,
+  pricedAs: null,
+  priceSource: null,
+  tariff: null,
+  costError: null,
+});
+
+/**
+ * Prices one raw call: `priceCall` when the cost model has it, else
+ * `cost(usage)` as the endpoint's prices. Never throws: a cost model that
+ * throws or gives a negative or non-finite cost leaves the call unpriced, with
+ * `costError` saying why, so a reply that arrived is never lost to a bad price.
+ */
+export function priceCall(
+  costModel: CostModel | null,
+  model: string,
+  usage: UsageEntry | null,
+  at: Date,
+): PricingOutcome {
+  if (costModel === null || usage === null) return unpriced;
+  let pricing: unknown;
+  try {
+    pricing =
+      typeof costModel.priceCall === 'function'
+        ? costModel.priceCall({ model, usage, at })
+        : endpointPricing(costModel, costModel.cost(usage));
+  } catch (error) {
+    return failed(`the cost model threw ${error instanceof Error ? error.name : typeof error}`);
+  }
+  if (!isRecord(pricing)) return failed('the cost model returned no pricing');
+  const costUsd = pricing.costUsd;
+  if (costUsd === null || costUsd === undefined) return pick(pricing, null);
+  if (typeof costUsd !== 'number' || !Number.isFinite(costUsd) || costUsd < 0) {
+    return failed(`the cost model returned ${describeCost(costUsd)}, not a finite number >= 0`);
+  }
+  return pick(pricing, costUsd);
+}
+
+const sources: ReadonlySet<unknown> = new Set(['table', 'provider', 'endpoint']);
+
+// Only the known fields, each of its type: the record is journaled as it is.
+function pick(pricing: Record<string, unknown>, costUsd: number | null): PricingOutcome {
+  const outcome: { -readonly [K in keyof PricingOutcome]: PricingOutcome[K] } = {
+    costUsd,
+    pricedAs: typeof pricing.pricedAs === 'string' ? pricing.pricedAs : null,
+    priceSource:
+      costUsd !== null && sources.has(pricing.priceSource) ? (pricing.priceSource as PriceSource) : null,
+    tariff: pricing.tariff ?? null,
+    costError: null,
+  };
+  const providerCostUsd = pricing.providerCostUsd;
+  if (typeof providerCostUsd === 'number' && Number.isFinite(providerCostUsd)) {
+    outcome.providerCostUsd = providerCostUsd;
+  }
+  if (typeof pricing.priceVersion === 'string') outcome.priceVersion = pricing.priceVersion;
+  return outcome;
+}
+
+function endpointPricing(costModel: CostModel, costUsd: unknown): Record<string, unknown> {
+  if (costUsd === null || costUsd === undefined) return { costUsd: null };
+  const pricingModel = costModel.pricingModel;
+  return {
+    costUsd,
+    pricedAs: typeof pricingModel === 'string' ? pricingModel : null,
+    priceSource: 'endpoint',
+    tariff: null,
+  };
+}
+
+function failed(costError: string): PricingOutcome {
+  return { ...unpriced, costError };
+}
+
+function describeCost(costUsd: unknown): string {
+  return typeof costUsd === 'number' ? String(costUsd) : `a ${typeof costUsd}`;
+}

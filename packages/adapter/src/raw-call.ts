@@ -1,0 +1,122 @@
+import { AttemptTracker, notifyAfterCall } from './attempt-tracker.js';
+import type { CallObserver } from './call-observer.js';
+import type { CallRecord } from './call-record.js';
+import type { ChatTransport, TransportRequest } from './chat-transport.js';
+import { messageOfReply } from './message-of-reply.js';
+import { isRecord, readField } from './read-field.js';
+import { abortedError, untilAborted } from './until-aborted.js';
+
+/** What the adapter knows of a raw call once it is over, to make its record. */
+export interface CallFacts {
+  /** The reply's `usage` when it was a plain object (not yet copied), else null. */
+  readonly usage: Record<string, unknown> | null;
+  /** What ended the call, or null when a reply arrived. */
+  readonly error: unknown | null;
+  readonly at: Date;
+  readonly durationMs: number;
+  readonly attempts: number;
+}
+
+/** One raw call to make: the transport, its request and who hears about it. */
+export interface RawCallSetup {
+  readonly transport: ChatTransport;
+  /** The request without attempt hooks. */
+  readonly request: TransportRequest;
+  readonly role: string | null;
+  readonly maxTokens: number | null;
+  readonly observers: readonly CallObserver[];
+  /** Makes (and accounts) the call's record from its setup and facts. Must not throw. */
+  readonly record: (setup: RawCallSetup, facts: CallFacts) => CallRecord;
+}
+
+/** The reply message of a raw call (not yet read into a response) and its record. */
+export interface RawCallResult {
+  readonly message: unknown;
+  readonly record: CallRecord;
+}
+
+/**
+ * Makes one raw call (the transport's attempts up to a reply or the last
+ * failure) with the observers around each attempt, and one record for it,
+ * also when it fails: the failure is rejected after its record is told.
+ */
+export async function rawCall(setup: RawCallSetup): Promise<RawCallResult> {
+  const { transport, request, observers } = setup;
+  const signal = request.signal;
+  if (signal?.aborted) throw abortedError(signal);
+  const tracker = new AttemptTracker(
+    {
+      model: request.model,
+      role: setup.role,
+      messages: request.messages,
+      tools: request.tools,
+      maxTokens: setup.maxTokens,
+      signal,
+    },
+    observers,
+  );
+  const started = performance.now();
+  try {
+    const reply =
+      transport.reportsAttempts === true
+        ? await untilAborted(
+            send(transport, {
+              ...request,
+              beforeAttempt: (attempt) => tracker.before(attempt),
+              afterAttempt: (attempt, failure) => tracker.after(attempt, failure),
+            }),
+            signal,
+          )
+        : await attemptOnce(transport, request, tracker);
+    return { message: reply.message, record: endCall(setup, tracker, started, reply.usage, null) };
+  } catch (error) {
+    endCall(setup, tracker, started, null, error);
+    throw error;
+  }
+}
+
+/** Makes the raw call's record, ends the handles that waited for it and tells the observers. */
+function endCall(
+  setup: RawCallSetup,
+  tracker: AttemptTracker,
+  started: number,
+  usage: Record<string, unknown> | null,
+  error: unknown | null,
+): CallRecord {
+  const record = setup.record(setup, {
+    usage,
+    error,
+    at: new Date(),
+    durationMs: performance.now() - started,
+    attempts: tracker.attempts,
+  });
+  tracker.finish(record, error);
+  notifyAfterCall(setup.observers, record);
+  return record;
+}
+
+// A transport that does not report its attempts is one attempt to the observers.
+async function attemptOnce(transport: ChatTransport, request: TransportRequest, tracker: AttemptTracker) {
+  const waiting = tracker.before(1);
+  if (waiting !== undefined) await waiting;
+  try {
+    const reply = await untilAborted(send(transport, request), request.signal);
+    tracker.after(1, null);
+    return reply;
+  } catch (error) {
+    tracker.after(1, error);
+    throw error;
+  }
+}
+
+async function send(
+  transport: ChatTransport,
+  request: TransportRequest,
+): Promise<{ message: unknown; usage: Record<string, unknown> | null }> {
+  if (typeof transport.completeChatRaw !== 'function') {
+    return { message: await transport.completeChat(request), usage: null };
+  }
+  const reply = await transport.completeChatRaw(request);
+  const usage = readField(reply, 'usage');
+  return { message: messageOfReply(reply), usage: isRecord(usage) ? usage : null };
+}
