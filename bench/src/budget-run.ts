@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { OpenAITransport } from '@switchboard/adapter';
+import { type ChatMessage, OpenAITransport } from '@switchboard/adapter';
 import { createBudget, MemoryBudgetStore, worstCaseCostUsd } from '@switchboard/budget';
 import { startEmulator } from '@switchboard/emulator';
 import { costOf, priceOf } from '@switchboard/prices';
@@ -134,7 +134,7 @@ async function estimateRow(): Promise<{
       const messages = [
         { role: 'system', content: system },
         { role: 'user', content: `Log ${call}: ${log}` },
-      ];
+      ] satisfies ChatMessage[];
       const maxTokens = 256;
       const info = {
         model: BENCH_MODEL,
