@@ -1,14 +1,8 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { workspacePackages } from './scripts/workspace-packages.mjs';
+import { sourceEntries } from './scripts/workspace-packages.mjs';
 
 /**
  * Maps each workspace package's name (published or private, e.g. a test-support
  * package) to its TypeScript source entry, so tests run against the code as
  * written, without a build step. The list comes from the workspace itself.
  */
-export const sourceAliases: Record<string, string> = Object.fromEntries(
-  workspacePackages()
-    .map((pkg) => [pkg.name, join(pkg.dir, 'src/index.ts')])
-    .filter(([, entry]) => existsSync(entry)),
-);
+export const sourceAliases: Record<string, string> = sourceEntries();

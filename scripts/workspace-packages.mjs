@@ -44,3 +44,17 @@ export function workspacePackages() {
 export function publishedPackages() {
   return workspacePackages().filter((pkg) => pkg.published);
 }
+
+/**
+ * Each workspace package's name (published or private) mapped to its TypeScript
+ * source entry, `src/index.ts`, for the packages that have one: vitest's aliases
+ * and the README check's `paths` resolve `@switchboard/<name>` to the code as
+ * written, without a build.
+ */
+export function sourceEntries() {
+  return Object.fromEntries(
+    workspacePackages()
+      .map((pkg) => [pkg.name, join(pkg.dir, 'src/index.ts')])
+      .filter(([, entry]) => existsSync(entry)),
+  );
+}
