@@ -2,7 +2,7 @@
 // written by each workspace package's `test` script) into one last line,
 // `N passed, M failed`, after one line per package.
 // `pnpm test` runs it with --run: it removes old reports, runs
-// `turbo run test --continue` (extra arguments go to turbo), then sums. `.ci/run`
+// `turbo run test --continue --concurrency=100%` (extra arguments go to turbo), then sums. `.ci/run`
 // runs it without --run after `pnpm test`, passing turbo's exit status, and
 // prefixes the line with `tests: `. A package whose report is missing (its
 // suite or its build did not finish; unless the run was filtered) or a suite
@@ -27,7 +27,12 @@ function testedPackages() {
 function runTests(turboArgs) {
   for (const pkg of testedPackages()) rmSync(join(pkg.dir, REPORT), { force: true });
   const turbo = join(root, 'node_modules/.bin/turbo');
-  const run = spawnSync(turbo, ['run', 'test', '--continue', ...turboArgs], { cwd: root, stdio: 'inherit' });
+  // One suite per core at a time: each vitest already runs its own workers, and suites with
+  // real servers and processes time out when a small machine runs all of them at once.
+  const run = spawnSync(turbo, ['run', 'test', '--continue', '--concurrency=100%', ...turboArgs], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   return run.status ?? 1;
 }
 
