@@ -65,6 +65,7 @@ async function checkConventions() {
     }
   }
   const count = publishedPackages().length;
+  if (problems.length > 0) problems.push('(node scripts/conform-package.mjs <folder> adds them)');
   return {
     ok: problems.length === 0,
     output:
