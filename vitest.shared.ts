@@ -1,14 +1,8 @@
-import { fileURLToPath } from 'node:url';
-
-const packageNames = ['prices', 'adapter', 'scripted', 'endpoint', 'emulator', 'budget'] as const;
+import { sourceEntries } from './scripts/workspace-packages.mjs';
 
 /**
- * Maps each `@switchboard/<name>` import to its TypeScript source, so tests run
- * against the code as written, without a build step.
+ * Maps each workspace package's name (published or private, e.g. a test-support
+ * package) to its TypeScript source entry, so tests run against the code as
+ * written, without a build step. The list comes from the workspace itself.
  */
-export const sourceAliases = Object.fromEntries(
-  packageNames.map((name) => [
-    `@switchboard/${name}`,
-    fileURLToPath(new URL(`./packages/${name}/src/index.ts`, import.meta.url)),
-  ]),
-);
+export const sourceAliases: Record<string, string> = sourceEntries();

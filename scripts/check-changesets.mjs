@@ -7,40 +7,18 @@
 //
 // Usage: node scripts/check-changesets.mjs
 import { spawnSync } from 'node:child_process';
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { root, workspacePackages } from './workspace-packages.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const changeset = join(root, 'node_modules/@changesets/cli/bin.js');
 const PRICE_CHANGE = `---\n'@switchboard/prices': patch\n---\n\nA price-table change.\n`;
 
 /** Workspace manifests, relative to the root: the root one and one per workspace package. */
 function manifests() {
-  const globs = readFileSync(join(root, 'pnpm-workspace.yaml'), 'utf8')
-    .split('\n')
-    .map((line) => /^\s+-\s+['"]?([^'"]+?)['"]?\s*$/.exec(line)?.[1])
-    .filter((glob) => glob !== undefined);
-  const folders = globs.flatMap((glob) =>
-    glob.endsWith('/*')
-      ? readdirSync(join(root, glob.slice(0, -2)), { withFileTypes: true })
-          .filter((entry) => entry.isDirectory())
-          .map((entry) => `${glob.slice(0, -2)}/${entry.name}`)
-      : [glob],
-  );
-  return ['package.json', ...folders.map((folder) => `${folder}/package.json`)].filter((file) =>
-    existsSync(join(root, file)),
-  );
+  return ['package.json', ...workspacePackages().map((pkg) => `${pkg.folder}/package.json`)];
 }
 
 function runChangesetVersion(folder) {

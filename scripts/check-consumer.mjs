@@ -1,19 +1,23 @@
-// Consumer check (issue 6): fixtures/consumer/index.ts imports every public
-// name of every published package and is compiled twice with the TypeScript
-// compiler, with moduleResolution "bundler" and with "node16", against the built
-// packages (linked into fixtures/consumer/node_modules by the workspace, so
-// package.json `exports` and `types` are really used; our declarations are
-// type-checked as with skipLibCheck off). It also fails when a package
-// exports a name the fixture does not import, which keeps the fixture whole.
+// Consumer check (issues 6 and 14): fixtures/consumer/index.ts imports every
+// public name of every published package and is compiled twice with the
+// TypeScript compiler, with moduleResolution "bundler" and with "node16", against
+// the built packages (linked into fixtures/consumer/node_modules by the
+// workspace, so package.json `exports` and `types` are really used; our
+// declarations are type-checked as with skipLibCheck off). fixtures/consumer/cjs
+// is a `"type": "commonjs"` TypeScript consumer: compiled to require() calls
+// through the `require` condition and the `.d.cts` types, then run. The check
+// fails when a package exports a name the fixture does not import, and when a
+// published workspace package is missing from the fixture's dependencies.
 //
 // Usage: node scripts/check-consumer.mjs
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { publishedPackages, root } from './workspace-packages.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const fixture = `${root}fixtures/consumer`;
-const RESOLUTIONS = ['bundler', 'node16'];
+const RESOLUTIONS = ['bundler', 'node16', 'cjs'];
 
 /** Names a module exports, read from its syntax (tsup's bundled `.d.ts` ends in one `export { … }`). */
 function exportedNames(file) {
@@ -62,12 +66,20 @@ export function missingImports() {
   const problems = [];
   for (const name of Object.keys(manifest.dependencies)) {
     const packageFolder = `${fixture}/node_modules/${name}`;
-    const types = JSON.parse(readFileSync(`${packageFolder}/package.json`, 'utf8')).exports['.'].types;
+    const entry = JSON.parse(readFileSync(`${packageFolder}/package.json`, 'utf8')).exports['.'];
+    const types = entry.import?.types ?? entry.types;
     const imported = imports.get(name) ?? new Set();
     const missing = [...exportedNames(`${packageFolder}/${types}`)].filter(
       (exported) => !imported.has(exported),
     );
     if (missing.length > 0) problems.push(`${name}: ${missing.join(', ')}`);
+  }
+  const published = publishedPackages().map((pkg) => pkg.name);
+  const absent = published.filter((name) => !(name in manifest.dependencies));
+  if (absent.length > 0) {
+    problems.push(
+      `published packages missing from fixtures/consumer/package.json dependencies (add them as "workspace:^" and import their names in index.ts): ${absent.join(', ')}`,
+    );
   }
   return problems;
 }
@@ -90,11 +102,13 @@ function compile(resolution) {
     },
   );
   const program = ts.createProgram({ rootNames: config.fileNames, options: config.options });
+  const emitted = config.options.noEmit ? null : program.emit();
   const ours = program
     .getSourceFiles()
     .filter((file) => file.fileName.startsWith(fixture) || /\/packages\/[^/]+\/dist\//.test(file.fileName));
   const diagnostics = [
     ...config.errors,
+    ...(emitted?.diagnostics ?? []),
     ...program.getOptionsDiagnostics(),
     ...program.getGlobalDiagnostics(),
     ...ours.flatMap((file) => [
@@ -102,13 +116,29 @@ function compile(resolution) {
       ...program.getSemanticDiagnostics(file),
     ]),
   ];
-  const checked = ours.filter((file) => file.fileName.endsWith('.d.ts')).length;
+  const checked = ours.filter((file) => /\.d\.c?ts$/.test(file.fileName)).length;
   const output = ts.formatDiagnostics(diagnostics, {
     getCanonicalFileName: (name) => name,
     getCurrentDirectory: () => root,
     getNewLine: () => '\n',
   });
-  return { resolution, checked, code: diagnostics.length === 0 ? 0 : 1, output };
+  return {
+    resolution,
+    checked,
+    code: diagnostics.length === 0 ? 0 : 1,
+    output,
+    outDir: config.options.outDir,
+  };
+}
+
+/** Runs the compiled CommonJS consumer; it calls the emulator through every package loaded with require(). */
+function runCommonJs(outDir) {
+  try {
+    const run = spawnSync(process.execPath, [`${outDir}/index.js`], { encoding: 'utf8', timeout: 60_000 });
+    return { ok: run.status === 0, output: `${run.stdout}${run.stderr}`.trimEnd() };
+  } finally {
+    rmSync(outDir, { recursive: true, force: true });
+  }
 }
 
 /** Compiles the fixture both ways and checks its imports are complete; returns false on a problem. */
@@ -120,19 +150,24 @@ export function checkConsumer() {
     console.log(`consumer fixture: FAIL, public names not imported by fixtures/consumer/index.ts:`);
     for (const line of missing) console.log(`  ${line}`);
   }
+  const expected = publishedPackages().length;
   for (const result of RESOLUTIONS.map(compile)) {
-    if (result.checked < 5) {
+    if (result.checked < expected) {
       ok = false;
       console.log(
-        `consumer fixture, moduleResolution ${result.resolution}: FAIL, only ${result.checked} declaration files of ours were loaded`,
+        `consumer fixture, ${result.resolution}: FAIL, only ${result.checked} declaration files of ours were loaded`,
+      );
+    } else if (result.code === 0 && result.outDir) {
+      const run = runCommonJs(result.outDir);
+      if (!run.ok) ok = false;
+      console.log(
+        `consumer fixture, ${result.resolution}: ${run.ok ? 'ok' : 'FAIL'} (${result.checked} declaration files checked; ran it)\n  ${run.output}`,
       );
     } else if (result.code === 0) {
-      console.log(
-        `consumer fixture, moduleResolution ${result.resolution}: ok (${result.checked} declaration files checked)`,
-      );
+      console.log(`consumer fixture, ${result.resolution}: ok (${result.checked} declaration files checked)`);
     } else {
       ok = false;
-      console.log(`consumer fixture, moduleResolution ${result.resolution}: FAIL\n${result.output}`);
+      console.log(`consumer fixture, ${result.resolution}: FAIL\n${result.output}`);
     }
   }
   return ok;

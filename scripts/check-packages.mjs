@@ -1,20 +1,21 @@
-// The packaging checks CI runs after the build (issue 6), a few at a time:
-// size budgets, the cold import of @switchboard/prices, publint and
-// "are the types wrong" on every published package, knip, the consumer
-// fixture (moduleResolution bundler and node16), the TypeDoc API reference
-// (warnings are errors), the independent-release dry run of changesets, and
-// biome on the root files that no package's `lint` covers.
+// The packaging checks CI runs after the build (issues 6, 9 and 14) that are not
+// per-package turbo tasks (`publint` and `attw` are: `turbo run publint attw`
+// caches and parallelises them; `pnpm run check:packages` runs both): size
+// budgets (size-limit, .size-limit.mjs), the cold import and require of every
+// published package, the workspace conventions below, knip, the consumer fixture
+// (ESM with moduleResolution bundler and node16, and a CommonJS consumer that is
+// run), the TypeDoc API reference (warnings are errors), the independent-release
+// dry run of changesets, and biome on the root files that no package's `lint`
+// covers. The package list comes from the workspace (scripts/workspace-packages.mjs).
 // Expects the packages to be built (`pnpm run check:packages` builds first).
 //
 // Usage: node scripts/check-packages.mjs [name ...]   (names: see CHECKS; default all)
 import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
-import { publint } from 'publint';
-import { formatMessage } from 'publint/utils';
+import { join } from 'node:path';
+import { publishedPackages, root } from './workspace-packages.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const PUBLISHED = ['prices', 'adapter', 'scripted', 'endpoint', 'emulator', 'budget'];
 const bin = (name) => `${root}node_modules/.bin/${name}`;
 
 /** Runs a command; resolves with its exit code and combined output (never rejects). */
@@ -42,46 +43,61 @@ const script = (file) => async () => ({
   show: true,
 });
 
-/** publint with `--strict` semantics: warnings fail too; suggestions are printed. */
-async function checkPublint(name) {
-  const { messages, pkg } = await publint({
-    pkgDir: `${root}packages/${name}`,
-    level: 'suggestion',
-    pack: 'pnpm',
-  });
-  const lines = messages.map(
-    (message) => `${message.type}: ${formatMessage(message, pkg, { color: false })}`,
-  );
-  const ok = messages.every((message) => message.type === 'suggestion');
-  return { ok, output: lines.length > 0 ? `${lines.join('\n')}\n` : '', show: lines.length > 0 };
-}
+// What every published package carries for the tools to find it: the turbo
+// tasks are package scripts, and a package without them would be skipped silently.
+const REQUIRED_SCRIPTS = ['build', 'typecheck', 'lint', 'test', 'publint', 'attw'];
+const LICENSE_HEADINGS = { MIT: 'MIT License' };
 
-/** ESM-only packages: node10 and require() from CommonJS are not goals (`--profile esm-only`). */
-async function checkTypes(name) {
-  return run(bin('attw'), [
-    '--pack',
-    `packages/${name}`,
-    '--profile',
-    'esm-only',
-    '--format',
-    'ascii',
-    '--no-color',
-    '--no-emoji',
-    '--no-summary',
-  ]);
+/** Each published package has the required scripts and a LICENSE matching its `license` field. */
+async function checkConventions() {
+  const problems = [];
+  for (const { folder, manifest } of publishedPackages()) {
+    const missing = REQUIRED_SCRIPTS.filter((name) => !manifest.scripts?.[name]);
+    if (missing.length > 0) problems.push(`${folder}/package.json: no script ${missing.join(', ')}`);
+    const heading = LICENSE_HEADINGS[manifest.license];
+    const license = join(root, folder, 'LICENSE');
+    if (heading === undefined) {
+      problems.push(`${folder}/package.json: license '${manifest.license}' has no known LICENSE text`);
+    } else if (!existsSync(license) || !readFileSync(license, 'utf8').startsWith(heading)) {
+      problems.push(`${folder}/LICENSE: missing or not the ${manifest.license} text its license field names`);
+    } else if (!manifest.files?.includes('LICENSE')) {
+      problems.push(`${folder}/package.json: "files" does not list LICENSE`);
+    }
+  }
+  const count = publishedPackages().length;
+  if (problems.length > 0) problems.push('(node scripts/conform-package.mjs <folder> adds them)');
+  return {
+    ok: problems.length === 0,
+    output:
+      problems.length > 0
+        ? `${problems.join('\n')}\n`
+        : `${count} published packages: scripts and LICENSE ok\n`,
+    show: true,
+  };
 }
 
 const CHECKS = {
-  size: script('check-size.mjs'),
+  size: async () => ({ ...(await run(bin('size-limit'), [])), show: true }),
   'cold-import': script('check-cold-import.mjs'),
-  ...Object.fromEntries(PUBLISHED.map((name) => [`publint:${name}`, () => checkPublint(name)])),
-  ...Object.fromEntries(PUBLISHED.map((name) => [`attw:${name}`, () => checkTypes(name)])),
+  conventions: checkConventions,
   knip: () => run(bin('knip'), ['--no-progress']),
   consumer: script('check-consumer.mjs'),
   typedoc: () => run(bin('typedoc'), ['--logLevel', 'Warn']),
   changesets: script('check-changesets.mjs'),
   // The root files no package's `lint` covers.
-  biome: () => run(bin('biome'), ['check', 'scripts', 'knip.jsonc', 'typedoc.json', 'size-budgets.json']),
+  biome: () =>
+    run(bin('biome'), [
+      'check',
+      'scripts',
+      'knip.jsonc',
+      'typedoc.config.mjs',
+      'size-budgets.json',
+      '.size-limit.mjs',
+      'vitest.shared.ts',
+      'vitest.config.ts',
+      'turbo.json',
+      'tsup.config.base.ts',
+    ]),
 };
 
 async function main() {

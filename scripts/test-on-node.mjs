@@ -4,17 +4,16 @@
 //
 // Usage: node scripts/test-on-node.mjs 24
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { root, workspacePackages } from './workspace-packages.mjs';
 
 const major = process.argv[2] ?? '24';
 if (!/^\d+$/.test(major)) {
   console.error(`usage: node scripts/test-on-node.mjs <major>, e.g. 24 (got '${major}')`);
   process.exit(2);
 }
-const root = fileURLToPath(new URL('..', import.meta.url));
 const prefix = join(tmpdir(), `switchboard-node-${major}`);
 const node = join(prefix, 'node_modules', '.bin', 'node');
 if (!existsSync(node)) {
@@ -31,9 +30,7 @@ if (!existsSync(node)) {
 console.log(`node ${execFileSync(node, ['--version'], { encoding: 'utf8' }).trim()}`);
 
 const vitest = join(root, 'node_modules', 'vitest', 'vitest.mjs');
-const workspaces = ['packages', 'apps'].flatMap((folder) =>
-  readdirSync(join(root, folder)).map((name) => join(root, folder, name)),
-);
+const workspaces = workspacePackages().map((pkg) => pkg.dir);
 let failed = 0;
 for (const workspace of workspaces) {
   if (!existsSync(join(workspace, 'vitest.config.ts'))) continue;

@@ -6,9 +6,11 @@ const { version } = JSON.parse(readFileSync(new URL('./package.json', import.met
   version: string;
 };
 
+// The CLI is an ESM program, never required: one format.
 export default defineConfig(
   packageBuild({
     entry: ['src/cli.ts'],
+    format: ['esm'],
     dts: false,
     define: { SWITCHBOARD_VERSION: JSON.stringify(version) },
   }),

@@ -1,5 +1,5 @@
 /** Per-attempt timeout when a call gives none (spec 4.1). */
-export const DEFAULT_TIMEOUT_SECONDS = 60;
+const DEFAULT_TIMEOUT_SECONDS = 60;
 
 // Node's timers hold a signed 32-bit count of milliseconds; a longer delay fires after 1 ms.
 const MAX_TIMER_MILLISECONDS = 2 ** 31 - 1;

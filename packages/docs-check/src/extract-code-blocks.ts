@@ -1,0 +1,66 @@
+/** One fenced code block of a Markdown file. */
+export interface CodeBlock {
+  /** The Markdown file, relative to the repository root. */
+  readonly file: string;
+  /** The 1-based line of the opening fence. */
+  readonly line: number;
+  /** `ts` or `js`. */
+  readonly language: 'ts' | 'js';
+  /** Why the block is not checked, from a ```ts no-check <reason> fence; null when it is checked. */
+  readonly skipReason: string | null;
+  /** The code between the fences. */
+  readonly code: string;
+  /**
+   * The code of the earlier blocks this one continues (a ```ts continues fence
+   * goes on from the previous checked ts/js block of the same file, whose own fence may
+   * say `continues` too), or '' for a block that stands alone.
+   */
+  readonly prelude: string;
+}
+
+const LANGUAGES: Record<string, CodeBlock['language']> = {
+  ts: 'ts',
+  typescript: 'ts',
+  js: 'js',
+  javascript: 'js',
+};
+
+// A fence of three or more backticks, indented at most three spaces (CommonMark), then an info string.
+const OPENING = /^ {0,3}(`{3,})\s*([\w-]*)(.*)$/;
+
+/**
+ * The ts/js fenced code blocks of a Markdown text. A fence's info string may
+ * say `continues` (the block goes on from the previous ts/js block, e.g. uses
+ * its `emulator`), or `no-check` followed by the reason (```` ```ts no-check
+ * needs a live key ````); a bare `no-check` without a reason is returned with
+ * the reason `''`, which the docs test refuses.
+ */
+export function extractCodeBlocks(file: string, markdown: string): CodeBlock[] {
+  const lines = markdown.split(/\r?\n/);
+  const blocks: CodeBlock[] = [];
+  for (let index = 0; index < lines.length; index += 1) {
+    const opening = OPENING.exec(lines[index] ?? '');
+    if (opening === null) continue;
+    const [, fence = '```', word = '', rest = ''] = opening;
+    const closing = new RegExp(`^ {0,3}${fence}\`*\\s*$`);
+    let end = index + 1;
+    while (end < lines.length && !closing.test(lines[end] ?? '')) end += 1;
+    const language = LANGUAGES[word.toLowerCase()];
+    if (language !== undefined) {
+      const flags = rest.trim();
+      const skip = /^no-check\b(.*)$/.exec(flags);
+      const previous = blocks.filter((block) => block.skipReason === null).at(-1);
+      const continues = /^continues\b/.test(flags) && previous !== undefined;
+      blocks.push({
+        file,
+        line: index + 1,
+        language,
+        skipReason: skip === null ? null : (skip[1] ?? '').trim(),
+        code: lines.slice(index + 1, end).join('\n'),
+        prelude: continues ? `${previous.prelude}${previous.code}\n` : '',
+      });
+    }
+    index = end;
+  }
+  return blocks;
+}

@@ -1,0 +1,22 @@
+// The API reference (`pnpm run docs:api`): one section per published workspace
+// package, the list taken from the workspace so private packages stay out.
+import { publishedPackages } from './scripts/workspace-packages.mjs';
+
+/** @type {Partial<import('typedoc').TypeDocOptions>} */
+export default {
+  name: 'Switchboard',
+  entryPointStrategy: 'packages',
+  entryPoints: publishedPackages().map((pkg) => pkg.folder),
+  packageOptions: {
+    entryPoints: ['src/index.ts'],
+    excludeExternals: true,
+    disableSources: true,
+    skipErrorChecking: true,
+    validation: { notExported: true, invalidLink: true, notDocumented: false },
+  },
+  out: 'docs/api',
+  readme: 'none',
+  excludePrivate: true,
+  excludeInternal: true,
+  treatWarningsAsErrors: true,
+};
