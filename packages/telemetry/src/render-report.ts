@@ -33,7 +33,7 @@ export function renderReport(figures: ReportFigures, options: RenderReportOption
     `  calls ${totals.calls}, failed ${totals.failures} (degradations ${totals.degradations}), attempts ${totals.attempts}`,
   );
   out.push(
-    `  cost ${usd(totals.costUsd)}${totals.unpricedCalls > 0 ? ` (${totals.unpricedCalls} calls unpriced)` : ''}`,
+    `  cost ${usd(totals.costUsd)}${totals.unpricedCalls > 0 ? ` (unpriced calls: ${totals.unpricedCalls})` : ''}`,
   );
   out.push(
     `  tokens: input ${totals.inputTokens} (cache hits ${cache.hitTokens}, ratio ${percent(cache.ratio)}), ` +
@@ -111,7 +111,7 @@ function spendChart(figures: ReportFigures, width: number, color: boolean): stri
   const amounts = buckets.map((bucket) => usd(bucket.costUsd));
   const labelWidth = Math.max(...labels.map((label) => label.length));
   const amountWidth = Math.max(...amounts.map((amount) => amount.length));
-  const barWidth = Math.max(10, width - labelWidth - amountWidth - 8);
+  const barWidth = Math.max(10, width - labelWidth - amountWidth - 6);
   const most = Math.max(...buckets.map((bucket) => bucket.costUsd));
   return buckets.map((bucket, index) => {
     const length = most > 0 ? Math.round((bucket.costUsd / most) * barWidth) : 0;
@@ -126,7 +126,8 @@ function fit(text: string, width: number): string {
 }
 
 function usd(amount: number): string {
-  return `$${amount.toFixed(amount !== 0 && Math.abs(amount) < 0.01 ? 6 : 4)}`;
+  if (amount === 0) return '$0';
+  return `$${amount.toFixed(Math.abs(amount) < 0.01 ? 6 : 4)}`;
 }
 
 function percent(ratio: number | null): string {
