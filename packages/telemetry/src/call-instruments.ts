@@ -38,18 +38,22 @@ export class CallInstruments {
   /** Records one call's token usage, duration and cost. */
   record(record: TelemetryRecord, tokens: UsageTokens, context: CallContext): void {
     const instruments = this.#current();
-    const attributes: OtelAttributes = {
-      [GEN_AI.operationName]: 'chat',
-      [GEN_AI.providerName]: context.providerName,
-      [GEN_AI.requestModel]: record.model,
+    if (instruments === null) return;
+    const attributes = (extra?: OtelAttributes): OtelAttributes => {
+      const made: OtelAttributes = {
+        [GEN_AI.operationName]: 'chat',
+        [GEN_AI.providerName]: context.providerName,
+        [GEN_AI.requestModel]: record.model,
+      };
+      if (record.responseModel) made[GEN_AI.responseModel] = record.responseModel;
+      return extra === undefined ? made : Object.assign(made, extra);
     };
-    if (record.responseModel) attributes[GEN_AI.responseModel] = record.responseModel;
     if (tokens.known) {
-      instruments.tokenUsage.record?.(tokens.input, { ...attributes, [GEN_AI.tokenType]: 'input' });
-      instruments.tokenUsage.record?.(tokens.output, { ...attributes, [GEN_AI.tokenType]: 'output' });
+      instruments.tokenUsage.record?.(tokens.input, attributes({ [GEN_AI.tokenType]: 'input' }));
+      instruments.tokenUsage.record?.(tokens.output, attributes({ [GEN_AI.tokenType]: 'output' }));
     }
-    const duration = record.error ? { ...attributes, [GEN_AI.errorType]: record.error.kind } : attributes;
-    instruments.duration.record?.(Math.max(record.durationMs, 0) / 1000, duration);
+    const failure = record.error ? { [GEN_AI.errorType]: record.error.kind } : undefined;
+    instruments.duration.record?.(Math.max(record.durationMs, 0) / 1000, attributes(failure));
     if (typeof record.costUsd === 'number' && record.costUsd > 0) {
       instruments.cost.add?.(record.costUsd, {
         [SWITCHBOARD.role]: record.role ?? NO_ROLE,
@@ -59,11 +63,17 @@ export class CallInstruments {
     }
   }
 
-  #current(): Instruments {
+  // Null while the provider is the API's no-op one: then building attribute sets
+  // would be most of the observer's cost, for nothing.
+  #current(): Instruments | null {
     const provider = this.#provider();
-    if (this.#instruments !== null && provider === this.#madeFrom) return this.#instruments;
-    const meter = provider.getMeter('@switchboard/telemetry');
+    if (provider === this.#madeFrom) return this.#instruments;
     this.#madeFrom = provider;
+    if (provider.constructor?.name === 'NoopMeterProvider') {
+      this.#instruments = null;
+      return null;
+    }
+    const meter = provider.getMeter('@switchboard/telemetry');
     this.#instruments = {
       tokenUsage: meter.createHistogram('gen_ai.client.token.usage', {
         description: 'Number of input and output tokens used.',

@@ -9,7 +9,7 @@ import {
 } from 'node:fs';
 import type { CallObserver } from '@switchboard/adapter';
 import { type ExitFlushable, registerExitFlush, unregisterExitFlush } from './exit-flush.js';
-import { journalEndpoint, journalLineOf } from './journal-line.js';
+import { journalEndpoint, journalLineText } from './journal-line.js';
 import type { EndpointInfo, TelemetryRecord } from './telemetry-record.js';
 
 /** Options of {@link CallJournal}. */
@@ -46,7 +46,7 @@ interface PendingWrite {
 export class CallJournal implements CallObserver, ExitFlushable {
   /** The file's path. */
   readonly path: string;
-  readonly #endpoint: EndpointInfo | null;
+  readonly #endpointJson: string;
   readonly #annotate: CallJournalOptions['annotate'];
   readonly #highWaterMark: number;
   readonly #flushIntervalMs: number;
@@ -66,7 +66,7 @@ export class CallJournal implements CallObserver, ExitFlushable {
   constructor(path: string, options: CallJournalOptions = {}) {
     if (typeof path !== 'string' || path === '') throw new TypeError('path must be a non-empty file path');
     this.path = path;
-    this.#endpoint = journalEndpoint(options.endpoint);
+    this.#endpointJson = JSON.stringify(journalEndpoint(options.endpoint));
     this.#annotate = options.annotate;
     this.#highWaterMark = positive(options.highWaterMark, 'highWaterMark') ?? 64 * 1024;
     this.#flushIntervalMs = positive(options.flushIntervalMs, 'flushIntervalMs') ?? 50;
@@ -97,13 +97,13 @@ export class CallJournal implements CallObserver, ExitFlushable {
 
   /** Queues one line for the raw call. Never throws. */
   afterCall(record: TelemetryRecord): void {
-    this.#append(record, this.#endpoint);
+    this.#append(record, this.#endpointJson);
   }
 
   /** An observer writing into this journal with another endpoint record. */
   forEndpoint(endpoint: EndpointInfo | null): CallObserver {
-    const kept = journalEndpoint(endpoint);
-    return { afterCall: (record) => this.#append(record, kept) };
+    const endpointJson = JSON.stringify(journalEndpoint(endpoint));
+    return { afterCall: (record) => this.#append(record, endpointJson) };
   }
 
   /** Resolves once every line queued so far is written. */
@@ -146,14 +146,14 @@ export class CallJournal implements CallObserver, ExitFlushable {
     closeSync(fd);
   }
 
-  #append(record: TelemetryRecord, endpoint: EndpointInfo | null): void {
+  #append(record: TelemetryRecord, endpointJson: string): void {
     if (this.#fd === null) {
       this.#dropped += 1;
       return;
     }
     try {
       const extra = this.#annotate?.(record);
-      this.#queue(`${JSON.stringify(journalLineOf(record, endpoint, extra))}\n`);
+      this.#queue(`${journalLineText(record, endpointJson, extra)}\n`);
       this.#lines += 1;
     } catch (error) {
       this.#onError(error);

@@ -50,3 +50,22 @@ export function journalEndpoint(endpoint: EndpointInfo | null | undefined): Endp
     thinking: endpoint.thinking === true,
   });
 }
+
+/**
+ * The text of {@link journalLineOf} (without the newline), built without copying
+ * the record: `endpointJson` is the endpoint's JSON, made once per journal.
+ */
+export function journalLineText(
+  record: TelemetryRecord,
+  endpointJson: string,
+  extra: Record<string, unknown> | undefined,
+): string {
+  const body = JSON.stringify(record);
+  // The record's own fields, then the journal's (a later duplicate key wins when read).
+  const fields = body.length > 2 ? `${body.slice(1, -1)},` : '';
+  const role = record.role === undefined ? '"role":null,' : '';
+  const outcome = JSON.stringify(record.error ? record.error.kind : 'ok');
+  const degradation = record.error?.degradation === true;
+  const annotation = extra === undefined ? '' : `,"extra":${JSON.stringify(extra)}`;
+  return `{"v":${JOURNAL_VERSION},${fields}${role}"endpoint":${endpointJson},"outcome":${outcome},"degradation":${degradation}${annotation}}`;
+}
