@@ -14,7 +14,7 @@ import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const PUBLISHED = ['prices', 'adapter', 'scripted', 'endpoint', 'emulator'];
+const PUBLISHED = ['prices', 'adapter', 'scripted', 'endpoint', 'emulator', 'telemetry'];
 const bin = (name) => `${root}node_modules/.bin/${name}`;
 
 /** Runs a command; resolves with its exit code and combined output (never rejects). */

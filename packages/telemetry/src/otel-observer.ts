@@ -5,6 +5,11 @@ import type { OtelApi, OtelMeterProvider, OtelTracer } from './otel-api.js';
 import type { EndpointInfo, TelemetryRecord } from './telemetry-record.js';
 import { usageTokens } from './usage-tokens.js';
 
+// Not a literal: a bundler would then try to bundle the optional peer and fail
+// where it is not installed. The API keeps its providers on a global, so the
+// copy loaded here sees what an application's own (even bundled) copy registered.
+const OTEL_API = '@opentelemetry/api';
+
 /** The instrumentation scope name of spans and metrics. */
 export const INSTRUMENTATION_NAME = '@switchboard/telemetry';
 
@@ -29,7 +34,7 @@ export interface OtelObserverOptions {
 export async function otelObserver(options: OtelObserverOptions = {}): Promise<CallObserver> {
   let api: OtelApi;
   try {
-    api = (await import('@opentelemetry/api')) as unknown as OtelApi;
+    api = (await import(OTEL_API)) as OtelApi;
   } catch {
     return {};
   }
