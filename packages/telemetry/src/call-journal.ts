@@ -8,7 +8,7 @@ import {
   writeSync,
 } from 'node:fs';
 import type { CallObserver } from '@switchboard/adapter';
-import { type ExitFlushable, registerExitFlush, unregisterExitFlush } from './exit-flush.js';
+import { registerExitFlush, unregisterExitFlush } from './exit-flush.js';
 import { journalEndpoint, journalLineText } from './journal-line.js';
 import type { EndpointInfo, TelemetryRecord } from './telemetry-record.js';
 
@@ -43,7 +43,7 @@ interface PendingWrite {
  * exit and on SIGINT / SIGTERM (after which the signal ends the process as it
  * would have). One writer per file: the journal writes at offsets it tracks.
  */
-export class CallJournal implements CallObserver, ExitFlushable {
+export class CallJournal implements CallObserver {
   /** The file's path. */
   readonly path: string;
   readonly #endpointJson: string;
