@@ -5,7 +5,9 @@ import type { UsageTokens } from './usage-tokens.js';
 
 // Attribute names of the OpenTelemetry GenAI semantic conventions (moved from
 // open-telemetry/semantic-conventions to semantic-conventions-genai; names
-// unchanged), checked against the registry. The cost attributes are proposed.
+// unchanged), checked against the registry. The cost attributes are the proposal
+// of open-telemetry/semantic-conventions-genai#443: source `provider` when the
+// amount came in the response (a gateway counts as the provider), else `local`.
 export const GEN_AI = {
   operationName: 'gen_ai.operation.name',
   providerName: 'gen_ai.provider.name',

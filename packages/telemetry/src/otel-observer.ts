@@ -65,7 +65,8 @@ function report(
   context: CallContext,
   record: TelemetryRecord,
 ): void {
-  const endTime = Date.parse(record.at);
+  const reported = Date.parse(record.at);
+  const endTime = Number.isNaN(reported) ? Date.now() : reported;
   const startTime = endTime - (Number.isFinite(record.durationMs) ? record.durationMs : 0);
   const span = tracer.startSpan(`chat ${record.model}`, {
     kind: api.SpanKind.CLIENT,
