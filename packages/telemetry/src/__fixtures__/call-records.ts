@@ -1,0 +1,91 @@
+import type { TelemetryRecord } from '../telemetry-record.js';
+
+// Records as the adapter makes them (packages/adapter/src/make-call-record.ts),
+// with usage as the emulator's two flavours send it.
+
+/** A judge call to the primary: primary-shaped usage, priced from the table, tariff band off-peak. */
+export const PRIMARY_JUDGE_CALL: TelemetryRecord = Object.freeze({
+  model: 'primary-flash',
+  usage: Object.freeze({
+    prompt_tokens: 1200,
+    completion_tokens: 300,
+    total_tokens: 1500,
+    prompt_cache_hit_tokens: 1024,
+    prompt_cache_miss_tokens: 176,
+    prompt_tokens_details: Object.freeze({ cached_tokens: 1024 }),
+    completion_tokens_details: Object.freeze({ reasoning_tokens: 120 }),
+  }),
+  costUsd: 0.00021,
+  pricedAs: 'primary-flash',
+  priceSource: 'table',
+  tariff: Object.freeze({ entry: '2026-09-01', band: 'off-peak' }),
+  priceVersion: '2026.11.1',
+  at: '2026-11-23T08:00:10.500Z',
+  durationMs: 1500,
+  attempts: 2,
+  role: 'judge',
+  error: null,
+  responseId: 'chatcmpl-7f3a',
+  responseModel: 'primary-flash',
+  finishReason: 'stop',
+});
+
+/** A detector call through the gateway: OpenAI-shaped usage with the provider's own cost. */
+export const GATEWAY_DETECTOR_CALL: TelemetryRecord = Object.freeze({
+  model: 'primary-v4-pro',
+  usage: Object.freeze({
+    prompt_tokens: 2000,
+    completion_tokens: 500,
+    total_tokens: 2500,
+    prompt_tokens_details: Object.freeze({ cached_tokens: 1500 }),
+    cost: 0.0012,
+  }),
+  costUsd: 0.0012,
+  providerCostUsd: 0.0012,
+  pricedAs: 'primary-v4-pro',
+  priceSource: 'provider',
+  tariff: null,
+  at: '2026-11-23T08:01:30.000Z',
+  durationMs: 800,
+  attempts: 1,
+  role: 'detector',
+  error: null,
+});
+
+/** A call the platform refused for its model: a degradation, not a verdict. */
+export const REJECTED_CALL: TelemetryRecord = Object.freeze({
+  model: 'primary-old',
+  usage: null,
+  costUsd: null,
+  pricedAs: null,
+  priceSource: null,
+  tariff: null,
+  at: '2026-11-23T08:02:00.000Z',
+  durationMs: 40,
+  attempts: 1,
+  role: 'judge',
+  error: Object.freeze({ kind: 'model_rejected', status: 400, degradation: true }),
+});
+
+/** A call that ran out of retries on 429s, made without a role. */
+export const RATE_LIMITED_CALL: TelemetryRecord = Object.freeze({
+  model: 'primary-flash',
+  usage: null,
+  costUsd: null,
+  pricedAs: null,
+  priceSource: null,
+  tariff: null,
+  at: '2026-11-23T08:03:00.000Z',
+  durationMs: 4200,
+  attempts: 3,
+  role: null,
+  error: Object.freeze({ kind: 'rate_limited', status: 429, degradation: false }),
+});
+
+/** All four, in call order. */
+export const RECORDS: readonly TelemetryRecord[] = [
+  PRIMARY_JUDGE_CALL,
+  GATEWAY_DETECTOR_CALL,
+  REJECTED_CALL,
+  RATE_LIMITED_CALL,
+];

@@ -1,0 +1,80 @@
+import type { CallObserver } from '@switchboard/adapter';
+import { breakdownOf, cacheHitRatio, Tally, type TallyFigures, tallyOf } from './tally.js';
+import type { TelemetryRecord } from './telemetry-record.js';
+import { usageTokens } from './usage-tokens.js';
+
+/** Options of {@link CallMeter}. */
+export interface CallMeterOptions {
+  /** The endpoint label its calls count under (see `endpointLabel`); default `'default'`. */
+  readonly endpoint?: string;
+}
+
+/** What a {@link CallMeter} has counted, as plain frozen figures. */
+export interface MeterSnapshot {
+  readonly totals: TallyFigures;
+  /** Cache-hit tokens / prompt tokens over every call, or null before any prompt token. */
+  readonly cacheHitRatio: number | null;
+  /** By role (`'(none)'` for calls without one). */
+  readonly byRole: Readonly<Record<string, TallyFigures>>;
+  readonly byModel: Readonly<Record<string, TallyFigures>>;
+  readonly byEndpoint: Readonly<Record<string, TallyFigures>>;
+  /** Failed calls by error kind. */
+  readonly byErrorKind: Readonly<Record<string, TallyFigures>>;
+}
+
+/** The role key of calls made without a role. */
+export const NO_ROLE = '(none)';
+
+/**
+ * An in-memory aggregate of calls, a `CallObserver`: totals and breakdowns by
+ * role, model, endpoint and error kind, and the cache-hit ratio. O(1) per call.
+ * Observe several adapters (or endpoints) with one meter through
+ * {@link CallMeter.forEndpoint}.
+ */
+export class CallMeter implements CallObserver {
+  readonly #endpoint: string;
+  readonly #totals = new Tally();
+  readonly #byRole = new Map<string, Tally>();
+  readonly #byModel = new Map<string, Tally>();
+  readonly #byEndpoint = new Map<string, Tally>();
+  readonly #byErrorKind = new Map<string, Tally>();
+
+  constructor(options: CallMeterOptions = {}) {
+    if (options.endpoint !== undefined && typeof options.endpoint !== 'string')
+      throw new TypeError('options.endpoint must be a string label');
+    this.#endpoint = options.endpoint ?? 'default';
+  }
+
+  /** Counts one raw call under this meter's endpoint label. */
+  afterCall(record: TelemetryRecord): void {
+    this.count(record, this.#endpoint);
+  }
+
+  /** An observer counting into this meter under another endpoint label. */
+  forEndpoint(endpoint: string): CallObserver {
+    if (typeof endpoint !== 'string') throw new TypeError('endpoint must be a string label');
+    return { afterCall: (record) => this.count(record, endpoint) };
+  }
+
+  /** Counts one raw call under `endpoint`. */
+  count(record: TelemetryRecord, endpoint: string): void {
+    const tokens = usageTokens(record.usage);
+    this.#totals.add(record, tokens);
+    tallyOf(this.#byRole, record.role ?? NO_ROLE).add(record, tokens);
+    tallyOf(this.#byModel, record.model).add(record, tokens);
+    tallyOf(this.#byEndpoint, endpoint).add(record, tokens);
+    if (record.error) tallyOf(this.#byErrorKind, record.error.kind).add(record, tokens);
+  }
+
+  /** The figures so far. */
+  snapshot(): MeterSnapshot {
+    return Object.freeze({
+      totals: this.#totals.figures(),
+      cacheHitRatio: cacheHitRatio(this.#totals),
+      byRole: breakdownOf(this.#byRole),
+      byModel: breakdownOf(this.#byModel),
+      byEndpoint: breakdownOf(this.#byEndpoint),
+      byErrorKind: breakdownOf(this.#byErrorKind),
+    });
+  }
+}
