@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 
-const packageNames = ['prices', 'adapter', 'scripted', 'endpoint', 'emulator'] as const;
+const packageNames = ['prices', 'adapter', 'scripted', 'endpoint', 'emulator', 'test-support'] as const;
 
 /**
  * Maps each `@switchboard/<name>` import to its TypeScript source, so tests run
