@@ -1,7 +1,7 @@
 import { ChatAdapter, type ChatMessage, OpenAITransport } from '@switchboard/adapter';
 import { priceOf } from '@switchboard/prices';
 import { sharedEmulator } from '@switchboard/test-support';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   ConfigError,
   GATEWAY_DEFAULT_BASE_URL,

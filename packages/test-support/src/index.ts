@@ -3,5 +3,5 @@ export { anythingAtAll } from './anything-at-all.js';
 export { bodyOf } from './body-of.js';
 export { looseTokenValue, nearUsage } from './near-usage.js';
 export { failureOfKind, rejectionOf } from './rejection-of.js';
-export { sharedEmulator } from './shared-emulator.js';
+export { type SharedEmulatorOptions, sharedEmulator } from './shared-emulator.js';
 export { closeTestEmulators, startTestEmulator } from './start-test-emulator.js';
