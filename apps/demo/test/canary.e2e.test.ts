@@ -2,22 +2,20 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Emulator, startEmulator } from '@switchboard/emulator';
+import { sharedEmulator } from '@switchboard/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
 
 // A unique key per run: if it shows up in any output, the CLI leaked it.
 const CANARY = `canary-${randomUUID()}`;
-let emulator: Emulator;
+const emulator = sharedEmulator({ key: CANARY }, { resetBeforeEach: false });
 let directory: string;
 
 beforeAll(async () => {
-  emulator = await startEmulator({ key: CANARY });
   directory = await mkdtemp(join(tmpdir(), 'switchboard-canary-'));
 });
 
 afterAll(async () => {
-  await emulator.close();
   await rm(directory, { recursive: true, force: true });
 });
 
@@ -29,13 +27,13 @@ describe('the API key never appears in CLI output', () => {
     [
       'chat',
       () => ['chat', 'hello', '--show-reasoning'],
-      () => ({ PRIMARY_API_KEY: CANARY, PRIMARY_BASE_URL: emulator.url }),
+      () => ({ PRIMARY_API_KEY: CANARY, PRIMARY_BASE_URL: emulator().url }),
     ],
-    ['models', () => ['models'], () => ({ PRIMARY_API_KEY: CANARY, PRIMARY_BASE_URL: emulator.url })],
+    ['models', () => ['models'], () => ({ PRIMARY_API_KEY: CANARY, PRIMARY_BASE_URL: emulator().url })],
     [
       'chat with a wrong key (401)',
       () => ['chat', 'hello'],
-      () => ({ PRIMARY_API_KEY: `${CANARY}-wrong`, PRIMARY_BASE_URL: emulator.url }),
+      () => ({ PRIMARY_API_KEY: `${CANARY}-wrong`, PRIMARY_BASE_URL: emulator().url }),
     ],
     [
       'chat to an unreachable endpoint',
@@ -45,17 +43,17 @@ describe('the API key never appears in CLI output', () => {
     [
       'chat --json',
       () => ['chat', 'hello', '--json', '--logprobs'],
-      () => ({ PRIMARY_API_KEY: CANARY, PRIMARY_BASE_URL: emulator.url }),
+      () => ({ PRIMARY_API_KEY: CANARY, PRIMARY_BASE_URL: emulator().url }),
     ],
     [
       'chat --json with a wrong key (401)',
       () => ['chat', 'hello', '--json'],
-      () => ({ PRIMARY_API_KEY: `${CANARY}-wrong`, PRIMARY_BASE_URL: emulator.url }),
+      () => ({ PRIMARY_API_KEY: `${CANARY}-wrong`, PRIMARY_BASE_URL: emulator().url }),
     ],
     [
       'models --json',
       () => ['models', '--json'],
-      () => ({ PRIMARY_API_KEY: CANARY, PRIMARY_BASE_URL: emulator.url }),
+      () => ({ PRIMARY_API_KEY: CANARY, PRIMARY_BASE_URL: emulator().url }),
     ],
     ['demo --json', () => ['demo', '--json'], () => ({ PRIMARY_API_KEY: CANARY })],
     ['prices --json', () => ['prices', '--json'], () => ({ PRIMARY_API_KEY: CANARY })],
@@ -77,7 +75,7 @@ describe('the API key never appears in CLI output', () => {
 
   it('a config naming the key variable', async () => {
     const config = join(directory, 'key-env.toml');
-    await writeFile(config, `[models]\nchat_base_url = "${emulator.url}"\nchat_api_key_env = "MY_KEY"\n`);
+    await writeFile(config, `[models]\nchat_base_url = "${emulator().url}"\nchat_api_key_env = "MY_KEY"\n`);
     for (const args of [
       ['chat', 'hello'],
       ['chat', 'hello', '--json'],

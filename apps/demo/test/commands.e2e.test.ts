@@ -1,22 +1,15 @@
 import { join } from 'node:path';
-import { type Emulator, startEmulator } from '@switchboard/emulator';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sharedEmulator } from '@switchboard/test-support';
+import { describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
 import { tempDirectory } from './temp-directory.js';
 
 const directory = tempDirectory('switchboard-cli-');
 const file = directory.file;
 
-let emulator: Emulator;
 const EMULATOR_KEY = 'e2e-emulator-key';
 
-beforeAll(async () => {
-  emulator = await startEmulator({ key: EMULATOR_KEY });
-});
-
-afterAll(async () => {
-  await emulator.close();
-});
+const emulator = sharedEmulator({ key: EMULATOR_KEY }, { resetBeforeEach: false });
 
 describe('switchboard resolve', () => {
   it.each([
@@ -84,7 +77,7 @@ describe('a bad config file', () => {
 });
 
 describe('switchboard chat and models against the emulator', () => {
-  const env = () => ({ PRIMARY_API_KEY: EMULATOR_KEY, PRIMARY_BASE_URL: emulator.url });
+  const env = () => ({ PRIMARY_API_KEY: EMULATOR_KEY, PRIMARY_BASE_URL: emulator().url });
 
   it('makes one call and prints content, usage and cost', async () => {
     const run = await runCli(['chat', 'Say hello to the switchboard', '--logprobs'], env());
@@ -94,7 +87,7 @@ describe('switchboard chat and models against the emulator', () => {
     expect(run.stderr).toMatch(/mean logprob -\d+\.\d{4}/);
     expect(run.stderr).toMatch(/tokens \d+ cache hit \/ \d+ cache miss \/ \d+ output/);
     expect(run.stderr).toMatch(/cost \$0\.\d{9}/);
-    const body = emulator.requests.at(-1)?.body as Record<string, unknown>;
+    const body = emulator().requests.at(-1)?.body as Record<string, unknown>;
     expect(body).toMatchObject({ model: 'primary-flash', thinking: { type: 'disabled' }, logprobs: true });
   });
 
@@ -104,7 +97,7 @@ describe('switchboard chat and models against the emulator', () => {
       env(),
     );
     expect(run.code).toBe(0);
-    const body = emulator.requests.at(-1)?.body as Record<string, unknown>;
+    const body = emulator().requests.at(-1)?.body as Record<string, unknown>;
     expect(body).toMatchObject({ max_tokens: 3, temperature: 0.5, response_format: { type: 'json_object' } });
   });
 

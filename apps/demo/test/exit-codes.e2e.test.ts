@@ -1,27 +1,23 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type Emulator, startEmulator } from '@switchboard/emulator';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator } from '@switchboard/emulator';
+import { sharedEmulator } from '@switchboard/test-support';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
 import { tempDirectory } from './temp-directory.js';
 
 const directory = tempDirectory('switchboard-exit-');
 
 const KEY = 'exit-codes-key';
-let emulator: Emulator;
+const emulator = sharedEmulator({ key: KEY }, { resetBeforeEach: false });
 let usageLog: string;
 
 beforeAll(async () => {
-  emulator = await startEmulator({ key: KEY });
   usageLog = join(directory.path, 'usage.jsonl');
   await writeFile(usageLog, '{"prompt_tokens": 1}\n');
 });
 
-afterAll(async () => {
-  await emulator.close();
-});
-
-const live = () => ({ PRIMARY_API_KEY: KEY, PRIMARY_BASE_URL: emulator.url });
+const live = () => ({ PRIMARY_API_KEY: KEY, PRIMARY_BASE_URL: emulator().url });
 
 describe('every bad input exits 2 with the switchboard: prefix', () => {
   const cases: Array<[string, () => string[], () => Record<string, string>, RegExp]> = [
@@ -67,25 +63,25 @@ describe('every bad input exits 2 with the switchboard: prefix', () => {
   ];
 
   it.each(cases)('%s', async (_name, args, env, message) => {
-    const before = emulator.requests.length;
+    const before = emulator().requests.length;
     const run = await runCli(args(), env());
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(message);
     expect(run.stderr).not.toMatch(/^error:|unexpected error/m);
     // Bad input is refused before anything goes on the wire.
-    expect(emulator.requests.length).toBe(before);
+    expect(emulator().requests.length).toBe(before);
   });
 });
 
 describe('a typo in SWITCHBOARD_CLIENT never goes live', () => {
   it('refuses an unrecognised value with a key set, naming the accepted values, and sends nothing', async () => {
-    const before = emulator.requests.length;
+    const before = emulator().requests.length;
     const run = await runCli(['chat', 'hello'], { ...live(), SWITCHBOARD_CLIENT: 'scriptd' });
     expect(run.code).toBe(2);
     expect(run.stderr.trim()).toBe(
       'switchboard: SWITCHBOARD_CLIENT: unrecognised value "scriptd": expected one of scripted, script, dump, dump-only, unsafe, unsafe-snippet (unset it to call a provider)',
     );
-    expect(emulator.requests.length).toBe(before);
+    expect(emulator().requests.length).toBe(before);
   });
 
   it('names it without a key too, instead of "no chat endpoint"', async () => {

@@ -1,5 +1,5 @@
-import { type Emulator, startEmulator } from '@switchboard/emulator';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sharedEmulator } from '@switchboard/test-support';
+import { describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
 import { tempDirectory } from './temp-directory.js';
 
@@ -7,19 +7,12 @@ const directory = tempDirectory('switchboard-input-');
 const file = directory.file;
 
 const KEY = 'input-key';
-let emulator: Emulator;
 
-beforeAll(async () => {
-  emulator = await startEmulator({ key: KEY });
-});
+const emulator = sharedEmulator({ key: KEY }, { resetBeforeEach: false });
 
-afterAll(async () => {
-  await emulator.close();
-});
-
-const live = () => ({ PRIMARY_API_KEY: KEY, PRIMARY_BASE_URL: emulator.url });
+const live = () => ({ PRIMARY_API_KEY: KEY, PRIMARY_BASE_URL: emulator().url });
 const lastUserMessage = () =>
-  (emulator.requests.at(-1)?.body as { messages: Array<{ content: string }> } | undefined)?.messages.at(-1)
+  (emulator().requests.at(-1)?.body as { messages: Array<{ content: string }> } | undefined)?.messages.at(-1)
     ?.content;
 
 describe('the prompt', () => {
@@ -34,13 +27,13 @@ describe('the prompt', () => {
     ['a blank argument', ['chat', '  \t'], ''],
     ['nothing on stdin', ['chat', '-'], ' \n'],
   ])('refuses %s with exit 2 and sends nothing', async (_name, args, input) => {
-    const before = emulator.requests.length;
+    const before = emulator().requests.length;
     const run = await runCli(args, live(), input);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(
       /^switchboard: the prompt is empty( \(nothing on stdin\))?: nothing was sent\n$/,
     );
-    expect(emulator.requests.length).toBe(before);
+    expect(emulator().requests.length).toBe(before);
   });
 });
 
@@ -100,7 +93,7 @@ describe('resolve names a key variable that is unset', () => {
   it('warns when chat_api_key_env names an unset variable, and still resolves', async () => {
     const config = await file(
       'key-env.toml',
-      `[models]\nchat_base_url = "${emulator.url}"\nchat_api_key_env = "MYKEY"\n`,
+      `[models]\nchat_base_url = "${emulator().url}"\nchat_api_key_env = "MYKEY"\n`,
     );
     const run = await runCli(['resolve', '--config', config], { MYKEY: ' ' });
     expect(run.code).toBe(0);
@@ -112,7 +105,7 @@ describe('resolve names a key variable that is unset', () => {
   it('chat names the variable too, before the 401 it leads to', async () => {
     const config = await file(
       'key-env-chat.toml',
-      `[models]\nchat_base_url = "${emulator.url}"\nchat_api_key_env = "MYKEY"\n`,
+      `[models]\nchat_base_url = "${emulator().url}"\nchat_api_key_env = "MYKEY"\n`,
     );
     const run = await runCli(['chat', 'hello', '--config', config]);
     expect(run.code).toBe(1);

@@ -1,24 +1,17 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type Emulator, startEmulator } from '@switchboard/emulator';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sharedEmulator } from '@switchboard/test-support';
+import { describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
 import { tempDirectory } from './temp-directory.js';
 
 const directory = tempDirectory('switchboard-json-');
 
 const KEY = 'json-output-key';
-let emulator: Emulator;
 
-beforeAll(async () => {
-  emulator = await startEmulator({ key: KEY, emptyJson: [] });
-});
+const emulator = sharedEmulator({ key: KEY, emptyJson: [] }, { resetBeforeEach: false });
 
-afterAll(async () => {
-  await emulator.close();
-});
-
-const live = () => ({ PRIMARY_API_KEY: KEY, PRIMARY_BASE_URL: emulator.url });
+const live = () => ({ PRIMARY_API_KEY: KEY, PRIMARY_BASE_URL: emulator().url });
 
 describe('--json is machine-readable output on every command', () => {
   it('chat --json prints content, usage, cost and the call records as one document', async () => {
@@ -44,10 +37,10 @@ describe('--json is machine-readable output on every command', () => {
 
   it('chat --json-mode asks for JSON from the provider; --json alone does not', async () => {
     await runCli(['chat', 'Give a verdict', '--json'], live());
-    expect(emulator.requests.at(-1)?.body).not.toHaveProperty('response_format');
+    expect(emulator().requests.at(-1)?.body).not.toHaveProperty('response_format');
     const run = await runCli(['chat', 'Give a verdict', '--json-mode', '--json'], live());
     expect(run.code).toBe(0);
-    expect(emulator.requests.at(-1)?.body).toMatchObject({ response_format: { type: 'json_object' } });
+    expect(emulator().requests.at(-1)?.body).toMatchObject({ response_format: { type: 'json_object' } });
     expect(() => JSON.parse(JSON.parse(run.stdout).content)).not.toThrow();
   });
 
@@ -62,7 +55,7 @@ describe('--json is machine-readable output on every command', () => {
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual({
       provider: 'primary',
-      baseUrl: emulator.url,
+      baseUrl: emulator().url,
       models: ['primary-flash', 'primary-v4-pro'],
     });
   });

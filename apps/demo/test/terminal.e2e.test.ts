@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type Emulator, startEmulator } from '@switchboard/emulator';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sharedEmulator } from '@switchboard/test-support';
+import { describe, expect, it } from 'vitest';
 import { runCli, runCliInTerminal } from './run-cli.js';
 import { tempDirectory } from './temp-directory.js';
 
@@ -32,11 +32,8 @@ function reply(content: string): string {
   });
 }
 
-let hostile: Emulator;
-let slow: Emulator;
-
-beforeAll(async () => {
-  hostile = await startEmulator({
+const hostile = sharedEmulator(
+  {
     key: KEY,
     faults: [
       {
@@ -52,17 +49,16 @@ beforeAll(async () => {
         contentType: 'application/json',
       },
     ],
-  });
-  slow = await startEmulator({ key: KEY, faults: [{ path: '/chat/completions', delayMs: 700 }] });
-});
-
-afterAll(async () => {
-  await hostile.close();
-  await slow.close();
-});
+  },
+  { resetBeforeEach: false },
+);
+const slow = sharedEmulator(
+  { key: KEY, faults: [{ path: '/chat/completions', delayMs: 700 }] },
+  { resetBeforeEach: false },
+);
 
 describe('text from the server never reaches the terminal raw', () => {
-  const env = () => ({ PRIMARY_API_KEY: KEY, PRIMARY_BASE_URL: hostile.url });
+  const env = () => ({ PRIMARY_API_KEY: KEY, PRIMARY_BASE_URL: hostile().url });
 
   it.each([
     ['content and reasoning', ['chat', 'hello', '--show-reasoning']],
@@ -94,7 +90,7 @@ it('a malformed usage-log line is quoted without its control characters', async 
 });
 
 describe('the spinner', () => {
-  const env = () => ({ PRIMARY_API_KEY: KEY, PRIMARY_BASE_URL: slow.url, NO_COLOR: '1' });
+  const env = () => ({ PRIMARY_API_KEY: KEY, PRIMARY_BASE_URL: slow().url, NO_COLOR: '1' });
 
   it('shows the elapsed time and the attempt number on a terminal', async () => {
     const run = await runCliInTerminal(['chat', 'hello'], env());

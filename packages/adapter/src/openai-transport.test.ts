@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { inspect } from 'node:util';
+import { sharedEmulator } from '@switchboard/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import { closeLoopbackServers, listenOnLoopback } from '../test/support/listen-on-loopback.js';
-import { sharedEmulator } from '../test/support/shared-emulator.js';
 import { ChatAdapter } from './chat-adapter.js';
 import { ChatError } from './chat-error.js';
 import type { TransportRequest } from './chat-transport.js';

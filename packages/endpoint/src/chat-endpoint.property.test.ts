@@ -1,4 +1,5 @@
 import { PRICE_TABLE, type Prices } from '@switchboard/prices';
+import { anyPrices, nearUsage, pricePerMillion } from '@switchboard/test-support';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ChatEndpoint } from './chat-endpoint.js';
@@ -6,31 +7,9 @@ import { ChatEndpoint } from './chat-endpoint.js';
 const RUNS = { numRuns: 1_000 };
 
 const tablePrices: fc.Arbitrary<Prices> = fc.constantFrom(...PRICE_TABLE.values());
-const pricePerMillion = fc.double({ min: 0, max: 1e6, noNaN: true });
-const validPrices = fc.oneof(
-  tablePrices,
-  fc.record({ cacheHitPerM: pricePerMillion, inputPerM: pricePerMillion, outputPerM: pricePerMillion }),
-);
+const validPrices = fc.oneof(tablePrices, anyPrices);
 
-const tokenValue = fc.oneof(
-  fc.double(),
-  fc.integer(),
-  fc.string(),
-  fc.constant(null),
-  fc.jsonValue({ maxDepth: 1 }),
-);
-const usage = fc.oneof(
-  fc.record(
-    {
-      prompt_tokens: tokenValue,
-      completion_tokens: tokenValue,
-      prompt_cache_hit_tokens: tokenValue,
-      prompt_cache_miss_tokens: tokenValue,
-    },
-    { requiredKeys: [] },
-  ),
-  fc.jsonValue(),
-);
+const usage = nearUsage(fc.jsonValue());
 
 function endpointWith(prices: Prices | null): ChatEndpoint {
   return new ChatEndpoint({

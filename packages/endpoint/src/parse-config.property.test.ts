@@ -1,3 +1,4 @@
+import { anythingAtAll } from '@switchboard/test-support';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from './config-error.js';
@@ -5,18 +6,6 @@ import { parseConfig } from './parse-config.js';
 import type { SwitchboardConfig } from './switchboard-config.js';
 
 const RUNS = { numRuns: 2_000 };
-
-const anythingAtAll = fc.anything({
-  withBigInt: true,
-  withBoxedValues: true,
-  withDate: true,
-  withMap: true,
-  withNullPrototype: true,
-  withObjectString: true,
-  withSet: true,
-  withSparseArray: true,
-  withTypedArray: true,
-});
 
 const wrongValue = fc.oneof(
   fc.jsonValue({ maxDepth: 1 }),

@@ -1,7 +1,7 @@
 import { ChatAdapter, type ChatMessage, OpenAITransport } from '@switchboard/adapter';
-import { type Emulator, startEmulator } from '@switchboard/emulator';
 import { priceOf } from '@switchboard/prices';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { sharedEmulator } from '@switchboard/test-support';
+import { describe, expect, it, vi } from 'vitest';
 import {
   ConfigError,
   GATEWAY_DEFAULT_BASE_URL,
@@ -21,19 +21,7 @@ const KEY = 'hostile-config-key-5d2b';
 const question: ChatMessage[] = [{ role: 'user', content: 'Are the nightly jobs on schedule?' }];
 const PRIMARY_ENV = Object.freeze({ PRIMARY_API_KEY: KEY });
 
-let emulator: Emulator;
-
-beforeAll(async () => {
-  emulator = await startEmulator({ key: KEY });
-});
-
-afterAll(async () => {
-  await emulator.close();
-});
-
-beforeEach(() => {
-  emulator.reset();
-});
+const emulator = sharedEmulator({ key: KEY });
 
 /** The error `run` throws, which must be a ConfigError. */
 function configErrorOf(run: () => unknown): ConfigError {
@@ -176,20 +164,20 @@ describe('hostile configuration and environment', () => {
     });
 
     it('trims a key with surrounding whitespace: the platform accepts the call', async () => {
-      const adapter = adapterOf({}, { PRIMARY_API_KEY: ` ${KEY}\n`, PRIMARY_BASE_URL: emulator.url });
+      const adapter = adapterOf({}, { PRIMARY_API_KEY: ` ${KEY}\n`, PRIMARY_BASE_URL: emulator().url });
       const response = await adapter.complete({ model: 'primary-flash', messages: question });
       expect(typeof response.content).toBe('string');
-      expect(emulator.requests[0]?.headers.authorization).toBe('Bearer [redacted]');
+      expect(emulator().requests[0]?.headers.authorization).toBe('Bearer [redacted]');
     });
 
     it('sends no credentials when the variable named by chat_api_key_env is blank: a 401 auth error', async () => {
       const adapter = adapterOf(
-        { models: { chat_base_url: emulator.url, chat_api_key_env: 'TEAM_API_KEY' } },
+        { models: { chat_base_url: emulator().url, chat_api_key_env: 'TEAM_API_KEY' } },
         { TEAM_API_KEY: '   ' },
       );
       const error = await failureOf(adapter.complete({ model: 'primary-flash', messages: question }));
       expect({ kind: error.kind, status: error.status }).toEqual({ kind: 'auth', status: 401 });
-      expect(emulator.requests[0]?.headers.authorization).toBeUndefined();
+      expect(emulator().requests[0]?.headers.authorization).toBeUndefined();
     });
   });
 
@@ -331,13 +319,13 @@ describe('hostile configuration and environment', () => {
 
     it('in PRIMARY_BASE_URL: the same ConfigError up front, before any call is made (issue 9)', () => {
       const error = configErrorOf(() =>
-        resolveChatEndpoint({}, { env: { PRIMARY_API_KEY: KEY, PRIMARY_BASE_URL: `${emulator.url}/v1/` } }),
+        resolveChatEndpoint({}, { env: { PRIMARY_API_KEY: KEY, PRIMARY_BASE_URL: `${emulator().url}/v1/` } }),
       );
       expect(error.path).toBe('PRIMARY_BASE_URL');
       expect(error.message).toBe(
-        `PRIMARY_BASE_URL: expected an address without a version path (the primary platform rejects one, e.g. https://api.primary.example), got "${emulator.url}/v1"`,
+        `PRIMARY_BASE_URL: expected an address without a version path (the primary platform rejects one, e.g. https://api.primary.example), got "${emulator().url}/v1"`,
       );
-      expect(emulator.requests).toHaveLength(0);
+      expect(emulator().requests).toHaveLength(0);
     });
   });
 
@@ -345,16 +333,16 @@ describe('hostile configuration and environment', () => {
     it('trims hunter and judge, prices the trimmed detector model, and the platform accepts it', async () => {
       const config = { models: { hunter: '  primary-v4-pro \n', judge: '\tprimary-flash ' } };
       expect(resolveModels(config)).toEqual(['primary-v4-pro', 'primary-flash']);
-      const result = resolved(config, { PRIMARY_API_KEY: KEY, PRIMARY_BASE_URL: emulator.url });
+      const result = resolved(config, { PRIMARY_API_KEY: KEY, PRIMARY_BASE_URL: emulator().url });
       expect(result.endpoint.prices).toBe(priceOf('primary-v4-pro'));
 
       const [detector] = resolveModels(config);
       await (result.client as ChatAdapter).complete({ model: detector, messages: question });
-      expect(emulator.requests[0]?.body).toMatchObject({ model: 'primary-v4-pro' });
+      expect(emulator().requests[0]?.body).toMatchObject({ model: 'primary-v4-pro' });
     });
 
     it('a padded id passed straight to complete is sent as given, and the platform refuses it as a degradation', async () => {
-      const adapter = adapterOf({}, { PRIMARY_API_KEY: KEY, PRIMARY_BASE_URL: emulator.url });
+      const adapter = adapterOf({}, { PRIMARY_API_KEY: KEY, PRIMARY_BASE_URL: emulator().url });
       const error = await failureOf(adapter.complete({ model: ' primary-flash ', messages: question }));
       expect({ kind: error.kind, status: error.status, degradation: error.degradation }).toEqual({
         kind: 'model_rejected',
@@ -367,7 +355,7 @@ describe('hostile configuration and environment', () => {
   describe('an environment variable named by chat_api_key_env that does not exist', () => {
     it('still resolves (spec 5.2), and calls go without credentials: the platform answers 401, an auth error', async () => {
       const config = {
-        models: { chat_base_url: emulator.url, chat_api_key_env: 'SWITCHBOARD_TEST_MISSING_KEY' },
+        models: { chat_base_url: emulator().url, chat_api_key_env: 'SWITCHBOARD_TEST_MISSING_KEY' },
       };
       // PRIMARY_API_KEY is set too: the named variable is used alone, with no fallback to it.
       const result = resolved(config, { PRIMARY_API_KEY: KEY });
@@ -383,8 +371,8 @@ describe('hostile configuration and environment', () => {
         retryable: false,
       });
       expect(error.message).toContain('no API key was given');
-      expect(emulator.requests).toHaveLength(1);
-      expect(emulator.requests[0]?.headers.authorization).toBeUndefined();
+      expect(emulator().requests).toHaveLength(1);
+      expect(emulator().requests[0]?.headers.authorization).toBeUndefined();
     });
   });
 
@@ -400,7 +388,7 @@ describe('hostile configuration and environment', () => {
         SWITCHBOARD_CLIENT: '',
         PRIMARY_API_KEY: '',
         GATEWAY_API_KEY: KEY,
-        GATEWAY_BASE_URL: emulator.url,
+        GATEWAY_BASE_URL: emulator().url,
       })) {
         vi.stubEnv(name, value);
       }

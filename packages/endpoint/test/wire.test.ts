@@ -1,6 +1,7 @@
 import { ChatAdapter, type ChatMessage } from '@switchboard/adapter';
-import { type Emulator, type EmulatorOptions, startEmulator } from '@switchboard/emulator';
+import type { Emulator, EmulatorOptions } from '@switchboard/emulator';
 import { costOf, priceOf } from '@switchboard/prices';
+import { bodyOf, closeTestEmulators, startTestEmulator } from '@switchboard/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isAdapterResolution, resolveChatEndpoint, type SwitchboardConfig } from '../src/index.js';
 import { failureOf } from './support/failure-of.js';
@@ -14,16 +15,10 @@ import { failureOf } from './support/failure-of.js';
 const KEY = 'wire-test-key-e04f';
 const question: ChatMessage[] = [{ role: 'user', content: 'Is the release branch ready to tag?' }];
 
-const running: Emulator[] = [];
+afterEach(closeTestEmulators);
 
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((emulator) => emulator.close()));
-});
-
-async function start(options: EmulatorOptions = {}): Promise<Emulator> {
-  const emulator = await startEmulator({ key: KEY, ...options });
-  running.push(emulator);
-  return emulator;
+function start(options: EmulatorOptions = {}): Promise<Emulator> {
+  return startTestEmulator({ key: KEY, ...options });
 }
 
 /** Resolves with a frozen environment and expects an adapter route (its client typed `ChatAdapter`). */
@@ -37,12 +32,6 @@ function resolveAdapter(config: SwitchboardConfig, env: Record<string, string | 
 /** The primary route (rule 5) pointed at `baseUrl`. */
 function primaryRoute(baseUrl: string, config: SwitchboardConfig = {}) {
   return resolveAdapter(config, { PRIMARY_API_KEY: KEY, PRIMARY_BASE_URL: baseUrl });
-}
-
-function bodyOf(emulator: Emulator, index: number): Record<string, unknown> {
-  const body = emulator.requests[index]?.body;
-  if (body === null || typeof body !== 'object') throw new Error(`request ${index} has no JSON body`);
-  return body as Record<string, unknown>;
 }
 
 describe('resolveChatEndpoint against the emulator', () => {

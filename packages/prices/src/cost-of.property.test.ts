@@ -1,3 +1,4 @@
+import { anyPrices, anythingAtAll } from '@switchboard/test-support';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { costOf } from './cost-of.js';
@@ -8,14 +9,7 @@ const RUNS = { numRuns: 2_000 };
 
 const tablePrices: fc.Arbitrary<Prices> = fc.constantFrom(...PRICE_TABLE.values());
 
-// Any valid prices: finite, non-negative, up to a million USD per million tokens
-// (far above any real price), so that the cost rule's arithmetic is what is tested.
-const pricePerMillion = fc.double({ min: 0, max: 1e6, noNaN: true });
-const anyPrices: fc.Arbitrary<Prices> = fc
-  .record({ cacheHitPerM: pricePerMillion, inputPerM: pricePerMillion, outputPerM: pricePerMillion })
-  .map((prices) => Object.freeze(prices));
-
-const prices = fc.oneof(tablePrices, anyPrices);
+const prices: fc.Arbitrary<Prices> = fc.oneof(tablePrices, anyPrices);
 
 // Every kind of value a token field may hold, biased towards numbers: NaN,
 // ±Infinity, -0, huge and tiny doubles, fractions, negatives, safe integers.
@@ -46,18 +40,6 @@ const usageLike: fc.Arbitrary<Record<string, unknown>> = fc
     fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 3 }),
   )
   .map(([tokens, others]) => ({ ...others, ...tokens }));
-
-const anythingAtAll = fc.anything({
-  withBigInt: true,
-  withBoxedValues: true,
-  withDate: true,
-  withMap: true,
-  withNullPrototype: true,
-  withObjectString: true,
-  withSet: true,
-  withSparseArray: true,
-  withTypedArray: true,
-});
 
 /** Hand-made objects that throw when looked at: a proxy whose every trap throws, a revoked proxy, throwing getters. */
 function hostileValues(): unknown[] {

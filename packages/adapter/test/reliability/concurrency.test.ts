@@ -1,8 +1,8 @@
 import { promptTokens } from '@switchboard/emulator';
+import { sharedEmulator } from '@switchboard/test-support';
 import { describe, expect, it } from 'vitest';
 import { ChatAdapter, type ChatMessage, OpenAITransport } from '../../src/index.js';
 import { costSum, pricedAs } from '../support/priced-as.js';
-import { sharedEmulator } from '../support/shared-emulator.js';
 
 // Concurrency (issue 5): many calls in flight on one adapter lose no usage entry, record none
 // twice, and keep costUsd() the exact sum; bounded copies keep ledgers of their own.

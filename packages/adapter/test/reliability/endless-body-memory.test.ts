@@ -1,7 +1,7 @@
+import { sharedEmulator } from '@switchboard/test-support';
 import { describe, expect, it } from 'vitest';
 import { OpenAITransport, type TransportRequest } from '../../src/index.js';
 import { failureOf } from '../support/failure-of.js';
-import { sharedEmulator } from '../support/shared-emulator.js';
 
 // Issue 10, observation 1: an endless body grew the process by about 400 MB/s. With the reply
 // caps, however much the emulator streams, the process keeps a small bound: here far more than

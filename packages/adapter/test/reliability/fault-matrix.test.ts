@@ -1,4 +1,5 @@
 import { type FaultRule, promptTokens } from '@switchboard/emulator';
+import { sharedEmulator } from '@switchboard/test-support';
 import { describe, expect, it } from 'vitest';
 import {
   ChatAdapter,
@@ -10,7 +11,6 @@ import {
 } from '../../src/index.js';
 import { emptyChatResponse } from '../support/empty-chat-response.js';
 import { costSum, pricedAs } from '../support/priced-as.js';
-import { sharedEmulator } from '../support/shared-emulator.js';
 
 // The fault matrix of issue 5: each fault of the emulator's plan, against an unbounded adapter
 // (maxAttempts 3, the transport retries 408/409/429/5xx, resets, timeouts and empty bodies) and a bounded copy (one

@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { inspect } from 'node:util';
 import { type FaultRule, startEmulator } from '@switchboard/emulator';
+import { sharedEmulator } from '@switchboard/test-support';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ChatAdapter, ChatError, type ChatMessage, OpenAITransport } from '../../src/index.js';
 import { rejectionOf } from '../support/failure-of.js';
 import { closeLoopbackServers, listenOnLoopback } from '../support/listen-on-loopback.js';
-import { sharedEmulator } from '../support/shared-emulator.js';
 
 // Secrets (issue 5): with a unique canary key, nothing the library returns or throws shows it —
 // not a message, a stack, util.inspect at any depth, JSON.stringify, nor any error in a cause

@@ -1,6 +1,6 @@
+import { sharedEmulator } from '@switchboard/test-support';
 import { describe, expect, it } from 'vitest';
 import { failureOf } from '../support/failure-of.js';
-import { sharedEmulator } from '../support/shared-emulator.js';
 import { chatRequests, transportRequest, transportTo } from '../support/transport-to.js';
 
 // Issue 10, observation 1: an error body that never ends hung the call forever (the SDK read it

@@ -1,8 +1,8 @@
 import { startEmulator } from '@switchboard/emulator';
+import { sharedEmulator } from '@switchboard/test-support';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { OpenAITransport } from '../../src/index.js';
 import { failureOf } from '../support/failure-of.js';
-import { sharedEmulator } from '../support/shared-emulator.js';
 import { chatRequests, transportRequest, transportTo } from '../support/transport-to.js';
 
 // Issue 10, observations 3 and 4: the process environment bent the wire (OPENAI_CUSTOM_HEADERS

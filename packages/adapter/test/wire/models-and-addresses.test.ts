@@ -1,9 +1,8 @@
 import { countTokens, type Emulator, SUPPORTED_MODELS } from '@switchboard/emulator';
+import { bodyOf, closeTestEmulators, startTestEmulator } from '@switchboard/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ChatAdapter, type ChatMessage, ModelRejectedError, OpenAITransport } from '../../src/index.js';
-import { bodyOf } from '../support/body-of.js';
 import { failureOf } from '../support/failure-of.js';
-import { closeTestEmulators, startTestEmulator } from '../support/start-test-emulator.js';
 
 // Spec 4.3 (model listing, the alias), 7 (model id refused, /v1 refused) and 9.1 (unversioned addresses).
 

@@ -1,7 +1,7 @@
+import { sharedEmulator } from '@switchboard/test-support';
 import { describe, expect, it } from 'vitest';
 import { ChatAdapter, ModelRejectedError, OpenAITransport } from '../../src/index.js';
 import { failureOf } from '../support/failure-of.js';
-import { sharedEmulator } from '../support/shared-emulator.js';
 import { chatRequests, transportRequest, transportTo } from '../support/transport-to.js';
 
 // Issue 10, observations 6 (the transport's part) and 8: real replies of the platforms that were

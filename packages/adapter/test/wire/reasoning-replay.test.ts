@@ -1,4 +1,5 @@
 import type { Emulator } from '@switchboard/emulator';
+import { closeTestEmulators, startTestEmulator } from '@switchboard/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   ChatAdapter,
@@ -8,7 +9,6 @@ import {
   toAssistantMessage,
 } from '../../src/index.js';
 import { grepTool } from '../support/grep-tool.js';
-import { closeTestEmulators, startTestEmulator } from '../support/start-test-emulator.js';
 
 // Spec 1.3 and 4.2: the reasoning stays on the reply so callers can replay it across tool turns;
 // with thinking on, the platform refuses a tool-call turn replayed without it.

@@ -1,10 +1,9 @@
 import { inspect } from 'node:util';
 import type { Emulator, EmulatorOptions } from '@switchboard/emulator';
+import { bodyOf, closeTestEmulators, startTestEmulator } from '@switchboard/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ChatAdapter, ChatError, type ChatMessage, OpenAITransport } from '../../src/index.js';
-import { bodyOf } from '../support/body-of.js';
 import { grepTool } from '../support/grep-tool.js';
-import { closeTestEmulators, startTestEmulator } from '../support/start-test-emulator.js';
 
 // Spec 4.2, observed at the emulator: every request goes through the real SDK over a loopback socket.
 

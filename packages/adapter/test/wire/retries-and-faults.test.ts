@@ -1,8 +1,8 @@
 import type { EmulatorOptions } from '@switchboard/emulator';
+import { closeTestEmulators, startTestEmulator } from '@switchboard/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ChatAdapter, type ChatMessage, OpenAITransport } from '../../src/index.js';
 import { failureOf } from '../support/failure-of.js';
-import { closeTestEmulators, startTestEmulator } from '../support/start-test-emulator.js';
 
 // Spec 8 (limits): the empty-JSON retry, the transport's retries of unbounded calls, the bounded copy's
 // single attempt and the per-attempt timeout, counted in requests the emulator received.

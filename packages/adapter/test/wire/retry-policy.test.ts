@@ -1,7 +1,7 @@
+import { sharedEmulator } from '@switchboard/test-support';
 import { describe, expect, it } from 'vitest';
 import { ChatAdapter } from '../../src/index.js';
 import { failureOf } from '../support/failure-of.js';
-import { sharedEmulator } from '../support/shared-emulator.js';
 import { chatRequests, transportRequest, transportTo } from '../support/transport-to.js';
 
 // Issue 10, observation 2: retry-after was obeyed without limit (a day's sleep while timeoutSeconds

@@ -1,9 +1,9 @@
 import { promptTokens } from '@switchboard/emulator';
 import { costOf, priceOf } from '@switchboard/prices';
+import { closeTestEmulators, startTestEmulator } from '@switchboard/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ChatAdapter, type ChatMessage, OpenAITransport } from '../../src/index.js';
 import { pricedAs } from '../support/priced-as.js';
-import { closeTestEmulators, startTestEmulator } from '../support/start-test-emulator.js';
 
 // Spec 4.2 (reply fields read) and 8 (cost rule), against what the emulator actually sent back.
 
