@@ -1,6 +1,6 @@
+import { closeTestEmulators, startTestEmulator } from '@switchboard/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AttemptingTransport, answer, RawTransport } from '../test/support/raw-transport.js';
-import { closeTestEmulators, startTestEmulator } from '../test/support/start-test-emulator.js';
 import type { AttemptInfo, AttemptOutcome, CallObserver } from './call-observer.js';
 import type { CallRecord } from './call-record.js';
 import { ChatAdapter } from './chat-adapter.js';

@@ -1,3 +1,4 @@
+import { nearUsage } from '@switchboard/test-support';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { costSum, pricedAs } from '../test/support/priced-as.js';
@@ -8,25 +9,7 @@ const RUNS = { numRuns: 300 };
 
 const costModel = pricedAs('primary-flash');
 
-const tokenValue = fc.oneof(
-  fc.double(),
-  fc.integer(),
-  fc.string(),
-  fc.constant(null),
-  fc.jsonValue({ maxDepth: 1 }),
-);
-const usage = fc.oneof(
-  fc.record(
-    {
-      prompt_tokens: tokenValue,
-      completion_tokens: tokenValue,
-      prompt_cache_hit_tokens: tokenValue,
-      prompt_cache_miss_tokens: tokenValue,
-    },
-    { requiredKeys: [] },
-  ),
-  fc.jsonValue({ maxDepth: 2 }),
-);
+const usage = nearUsage(fc.jsonValue({ maxDepth: 2 }));
 
 /** Whole reply payloads: nearly right ones and any JSON value at all. */
 const reply = fc.oneof(

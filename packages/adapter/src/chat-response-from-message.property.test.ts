@@ -1,3 +1,4 @@
+import { anythingAtAll } from '@switchboard/test-support';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ChatResponse } from './chat-response.js';
@@ -5,18 +6,6 @@ import { chatResponseFromMessage } from './chat-response-from-message.js';
 import { toAssistantMessage } from './to-assistant-message.js';
 
 const RUNS = { numRuns: 2_000 };
-
-const anythingAtAll = fc.anything({
-  withBigInt: true,
-  withBoxedValues: true,
-  withDate: true,
-  withMap: true,
-  withNullPrototype: true,
-  withObjectString: true,
-  withSet: true,
-  withSparseArray: true,
-  withTypedArray: true,
-});
 
 const loose = fc.jsonValue({ maxDepth: 2 });
 
