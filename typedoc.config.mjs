@@ -10,6 +10,8 @@ export default {
   packageOptions: {
     entryPoints: ['src/index.ts'],
     excludeExternals: true,
+    excludeInternal: true,
+    excludePrivate: true,
     disableSources: true,
     skipErrorChecking: true,
     validation: { notExported: true, invalidLink: true, notDocumented: false },

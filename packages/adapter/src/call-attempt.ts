@@ -57,7 +57,7 @@ export class CallAttempt {
 }
 
 /** The attempt's deadline passed before the last byte of the reply (`status` when its headers had arrived). */
-export function timeoutError(context: CallContext, status: number | null): ChatError {
+function timeoutError(context: CallContext, status: number | null): ChatError {
   const what = status === null ? 'no reply' : 'the reply body did not end';
   return new ChatError({
     kind: 'timeout',

@@ -119,7 +119,7 @@ export function providerDetail(body: unknown, text: string): ProviderDetail {
 }
 
 /** The kind an HTTP status stands for. */
-export function kindOfStatus(status: number): ChatErrorKind {
+function kindOfStatus(status: number): ChatErrorKind {
   if (status === 401 || status === 403) return 'auth';
   if (status === 402) return 'billing';
   if (status === 408) return 'timeout';

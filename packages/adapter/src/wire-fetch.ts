@@ -9,7 +9,7 @@ import { describeCall, providerDetail, statusFailure } from './to-chat-error.js'
 export const ATTEMPT: unique symbol = Symbol('switchboard.attempt');
 
 /** The most of an error body kept (and read): 64 KiB, enough for any provider's explanation. */
-export const MAX_ERROR_BYTES = 64 * 1024;
+const MAX_ERROR_BYTES = 64 * 1024;
 
 const USER_AGENT = `OpenAI/JS ${VERSION}`;
 

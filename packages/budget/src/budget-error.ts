@@ -29,7 +29,7 @@ export interface BudgetErrorDetails {
 }
 
 /**
- * A budget refused a call before anything was sent: a {@link ChatError} of kind
+ * A budget refused a call before anything was sent: a `ChatError` (of `@switchboard/adapter`) of kind
  * `budget` (never retryable) that says which scope, its limit, what is spent and
  * what is reserved.
  */

@@ -9,7 +9,7 @@ export type {
   RedirectFault,
 } from './faults/fault-rule.js';
 export type { EmulatorFlavor } from './gateway/emulator-flavor.js';
-export type { GatewayPrice } from './gateway/gateway-prices.js';
+export type { GatewayPrice, GatewayTokens } from './gateway/gateway-prices.js';
 export { GATEWAY_PRICES, gatewayCost } from './gateway/gateway-prices.js';
 export { MAX_JSON_DEPTH } from './http/read-body.js';
 export type { RecordedRequest } from './http/recorded-request.js';

@@ -12,13 +12,7 @@ export interface ConfigWarning {
 }
 
 /** The keys `parseConfig` reads under `[models]` (spec 2.4). */
-export const MODELS_KEYS: readonly string[] = [
-  'chat_base_url',
-  'chat_api_key_env',
-  'thinking',
-  'hunter',
-  'judge',
-];
+const MODELS_KEYS: readonly string[] = ['chat_base_url', 'chat_api_key_env', 'thinking', 'hunter', 'judge'];
 const PRICE_KEYS: readonly string[] = ['cache_hit_per_m', 'input_per_m', 'output_per_m'];
 const SECTIONS: readonly string[] = ['models', 'prices'];
 

@@ -3,7 +3,7 @@ import type { ReplayCheck } from '../chat/validate-messages.js';
 import { invalidField } from '../http/api-error.js';
 
 /** The `format` the emulated gateway stamps on its reasoning entries. */
-export const REASONING_FORMAT = 'gateway-v1';
+const REASONING_FORMAT = 'gateway-v1';
 
 /**
  * The `reasoning_details` of a gateway reply: the reasoning text, signed, and
@@ -24,7 +24,7 @@ export function buildReasoningDetails(reasoning: string, seed: string): Record<s
 }
 
 /** JSON text with object keys sorted, so two values compare equal whatever their key order. */
-export function canonicalJson(value: unknown): string {
+function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value !== null && typeof value === 'object') {
     const record = value as Record<string, unknown>;

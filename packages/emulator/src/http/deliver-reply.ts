@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { setTimeout as delay, setImmediate as yieldToLoop } from 'node:timers/promises';
 
 /** A reply body: finite text, or a body that starts with `endless` and never ends. */
-export type ReplyBody = string | { readonly endless: string };
+type ReplyBody = string | { readonly endless: string };
 
 /** A reply to write: status, headers (a content type among them) and body. */
 export interface Reply {
