@@ -20,6 +20,17 @@ function bookEndpoint(prices = flash) {
   });
 }
 
+/** A hand-built endpoint with its own prices and no book. */
+function customEndpoint(pricingModel: string | null) {
+  return new ChatEndpoint({
+    provider: 'custom',
+    baseUrl: 'http://x.test',
+    thinking: false,
+    prices: custom,
+    pricingModel,
+  });
+}
+
 describe('ChatEndpoint', () => {
   describe('priceCall with a price book', () => {
     it("prices a call by its own model's price in the book", () => {
@@ -68,12 +79,7 @@ describe('ChatEndpoint', () => {
 
   describe('priceCall without a price book', () => {
     it("prices every call at the endpoint's prices when the pricing model is unknown (the spec's rule)", () => {
-      const endpoint = new ChatEndpoint({
-        provider: 'custom',
-        baseUrl: 'http://x.test',
-        thinking: false,
-        prices: custom,
-      });
+      const endpoint = customEndpoint(null);
       expect(endpoint.priceCall({ model: 'anything', usage, at })).toMatchObject({
         costUsd: 5,
         pricedAs: null,
@@ -83,13 +89,7 @@ describe('ChatEndpoint', () => {
     });
 
     it("prices only the pricing model's calls at the endpoint's prices when it is known", () => {
-      const endpoint = new ChatEndpoint({
-        provider: 'custom',
-        baseUrl: 'http://x.test',
-        thinking: false,
-        prices: custom,
-        pricingModel: 'house-model',
-      });
+      const endpoint = customEndpoint('house-model');
       expect(endpoint.priceCall({ model: 'house-model', usage, at })).toMatchObject({
         costUsd: 5,
         pricedAs: 'house-model',
