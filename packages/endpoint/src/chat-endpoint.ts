@@ -1,5 +1,5 @@
 import type { CallPricing, CostModel, PricedCall } from '@switchboard/adapter';
-import { costOf, PriceBook, type Prices } from '@switchboard/prices';
+import { costOf, type PriceBook, type Prices } from '@switchboard/prices';
 import { priceEndpointCall } from './price-endpoint-call.js';
 import { PROVIDER_KINDS, type ProviderKind } from './provider-kind.js';
 
@@ -57,7 +57,8 @@ function checkedPricingModel(model: string | null | undefined): string | null {
 
 function checkedPriceBook(book: PriceBook | null | undefined): PriceBook | null {
   if (book === null || book === undefined) return null;
-  if (!(book instanceof PriceBook)) {
+  // By shape, not instanceof: a second copy of @switchboard/prices in node_modules is still a book.
+  if (typeof book !== 'object' || typeof book.priceCall !== 'function' || typeof book.has !== 'function') {
     throw new TypeError('ChatEndpoint: priceBook must be a PriceBook from @switchboard/prices or null');
   }
   return book;

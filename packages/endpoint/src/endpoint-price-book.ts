@@ -9,7 +9,7 @@ import type { SwitchboardConfig } from './switchboard-config.js';
  */
 export function endpointPriceBook(config: SwitchboardConfig, options: ResolveChatEndpointOptions): PriceBook {
   const base = options.priceBook ?? new PriceBook();
-  if (!(base instanceof PriceBook)) {
+  if (typeof base !== 'object' || base === null || typeof base.withConfig !== 'function') {
     throw new TypeError('priceBook: expected a PriceBook from @switchboard/prices');
   }
   return base.withConfig(config.prices);
