@@ -13,8 +13,22 @@ const KEY = 'e2e-costs-key';
 let primary: Emulator;
 let gateway: Emulator;
 
+/** A reply for a model the emulator does not serve, sent whole as a fault's body. */
+const labReply = {
+  model: 'lab-model',
+  contentType: 'application/json',
+  body: JSON.stringify({
+    id: 'chatcmpl-lab',
+    object: 'chat.completion',
+    created: 1,
+    model: 'lab-model',
+    choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
+    usage: { prompt_tokens: 1_000_000, completion_tokens: 0 },
+  }),
+};
+
 beforeAll(async () => {
-  primary = await startEmulator({ key: KEY });
+  primary = await startEmulator({ key: KEY, faults: [labReply] });
   gateway = await startEmulator({ key: KEY, flavor: 'gateway' });
 });
 
@@ -49,6 +63,26 @@ describe('switchboard chat', () => {
     const json = await runCli(['chat', 'hello', '--model', 'primary-v4-pro', '--json'], gatewayEnv());
     const document = JSON.parse(json.stdout);
     expect(document.providerCostUsd).toBe(document.calls[0].usage.cost);
+  });
+});
+
+describe('switchboard chat on a model the shipped table does not price', () => {
+  it('warns, shows no cost and exits 0 without a price entry', async () => {
+    const run = await runCli(['chat', 'hello', '--model', 'lab-model'], primaryEnv());
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/^switchboard: warning: no price recorded for model "lab-model"/m);
+    expect(run.stderr).toMatch(/cost n\/a \(no recorded price\)/);
+  });
+
+  it("costs it at the config's [prices] entry", async () => {
+    const config = await file(
+      'chat-lab.toml',
+      '[prices."lab-model"]\ncache_hit_per_m = 0\ninput_per_m = 2\noutput_per_m = 0\n',
+    );
+    const run = await runCli(['chat', 'hello', '--model', 'lab-model', '--config', config], primaryEnv());
+    expect(run.code).toBe(0);
+    expect(run.stderr).not.toMatch(/warning/);
+    expect(run.stderr).toMatch(/cost \$2\.000000000 \(lab-model prices, price table\)/);
   });
 });
 
