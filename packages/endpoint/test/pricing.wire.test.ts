@@ -1,9 +1,8 @@
 import type { CallRecord, ChatMessage } from '@switchboard/adapter';
-import type { Emulator } from '@switchboard/emulator';
+import { type Emulator, type EmulatorOptions, startEmulator } from '@switchboard/emulator';
 import { costOf, PRICES_VERSION, priceOf } from '@switchboard/prices';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { isAdapterResolution, resolveChatEndpoint, type SwitchboardConfig } from '../src/index.js';
-import { emulatorsWithKey } from './support/emulators.js';
 
 // Issue 11 on the wire: resolveChatEndpoint's ChatAdapter over a real OpenAITransport, every call
 // across a loopback socket to the emulator, each priced by the model it was made with.
@@ -16,7 +15,17 @@ const longQuestion: ChatMessage[] = [
   { role: 'user', content: 'Summarise the risk of the change in one line.' },
 ];
 
-const start = emulatorsWithKey(KEY);
+const running: Emulator[] = [];
+
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((emulator) => emulator.close()));
+});
+
+async function start(options: EmulatorOptions = {}): Promise<Emulator> {
+  const emulator = await startEmulator({ key: KEY, ...options });
+  running.push(emulator);
+  return emulator;
+}
 
 function resolveAdapter(config: SwitchboardConfig, env: Record<string, string>) {
   const resolved = resolveChatEndpoint(config, { env: Object.freeze({ ...env }) });

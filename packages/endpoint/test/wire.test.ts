@@ -1,9 +1,8 @@
 import { ChatAdapter, type ChatMessage } from '@switchboard/adapter';
-import type { Emulator } from '@switchboard/emulator';
+import { type Emulator, type EmulatorOptions, startEmulator } from '@switchboard/emulator';
 import { costOf, priceOf } from '@switchboard/prices';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { isAdapterResolution, resolveChatEndpoint, type SwitchboardConfig } from '../src/index.js';
-import { emulatorsWithKey } from './support/emulators.js';
 import { failureOf } from './support/failure-of.js';
 
 // The resolved client, end to end: resolveChatEndpoint builds a ChatAdapter over an OpenAITransport
@@ -15,7 +14,17 @@ import { failureOf } from './support/failure-of.js';
 const KEY = 'wire-test-key-e04f';
 const question: ChatMessage[] = [{ role: 'user', content: 'Is the release branch ready to tag?' }];
 
-const start = emulatorsWithKey(KEY);
+const running: Emulator[] = [];
+
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((emulator) => emulator.close()));
+});
+
+async function start(options: EmulatorOptions = {}): Promise<Emulator> {
+  const emulator = await startEmulator({ key: KEY, ...options });
+  running.push(emulator);
+  return emulator;
+}
 
 /** Resolves with a frozen environment and expects an adapter route (its client typed `ChatAdapter`). */
 function resolveAdapter(config: SwitchboardConfig, env: Record<string, string | undefined>) {
