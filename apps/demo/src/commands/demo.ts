@@ -32,6 +32,13 @@ const CLASSIFIER_MODEL = 'primary-v4-pro';
 const THINKING_NOTE =
   'thinking is off by default; the demo turns it on (models.thinking = true) so the detector has reasoning to replay across its tool turn';
 
+/** A role's models (as its calls were made) and the sum of its calls' costs, each at its own model's price. */
+function roleCosts(records: readonly CallRecord[]): { model: string; usd: number } {
+  const models = [...new Set(records.map((record) => record.model))];
+  const usd = records.reduce((sum, record) => sum + (record.costUsd ?? 0), 0);
+  return { model: models.join(', '), usd };
+}
+
 /**
  * `switchboard demo`: starts the emulator on loopback, resolves the endpoint
  * through the primary route (an `env` of its own: the user's environment is
@@ -68,21 +75,20 @@ export async function demoCommand(io: Io, options: { json?: boolean } = {}): Pro
     const records: CallRecord[] = [];
     adapter.observe({ afterCall: (record) => void records.push(record) });
     const outcomes: RoleOutcome[] = [];
-    const costs: number[] = [];
+    const roleRecords: CallRecord[][] = [];
     for (const [index, [role, run]] of steps.entries()) {
       io.stderr(errorPaint.dim(`[${index + 1}/${steps.length}] ${role}...\n`));
       const first = records.length;
       const outcome = await run();
       outcomes.push(outcome);
-      costs.push(records.slice(first).reduce((sum, record) => sum + (record.costUsd ?? 0), 0));
+      roleRecords.push(records.slice(first));
       io.stderr(`  ${errorPaint.green('✓')} ${role}: ${safeText(outcome.summary)}\n`);
     }
 
-    const rows = outcomes.map((outcome, index) => ({
-      label: outcome.role,
-      model: outcome.model,
-      totals: { ...usageTotals(outcome.usage, () => 0), usd: costs[index] ?? 0 },
-    }));
+    const rows = outcomes.map((outcome, index) => {
+      const { model, usd } = roleCosts(roleRecords[index] ?? []);
+      return { label: outcome.role, model, totals: { ...usageTotals(outcome.usage, () => 0), usd } };
+    });
     const total = sumTotals(rows.map((row) => row.totals));
     const degraded = outcomes.filter((outcome) => outcome.degraded);
 
@@ -93,7 +99,7 @@ export async function demoCommand(io: Io, options: { json?: boolean } = {}): Pro
           note: THINKING_NOTE,
           roles: outcomes.map((outcome, index) => ({
             role: outcome.role,
-            model: outcome.model,
+            model: rows[index]?.model,
             summary: outcome.summary,
             degraded: outcome.degraded === true,
             ...rows[index]?.totals,

@@ -11,8 +11,6 @@ import { formatConfidence } from '../format.js';
 /** What one role of the demo session did, and the usage entries its calls recorded. */
 export interface RoleOutcome {
   readonly role: string;
-  /** The model the role called; its calls are priced at that model's prices. */
-  readonly model: string;
   readonly summary: string;
   readonly usage: readonly unknown[];
   /** The role's call was rejected in a way the pipeline records as a degradation. */
@@ -65,7 +63,7 @@ export async function runDetector(adapter: ChatAdapter, model: string): Promise<
     const replayed = first.reasoning === null ? 'no reasoning to replay' : 'reasoning replayed';
     return `tool call ${call.name} -> tool result -> answer (${replayed}, ${(final.content ?? '').length} chars)`;
   });
-  return { role: 'detector', model, summary, usage };
+  return { role: 'detector', summary, usage };
 }
 
 /** Classifier: one call with logprobs; the mean log-probability becomes a confidence. */
@@ -82,7 +80,7 @@ export async function runClassifier(adapter: ChatAdapter, model: string): Promis
     if (response.meanLogprob === null) return 'no logprobs in the reply';
     return `mean logprob ${response.meanLogprob.toFixed(4)}, confidence ${formatConfidence(response.meanLogprob)}`;
   });
-  return { role: 'classifier', model, summary, usage };
+  return { role: 'classifier', summary, usage };
 }
 
 /** Judge: JSON mode meets one empty reply and recovers through the adapter's single retry. */
@@ -107,7 +105,7 @@ export async function runJudge(
       verdict !== null && typeof verdict === 'object' ? Object.keys(verdict).join(', ') : typeof verdict;
     return `${requests} requests: an empty JSON reply, then one retry -> valid JSON (${keys})`;
   });
-  return { role: 'judge', model, summary, usage };
+  return { role: 'judge', summary, usage };
 }
 
 /** Proposer: a bounded copy caps the answer, which comes back cut off (`finish_reason: length`). */
@@ -126,7 +124,6 @@ export async function runProposer(
   });
   return {
     role: 'proposer',
-    model,
     summary: `bounded(${maxOutputTokens}): finish_reason ${response.finishReason ?? 'n/a'}, single attempt, own ledger`,
     usage: bounded.usage,
   };
@@ -148,5 +145,5 @@ export async function runRejectedModel(adapter: ChatAdapter, model: string): Pro
       return `failed (${error.kind}): ${error.message}`;
     }
   });
-  return { role: 'rejected-model', model, summary, usage, degraded };
+  return { role: 'rejected-model', summary, usage, degraded };
 }
