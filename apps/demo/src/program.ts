@@ -81,9 +81,19 @@ export function createProgram(io: Io): Command {
 
   program
     .command('prices')
-    .description('print the price table (USD per million tokens)')
+    .description(
+      'print the prices in force (USD per million tokens), with the config\'s [prices."id"] entries',
+    )
+    .option(
+      '--at <time>',
+      'the prices in force at this ISO time, e.g. 2026-06-03T10:00:00+08:00 (default now)',
+    )
+    .addOption(configOption())
+    .addOption(strictOption())
     .addOption(jsonOption())
-    .action((options: { json?: boolean }) => pricesCommand(io, options));
+    .action(async (options: ConfigOptions & { json?: boolean; at?: string }) => {
+      pricesCommand(io, options, await config(options));
+    });
 
   program
     .command('models')
@@ -97,11 +107,15 @@ export function createProgram(io: Io): Command {
 
   program
     .command('cost')
-    .description('cost out a usage log: JSON Lines, one usage object per line')
+    .description('cost out a usage log: JSON Lines, one usage object or call record per line')
     .argument('<file>', 'the usage log')
-    .requiredOption('-m, --model <id>', 'the model whose prices apply')
+    .option('-m, --model <id>', 'the model of lines without their own "model" field')
+    .addOption(configOption())
+    .addOption(strictOption())
     .addOption(jsonOption())
-    .action((file: string, options: { model: string; json?: boolean }) => costCommand(io, file, options));
+    .action(async (file: string, options: ConfigOptions & { model?: string; json?: boolean }) => {
+      await costCommand(io, file, options, await config(options));
+    });
 
   return program;
 }

@@ -108,12 +108,13 @@ describe('switchboard chat and models against the emulator', () => {
     expect(run.stdout).toMatch(/reasoning: (?!\(none\)).+/);
   });
 
-  it('says which model priced the call when --model names another one', async () => {
+  it("costs a call on another model at that model's price and says so (issue 11)", async () => {
     const run = await runCli(['chat', 'hello', '--model', 'primary-v4-pro'], env());
     expect(run.code).toBe(0);
     expect(run.stderr).toMatch(
-      /model primary-v4-pro · .* \(priced as primary-flash, the endpoint's pricing model\)/,
+      /model primary-v4-pro · .* cost \$0\.\d{9} \(primary-v4-pro prices, price table\)/,
     );
+    expect(run.stderr).not.toMatch(/priced as primary-flash/);
   });
 
   it('exits 2 naming the option for a bad --max-tokens', async () => {

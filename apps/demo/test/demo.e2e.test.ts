@@ -2,10 +2,9 @@ import { costOf, priceOf } from '@switchboard/prices';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
 
-const flash = priceOf('primary-flash');
-
 interface Row {
   role: string;
+  model: string;
   calls: number;
   cacheHit: number;
   cacheMiss: number;
@@ -20,8 +19,11 @@ function tableRows(stdout: string): Row[] {
       .split('│')
       .map((cell) => cell.trim())
       .filter((cell) => cell !== '');
-    if (cells.length !== 6 || !cells[5]?.startsWith('$')) continue;
-    const [role, calls, cacheHit, cacheMiss, output, usd] = cells as [
+    // The total row has no model: its cell is blank, so it has one cell fewer.
+    if (cells.length < 6 || !cells.at(-1)?.startsWith('$')) continue;
+    if (cells.length === 6) cells.splice(1, 0, '');
+    const [role, model, calls, cacheHit, cacheMiss, output, usd] = cells as [
+      string,
       string,
       string,
       string,
@@ -32,6 +34,7 @@ function tableRows(stdout: string): Row[] {
     const count = (text: string) => Number(text.replaceAll(',', ''));
     rows.push({
       role,
+      model,
       calls: count(calls),
       cacheHit: count(cacheHit),
       cacheMiss: count(cacheMiss),
@@ -71,9 +74,17 @@ describe('switchboard demo', () => {
       'rejected-model',
     ]);
     expect(total?.usd).toBeGreaterThan(0);
-    // Each row is the price table applied to its own tokens, to the printed nine decimals.
+    // Each call is priced by the model it was made with: the classifier's by primary-v4-pro (issue 11).
+    expect(roles.map((row) => row.model)).toEqual([
+      'primary-flash',
+      'primary-v4-pro',
+      'primary-flash',
+      'primary-flash',
+      'primary-v4.1-flash',
+    ]);
+    // Each row is its model's price applied to its own tokens, to the printed nine decimals.
     for (const row of roles) {
-      const expected = costOf(flash, {
+      const expected = costOf(priceOf(row.model), {
         prompt_cache_hit_tokens: row.cacheHit,
         prompt_cache_miss_tokens: row.cacheMiss,
         completion_tokens: row.output,

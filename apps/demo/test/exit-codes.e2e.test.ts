@@ -25,10 +25,10 @@ describe('every bad input exits 2 with the switchboard: prefix', () => {
     ['an unknown command', () => ['no-such-command'], () => ({}), /^switchboard: unknown command/],
     ['a missing prompt', () => ['chat'], live, /^switchboard: missing required argument 'prompt'/],
     [
-      'cost without --model',
+      'cost of a line without a model, and no --model',
       () => ['cost', usageLog],
       () => ({}),
-      /^switchboard: required option '-m, --model <id>' not specified/,
+      /:1: no model: the line has no "model" and no --model was given\nswitchboard: 1 line in /,
     ],
     [
       'an invalid PRIMARY_BASE_URL',

@@ -72,9 +72,12 @@ describe('--json is machine-readable output on every command', () => {
       cacheMiss: 0,
       output: 1_000_000,
       usd: 1.32,
+      models: { 'primary-flash': { calls: 1, cacheHit: 0, cacheMiss: 0, output: 1_000_000, usd: 1.32 } },
       problems: [`${log}:2: expected a usage object, got array`],
     });
-    expect(run.stderr.trim()).toBe(`switchboard: 1 malformed line in ${log} left out of the total`);
+    expect(run.stderr.trim()).toBe(
+      `switchboard: 1 line in ${log} could not be costed, left out of the total`,
+    );
   });
 
   it('demo --json gives the record, the note on thinking, and the rows', async () => {

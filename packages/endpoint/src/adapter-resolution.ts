@@ -1,5 +1,5 @@
 import { ChatAdapter, OpenAITransport } from '@switchboard/adapter';
-import { priceOf } from '@switchboard/prices';
+import type { PriceBook } from '@switchboard/prices';
 import { ChatEndpoint } from './chat-endpoint.js';
 import type { ProviderKind } from './provider-kind.js';
 import type { AdapterResolvedChatEndpoint, AdapterRule } from './resolved-chat-endpoint.js';
@@ -18,15 +18,22 @@ export interface AdapterRouteInit {
   disableThinking: boolean;
   /** The pricing model: the detector model (spec "Resolution rules" 3). */
   model: string;
+  /** The book each call is priced with, by its own model (issue 11). */
+  priceBook: PriceBook;
 }
 
-/** The one builder of rules 4–6: a record with the pricing model's prices, and a `ChatAdapter` costed by it. */
+/**
+ * The one builder of rules 4–6: a record with the pricing model's prices (now, from the
+ * book), and a `ChatAdapter` costed by it, each call by its own model.
+ */
 export function adapterResolution(init: AdapterRouteInit): AdapterResolvedChatEndpoint {
   const endpoint = new ChatEndpoint({
     provider: init.provider,
     baseUrl: init.baseUrl,
     thinking: init.thinking,
-    prices: priceOf(init.model),
+    prices: init.priceBook.priceOf(init.model)?.prices ?? null,
+    pricingModel: init.model,
+    priceBook: init.priceBook,
   });
   const transport = new OpenAITransport({ apiKey: init.apiKey, baseUrl: init.baseUrl });
   return {

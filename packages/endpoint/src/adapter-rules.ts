@@ -1,5 +1,6 @@
 import { adapterResolution } from './adapter-resolution.js';
 import { checkBaseUrl } from './check-base-url.js';
+import { endpointPriceBook } from './endpoint-price-book.js';
 import { readVariable } from './environment.js';
 import { insecureHttpAllowed, insecureHttpReason } from './insecure-http.js';
 import { KEY_VARIABLE_RULE, keyVariableAllowed } from './key-variable.js';
@@ -50,6 +51,7 @@ export function configuredStep(config: SwitchboardConfig, context: RuleContext):
     thinking,
     disableThinking: !thinking,
     model: modelsOfParsed(config)[0],
+    priceBook: endpointPriceBook(config, context.options),
   });
   const warnings =
     apiKey === ''
@@ -86,6 +88,7 @@ export function primaryStep(config: SwitchboardConfig, context: RuleContext): Ru
     thinking,
     disableThinking: !thinking,
     model: modelsOfParsed(config)[0],
+    priceBook: endpointPriceBook(config, context.options),
   });
   return {
     rule: 'primary',
@@ -124,6 +127,7 @@ export function gatewayStep(config: SwitchboardConfig, context: RuleContext): Ru
     thinking: false,
     disableThinking: false,
     model: modelsOfParsed(config)[0],
+    priceBook: endpointPriceBook(config, context.options),
   });
   return {
     rule: 'gateway',

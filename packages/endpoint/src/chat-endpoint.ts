@@ -1,5 +1,6 @@
-import type { CostModel } from '@switchboard/adapter';
-import { costOf, type Prices } from '@switchboard/prices';
+import type { CallPricing, CostModel, PricedCall } from '@switchboard/adapter';
+import { costOf, type PriceBook, type Prices } from '@switchboard/prices';
+import { priceEndpointCall } from './price-endpoint-call.js';
 import { PROVIDER_KINDS, type ProviderKind } from './provider-kind.js';
 
 /** What a {@link ChatEndpoint} is made from. */
@@ -12,6 +13,17 @@ export interface ChatEndpointInit {
   thinking: boolean;
   /** The model's prices; default null (no cost is reported). */
   prices?: Prices | null;
+  /**
+   * The model id `prices` belong to (the endpoint's pricing model); default null:
+   * the prices then apply to every call the book does not price.
+   */
+  pricingModel?: string | null;
+  /**
+   * The price book calls are priced with, by the model each call was made with;
+   * default null (every call at `prices`). `resolveChatEndpoint` gives the shipped
+   * table plus the configuration's `[prices."model-id"]` entries.
+   */
+  priceBook?: PriceBook | null;
 }
 
 const PRICE_FIELDS = ['cacheHitPerM', 'inputPerM', 'outputPerM'] as const;
@@ -35,6 +47,23 @@ function checkedPrices(prices: Prices | null | undefined): Prices | null {
   });
 }
 
+function checkedPricingModel(model: string | null | undefined): string | null {
+  if (model === null || model === undefined) return null;
+  if (typeof model !== 'string') {
+    throw new TypeError(`ChatEndpoint: pricingModel must be a string or null, got ${typeof model}`);
+  }
+  return model.trim();
+}
+
+function checkedPriceBook(book: PriceBook | null | undefined): PriceBook | null {
+  if (book === null || book === undefined) return null;
+  // By shape, not instanceof: a second copy of @switchboard/prices in node_modules is still a book.
+  if (typeof book !== 'object' || typeof book.priceCall !== 'function' || typeof book.has !== 'function') {
+    throw new TypeError('ChatEndpoint: priceBook must be a PriceBook from @switchboard/prices or null');
+  }
+  return book;
+}
+
 /**
  * The record of where model calls go (spec 2.2). Instances are frozen, and the
  * record never holds an API key (spec 1.5, 5.1): printing or serialising it is safe.
@@ -48,6 +77,10 @@ export class ChatEndpoint implements CostModel {
   readonly thinking: boolean;
   /** The prices of the pricing model, or null when it has none. */
   readonly prices: Prices | null;
+
+  // Private: the record's journalled form stays provider, baseUrl, thinking and prices.
+  readonly #pricingModel: string | null;
+  readonly #priceBook: PriceBook | null;
 
   /** @throws {TypeError} for a provider that is not a {@link ProviderKind}, fields of the wrong type, or a negative price. */
   constructor(init: ChatEndpointInit) {
@@ -69,7 +102,35 @@ export class ChatEndpoint implements CostModel {
     this.baseUrl = init.baseUrl;
     this.thinking = init.thinking;
     this.prices = checkedPrices(init.prices);
+    this.#pricingModel = checkedPricingModel(init.pricingModel);
+    this.#priceBook = checkedPriceBook(init.priceBook);
     Object.freeze(this);
+  }
+
+  /** The model id {@link ChatEndpoint.prices} belong to, or null when unknown. Not part of the JSON form. */
+  get pricingModel(): string | null {
+    return this.#pricingModel;
+  }
+
+  /** The book calls are priced with, or null. Not part of the JSON form. */
+  get priceBook(): PriceBook | null {
+    return this.#priceBook;
+  }
+
+  /**
+   * Prices one raw call by the model it was made with (issue 11): the book's price
+   * for that model at `at` (`'table'`); else the endpoint's own prices when the call
+   * used the pricing model, or when the pricing model is unknown (`'endpoint'`, the
+   * spec's rule); else the provider's `usage.cost` (`'provider'`); else unpriced
+   * (`costUsd: null`), never an invented price. The provider's figure is kept as
+   * `providerCostUsd` whenever it sent one.
+   */
+  priceCall(call: PricedCall): CallPricing {
+    return priceEndpointCall(call, {
+      book: this.#priceBook,
+      prices: this.prices,
+      pricingModel: this.#pricingModel,
+    });
   }
 
   /** The USD cost of one usage entry by the spec's cost rule; null without prices or for a usage that is not a plain object. */

@@ -1,4 +1,5 @@
 import type { ChatClient } from '@switchboard/adapter';
+import type { PriceBook } from '@switchboard/prices';
 import type { KeyVariableAllowance } from './key-variable.js';
 
 /** Options of `resolveChatEndpoint` and `explainResolution`. */
@@ -17,4 +18,10 @@ export interface ResolveChatEndpointOptions {
    * (`isKeyLikeVariable`): a list of names, or a test.
    */
   allowKeyVariable?: KeyVariableAllowance;
+  /**
+   * Prices from code: a `PriceBook` (the shipped table plus your entries, dated
+   * tariffs included). The configuration's `[prices."model-id"]` entries are added
+   * on top (they replace entries of the same id). Default: the shipped table.
+   */
+  priceBook?: PriceBook;
 }

@@ -16,6 +16,7 @@ import { startSpinner } from '../spinner.js';
 import { safeJson, safeText } from '../terminal-text.js';
 import { unsetKeyWarning } from '../unset-key-warning.js';
 import { usageTotals } from '../usage-totals.js';
+import { type CallPricingSummary, callPricing, describePricing } from './call-pricing.js';
 
 /** Options of `switchboard chat`. */
 export interface ChatCommandOptions {
@@ -64,6 +65,11 @@ async function readPrompt(io: Io, prompt: string): Promise<string> {
     );
   }
   return text;
+}
+
+function costLine(pricing: CallPricingSummary | null, pricingModel: string): string {
+  if (pricing === null || pricing.costUsd === null) return 'cost n/a (no recorded price)';
+  return `cost ${formatUsd(pricing.costUsd)} (${describePricing(pricing, pricingModel)})`;
 }
 
 /**
@@ -142,8 +148,14 @@ export async function chatCommand(
     restoreFetch();
   }
   const { endpoint } = resolved;
-  const totals = adapter === null ? null : usageTotals(adapter.usage, (usage) => endpoint.cost(usage));
-  const costUsd = adapter === null || endpoint.prices === null ? null : adapter.costUsd();
+  const totals = adapter === null ? null : usageTotals(adapter.usage, () => null);
+  // Each call is priced by the model it was made with (issue 11): the records say at which price.
+  const pricing = adapter === null ? null : callPricing(response);
+  if (pricing !== null && pricing.costUsd === null && response.calls.some((call) => call.usage !== null)) {
+    io.stderr(
+      `switchboard: warning: no price recorded for model ${safeText(JSON.stringify(model))}: the call is not costed; add [prices."${safeText(model)}"] to the config\n`,
+    );
+  }
 
   if (options.json) {
     io.stdout(
@@ -161,8 +173,10 @@ export async function chatCommand(
           totals === null
             ? null
             : { cacheHit: totals.cacheHit, cacheMiss: totals.cacheMiss, output: totals.output },
-        costUsd,
-        pricedAs: adapter === null ? null : pricingModel,
+        costUsd: pricing?.costUsd ?? null,
+        pricedAs: pricing?.pricedAs ?? null,
+        priceSource: pricing?.priceSource ?? null,
+        providerCostUsd: pricing?.providerCostUsd ?? null,
         calls: response.calls,
       }),
     );
@@ -190,9 +204,7 @@ export async function chatCommand(
   if (totals !== null) {
     details.push(
       `tokens ${formatCount(totals.cacheHit)} cache hit / ${formatCount(totals.cacheMiss)} cache miss / ${formatCount(totals.output)} output`,
-      `cost ${costUsd === null ? 'n/a (no recorded price)' : formatUsd(costUsd)}${
-        model === pricingModel ? '' : ` (priced as ${pricingModel}, the endpoint's pricing model)`
-      }`,
+      costLine(pricing, pricingModel),
     );
   } else {
     details.push('usage not recorded (scripted client)');

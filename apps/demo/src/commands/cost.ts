@@ -1,5 +1,5 @@
-import { describeType } from '@switchboard/endpoint';
-import { costOf, PRICE_TABLE, priceOf } from '@switchboard/prices';
+import type { SwitchboardConfig } from '@switchboard/endpoint';
+import { PriceBook } from '@switchboard/prices';
 import { BAD_INPUT_EXIT_CODE, CliError } from '../cli-error.js';
 import { formatUsd } from '../format.js';
 import type { Io } from '../io.js';
@@ -7,58 +7,107 @@ import { plural } from '../plural.js';
 import { readInputFile } from '../read-input-file.js';
 import { safeJson, safeText } from '../terminal-text.js';
 import { renderUsageTable } from '../usage-table.js';
-import { usageTotals } from '../usage-totals.js';
+import { sumTotals, type UsageTotals, usageTotals } from '../usage-totals.js';
+import { readCostLine } from './cost-line.js';
+
+/** Options of `switchboard cost`. */
+export interface CostCommandOptions {
+  /** The model of lines without their own `model` field. */
+  model?: string;
+  json?: boolean;
+}
+
+/** The usage entries priced as one model, and what each cost. */
+interface ModelLines {
+  readonly entries: Record<string, unknown>[];
+  readonly costs: Map<unknown, number>;
+}
 
 /**
- * `switchboard cost FILE --model ID`: costs out a usage log (JSON Lines, one
- * usage object per line). Malformed lines are reported with their line number
- * and left out of the total; any such line makes the exit code 2.
+ * `switchboard cost FILE [--model ID]`: costs out a usage log (JSON Lines, one
+ * usage object or call record per line), each line by its own `model` and `at`
+ * when it has them, at the shipped prices plus the config's `[prices."id"]`
+ * entries. Every line that cannot be costed is named with its line number and
+ * why, left out of the total, and makes the exit code 2.
  */
 export async function costCommand(
   io: Io,
   file: string,
-  options: { model: string; json?: boolean },
+  options: CostCommandOptions,
+  config: SwitchboardConfig = {},
 ): Promise<void> {
-  const model = options.model.trim();
-  const prices = priceOf(model);
-  if (prices === null) {
+  const book = new PriceBook().withConfig(config.prices);
+  const defaultModel = options.model?.trim();
+  if (defaultModel !== undefined && !book.has(defaultModel)) {
     throw new CliError(
-      `--model: no price recorded for model ${JSON.stringify(model)}; priced models: ${[...PRICE_TABLE.keys()].join(', ')}`,
+      `--model: no price recorded for model ${JSON.stringify(defaultModel)}; priced models: ${book.models().join(', ')}`,
       BAD_INPUT_EXIT_CODE,
     );
   }
   const text = await readInputFile(file, 'usage log');
 
-  const entries: unknown[] = [];
+  const byModel = new Map<string, ModelLines>();
   const problems: string[] = [];
-  text.split(/\r?\n/).forEach((line, index) => {
-    if (line.trim() === '') return;
+  const unpricedModels = new Set<string>();
+  text.split(/\r?\n/).forEach((raw, index) => {
+    if (raw.trim() === '') return;
     const where = `${file}:${index + 1}`;
     let value: unknown;
     try {
-      value = JSON.parse(line);
+      value = JSON.parse(raw);
     } catch (error) {
       problems.push(`${where}: not valid JSON (${(error as Error).message})`);
       return;
     }
-    if (describeType(value) !== 'object') {
-      problems.push(`${where}: expected a usage object, got ${describeType(value)}`);
+    const line = readCostLine(value, defaultModel);
+    if ('problem' in line) {
+      problems.push(`${where}: ${line.problem}`);
       return;
     }
-    entries.push(value);
+    const pricing = book.priceCall({ model: line.model, usage: line.usage, at: line.at ?? Date.now() });
+    if (pricing.costUsd === null || pricing.pricedAs === null) {
+      const known = book.has(line.model);
+      if (!known) unpricedModels.add(line.model);
+      problems.push(
+        `${where}: no price for model ${JSON.stringify(line.model)}${known && line.at ? ` at ${line.at}` : ''}`,
+      );
+      return;
+    }
+    const lines: ModelLines = byModel.get(pricing.pricedAs) ?? { entries: [], costs: new Map() };
+    lines.entries.push(line.usage);
+    lines.costs.set(line.usage, pricing.costUsd);
+    byModel.set(pricing.pricedAs, lines);
   });
 
-  const totals = usageTotals(entries, (usage) => costOf(prices, usage));
+  // Once per model, not once per line: a long log of one unknown model says it once.
+  for (const model of unpricedModels) {
+    io.stderr(
+      `switchboard: warning: no price recorded for model ${safeText(JSON.stringify(model))}; add [prices."${safeText(model)}"] to a --config file\n`,
+    );
+  }
+  const rows = [...byModel].map(([model, lines]) => ({
+    label: model,
+    totals: usageTotals(lines.entries, (usage) => lines.costs.get(usage) ?? null),
+  }));
+  const totals: UsageTotals = sumTotals(rows.map((row) => row.totals));
   if (options.json) {
-    io.stdout(safeJson({ model, ...totals, problems }));
+    io.stdout(
+      safeJson({
+        model: defaultModel ?? null,
+        ...totals,
+        models: Object.fromEntries(rows.map((row) => [row.label, row.totals])),
+        problems,
+      }),
+    );
   } else {
-    io.stdout(`${renderUsageTable('model', [{ label: model, totals }], { color: io.color })}\n`);
+    const table = rows.length > 1 ? [...rows, { label: 'total', totals }] : rows;
+    if (table.length > 0) io.stdout(`${renderUsageTable('model', table, { color: io.color })}\n`);
     io.stdout(`total: ${formatUsd(totals.usd)} over ${plural(totals.calls, 'call')}\n`);
     for (const problem of problems) io.stderr(`${safeText(problem)}\n`);
   }
   if (problems.length > 0) {
     throw new CliError(
-      `${plural(problems.length, 'malformed line')} in ${file} left out of the total`,
+      `${plural(problems.length, 'line')} in ${file} could not be costed, left out of the total`,
       BAD_INPUT_EXIT_CODE,
     );
   }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { CallRecord } from '@switchboard/adapter';
 import { startEmulator } from '@switchboard/emulator';
 import {
   isAdapterResolution,
@@ -25,9 +26,18 @@ import { sumTotals, usageTotals } from '../usage-totals.js';
 /** A model id the platform rejects (a product-style id, spec 7). */
 const REJECTED_MODEL = 'primary-v4.1-flash';
 const PROPOSER_MAX_TOKENS = 12;
+/** The classifier calls the larger model, so the cost table shows each call priced by its own model. */
+const CLASSIFIER_MODEL = 'primary-v4-pro';
 /** Why the demo's record says `"thinking": true` while the default is off; printed with the record. */
 const THINKING_NOTE =
   'thinking is off by default; the demo turns it on (models.thinking = true) so the detector has reasoning to replay across its tool turn';
+
+/** A role's models (as its calls were made) and the sum of its calls' costs, each at its own model's price. */
+function roleCosts(records: readonly CallRecord[]): { model: string; usd: number } {
+  const models = [...new Set(records.map((record) => record.model))];
+  const usd = records.reduce((sum, record) => sum + (record.costUsd ?? 0), 0);
+  return { model: models.join(', '), usd };
+}
 
 /**
  * `switchboard demo`: starts the emulator on loopback, resolves the endpoint
@@ -56,23 +66,29 @@ export async function demoCommand(io: Io, options: { json?: boolean } = {}): Pro
 
     const steps: Array<[string, () => Promise<RoleOutcome>]> = [
       ['detector', () => runDetector(adapter, detectorModel)],
-      ['classifier', () => runClassifier(adapter, detectorModel)],
+      ['classifier', () => runClassifier(adapter, CLASSIFIER_MODEL)],
       ['judge', () => runJudge(adapter, judgeModel, () => emulator.requests.length)],
       ['proposer', () => runProposer(adapter, detectorModel, PROPOSER_MAX_TOKENS)],
       ['rejected-model', () => runRejectedModel(adapter, REJECTED_MODEL)],
     ];
+    // Each role's cost is the sum of its calls' records, each priced by the model it was made with.
+    const records: CallRecord[] = [];
+    adapter.observe({ afterCall: (record) => void records.push(record) });
     const outcomes: RoleOutcome[] = [];
+    const roleRecords: CallRecord[][] = [];
     for (const [index, [role, run]] of steps.entries()) {
       io.stderr(errorPaint.dim(`[${index + 1}/${steps.length}] ${role}...\n`));
+      const first = records.length;
       const outcome = await run();
       outcomes.push(outcome);
+      roleRecords.push(records.slice(first));
       io.stderr(`  ${errorPaint.green('✓')} ${role}: ${safeText(outcome.summary)}\n`);
     }
 
-    const rows = outcomes.map((outcome) => ({
-      label: outcome.role,
-      totals: usageTotals(outcome.usage, (usage) => endpoint.cost(usage)),
-    }));
+    const rows = outcomes.map((outcome, index) => {
+      const { model, usd } = roleCosts(roleRecords[index] ?? []);
+      return { label: outcome.role, model, totals: { ...usageTotals(outcome.usage, () => 0), usd } };
+    });
     const total = sumTotals(rows.map((row) => row.totals));
     const degraded = outcomes.filter((outcome) => outcome.degraded);
 
@@ -81,9 +97,9 @@ export async function demoCommand(io: Io, options: { json?: boolean } = {}): Pro
         safeJson({
           endpoint,
           note: THINKING_NOTE,
-          pricedAs: detectorModel,
           roles: outcomes.map((outcome, index) => ({
             role: outcome.role,
+            model: rows[index]?.model,
             summary: outcome.summary,
             degraded: outcome.degraded === true,
             ...rows[index]?.totals,
@@ -97,9 +113,9 @@ export async function demoCommand(io: Io, options: { json?: boolean } = {}): Pro
     io.stdout(`\n${paint.bold('Endpoint record')} (as a run journals it; it never holds the key)\n`);
     io.stdout(safeJson(endpoint));
     io.stdout(`note: ${THINKING_NOTE}\n`);
-    io.stdout(`\n${paint.bold('Cost per role')} (${detectorModel} prices, USD)\n`);
+    io.stdout(`\n${paint.bold('Cost per role')} (each call at its own model's prices, USD)\n`);
     io.stdout(
-      `${renderUsageTable('role', [...rows, { label: 'total', totals: total }], { color: io.color })}\n`,
+      `${renderUsageTable('role', [...rows, { label: 'total', model: '', totals: total }], { color: io.color })}\n`,
     );
     io.stdout(`total cost: ${formatUsd(total.usd)} over ${plural(total.calls, 'call')}\n`);
     for (const outcome of degraded) {

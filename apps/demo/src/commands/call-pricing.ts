@@ -1,0 +1,47 @@
+import type { ChatResponse } from '@switchboard/adapter';
+import { formatUsd } from '../format.js';
+import { safeText } from '../terminal-text.js';
+
+/** How a response's calls were priced, as `chat` shows it. */
+export interface CallPricingSummary {
+  /** The response's cost (the sum of its calls'), or null when none was priced. */
+  readonly costUsd: number | null;
+  /** The model id whose price was used (the first priced call's), or null. */
+  readonly pricedAs: string | null;
+  readonly priceSource: 'table' | 'provider' | 'endpoint' | null;
+  /** The provider's own figure for the calls, when it sent one. */
+  readonly providerCostUsd: number | null;
+}
+
+/** The pricing of a response from its call records (a JSON-mode retry gives two). */
+export function callPricing(response: ChatResponse): CallPricingSummary {
+  const priced = response.calls.find((call) => call.costUsd !== null);
+  let providerCostUsd: number | null = null;
+  for (const call of response.calls) {
+    if (typeof call.providerCostUsd === 'number')
+      providerCostUsd = (providerCostUsd ?? 0) + call.providerCostUsd;
+  }
+  return {
+    costUsd: response.costUsd,
+    pricedAs: priced?.pricedAs ?? null,
+    priceSource: priced?.priceSource ?? null,
+    providerCostUsd,
+  };
+}
+
+/** Where the price came from, in words: `primary-v4-pro prices, price table`. */
+export function describePricing(pricing: CallPricingSummary, pricingModel: string): string {
+  const model = safeText(pricing.pricedAs ?? '');
+  const provider =
+    pricing.providerCostUsd !== null && pricing.priceSource !== 'provider'
+      ? `; the provider reported ${formatUsd(pricing.providerCostUsd)}`
+      : '';
+  switch (pricing.priceSource) {
+    case 'table':
+      return `${model} prices, price table${provider}`;
+    case 'provider':
+      return `the provider's reported cost for ${model}`;
+    default:
+      return `priced as ${model || safeText(pricingModel)}, the endpoint's pricing model${provider}`;
+  }
+}
