@@ -1,6 +1,7 @@
 import type { CallRecord, ChatMessage } from '@switchboard/adapter';
-import { type Emulator, type EmulatorOptions, startEmulator } from '@switchboard/emulator';
+import type { Emulator, EmulatorOptions } from '@switchboard/emulator';
 import { costOf, PRICES_VERSION, priceOf } from '@switchboard/prices';
+import { closeTestEmulators, startTestEmulator } from '@switchboard/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isAdapterResolution, resolveChatEndpoint, type SwitchboardConfig } from '../src/index.js';
 
@@ -15,16 +16,10 @@ const longQuestion: ChatMessage[] = [
   { role: 'user', content: 'Summarise the risk of the change in one line.' },
 ];
 
-const running: Emulator[] = [];
+afterEach(closeTestEmulators);
 
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((emulator) => emulator.close()));
-});
-
-async function start(options: EmulatorOptions = {}): Promise<Emulator> {
-  const emulator = await startEmulator({ key: KEY, ...options });
-  running.push(emulator);
-  return emulator;
+function start(options: EmulatorOptions = {}): Promise<Emulator> {
+  return startTestEmulator({ key: KEY, ...options });
 }
 
 function resolveAdapter(config: SwitchboardConfig, env: Record<string, string>) {
