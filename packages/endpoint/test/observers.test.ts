@@ -89,7 +89,7 @@ describe('resolveChatEndpoint with observers', () => {
       expect(failure).toMatchObject({ kind: 'budget', retryable: false, scope: 'endpoint-small' });
       expect(emulator.requests).toHaveLength(0);
       // The refused call still has its record (no usage, no cost), so a meter sees the refusal.
-      expect(meter.records).toMatchObject([{ usage: null, costUsd: null }]);
+      expect(meter.records).toMatchObject([{ usage: null, costUsd: null, error: { kind: 'budget' } }]);
       budget.close();
     });
 
