@@ -20,7 +20,7 @@ export interface RoleOutcome {
 }
 
 /** What a role's budget did in the demo. */
-export interface RoleBudget {
+interface RoleBudget {
   readonly limitUsd: number;
   /** Calls refused before they were sent. */
   readonly refused: number;
