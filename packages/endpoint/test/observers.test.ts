@@ -93,7 +93,7 @@ describe('resolveChatEndpoint with observers', () => {
       budget.close();
     });
 
-    it('leaves explainResolution and other resolutions without the observers', async () => {
+    it("gives the observers to that resolution's adapter only, not to later ones", async () => {
       const meter = recorder();
       resolveWith([meter]);
       const { client } = resolveWith([]);
