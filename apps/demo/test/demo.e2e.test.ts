@@ -72,6 +72,7 @@ describe('switchboard demo', () => {
       'judge',
       'proposer',
       'rejected-model',
+      'triage (1 refused)',
     ]);
     expect(total?.usd).toBeGreaterThan(0);
     // Each call is priced by the model it was made with: the classifier's by primary-v4-pro (issue 11).
@@ -107,7 +108,7 @@ describe('switchboard demo', () => {
 
   it('shows progress and each role doing its job', async () => {
     const run = await runCli(['demo']);
-    expect(run.stderr).toMatch(/\[1\/5\] detector/);
+    expect(run.stderr).toMatch(/\[1\/6\] detector/);
     expect(run.stderr).toMatch(
       /detector: tool call grep_repository -> tool result -> answer \(reasoning replayed/,
     );
@@ -117,6 +118,33 @@ describe('switchboard demo', () => {
     expect(run.stdout).toMatch(
       /degradation recorded \(not a verdict\): model 'primary-v4\.1-flash' rejected; supported: primary-flash, primary-v4-pro/,
     );
+  });
+
+  it('refuses the triage call that would cross its budget before it is sent, in the output and the table', async () => {
+    const run = await runCli(['demo']);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(
+      /triage: budget \$0\.000500000: (\d+) calls sent, call \d+ refused before it was sent \(the emulator received 0 requests for it\)/,
+    );
+    expect(run.stdout).toMatch(
+      /refused before it was sent \(triage, budget \$0\.000500000; the emulator received 0 requests for it\): budget scope "demo\/triage" refused a call of primary-flash: limit \$0\.000500, spent \$0\.\d{6}, reserved \$0\.000000 by calls in flight, this call needs up to \$0\.\d{6}\n/,
+    );
+    const sent = Number(/triage: budget \S+: (\d+) calls sent/.exec(run.stderr)?.[1]);
+    const triage = tableRows(run.stdout).find((row) => row.role === 'triage (1 refused)');
+    // The table counts the calls that were sent, not the refused one, and they stay within the budget.
+    expect(triage?.calls).toBe(sent);
+    expect(sent).toBeGreaterThan(0);
+    expect(triage?.usd).toBeGreaterThan(0);
+    expect(triage?.usd).toBeLessThanOrEqual(0.0005);
+
+    // The JSON form carries the emulator's own count of requests for the refused call.
+    const json = JSON.parse((await runCli(['demo', '--json'])).stdout) as {
+      roles: { role: string; calls: number; budget?: Record<string, unknown> }[];
+    };
+    const role = json.roles.find((entry) => entry.role === 'triage');
+    expect(role?.budget).toMatchObject({ limitUsd: 0.0005, refused: 1, requestsForRefused: 0 });
+    expect(role?.budget?.refusal).toMatch(/^budget scope "demo\/triage" refused a call/);
+    expect(role?.calls).toBe(sent);
   });
 
   it("ignores the user's own keys: the demo resolves its own emulator endpoint", async () => {

@@ -92,6 +92,7 @@ describe('--json is machine-readable output on every command', () => {
       'judge',
       'proposer',
       'rejected-model',
+      'triage',
     ]);
     expect(document.total.usd).toBeGreaterThan(0);
   });

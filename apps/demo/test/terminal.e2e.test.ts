@@ -122,7 +122,7 @@ describe('colour is decided per stream', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('\u001b[1mEndpoint record');
     const stderr = await readFile(errors, 'utf8');
-    expect(stderr).toMatch(/\[1\/5\] detector/);
+    expect(stderr).toMatch(/\[1\/6\] detector/);
     expect(stderr).not.toContain('\u001b');
   });
 

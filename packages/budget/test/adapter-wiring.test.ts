@@ -1,19 +1,19 @@
-// End to end: a budget as the observer of real calls over OpenAITransport to the
-// emulator. The calls go through `callThrough`, a stand-in that calls observers
-// exactly as CallObserver documents (test/support/observed-call.ts). Once
-// ChatAdapter takes `observers` (the adapter's branch), switch `callThrough` to
-//   const endpoint = { cost: (usage: unknown) => costOf(priceOf(MODEL), usage) };
-//   const adapter = new ChatAdapter(new OpenAITransport({ apiKey: KEY, baseUrl: proxy.url }), { observers, endpoint });
-//   return (await adapter.complete({ model: MODEL, messages: [{ role: 'user', content }], maxTokens })).calls[0];
-// and keep the assertions (checked by hand against that branch: same spend, same refusal).
-import { type CallObserver, type CallRecord, OpenAITransport } from '@switchboard/adapter';
+// End to end: a budget as an observer of a real ChatAdapter over OpenAITransport to
+// the emulator (through a proxy that counts requests in flight). The adapter calls
+// the budget before each of the transport's attempts and settles it after each one.
+import {
+  type CallObserver,
+  type CallRecord,
+  ChatAdapter,
+  ChatError,
+  OpenAITransport,
+} from '@switchboard/adapter';
 import { type Emulator, startEmulator } from '@switchboard/emulator';
 import { costOf, priceOf } from '@switchboard/prices';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createBudget } from '../src/budget.js';
 import { MemoryBudgetStore } from '../src/memory-store.js';
 import { type InFlightProxy, startInFlightProxy } from './support/in-flight-proxy.js';
-import { observedCall } from './support/observed-call.js';
 
 const KEY = 'sk-wiring-test';
 const MODEL = 'primary-flash';
@@ -26,7 +26,12 @@ describe('a budget observing real calls to the emulator', () => {
   beforeAll(async () => {
     emulator = await startEmulator({ key: KEY });
     proxy = await startInFlightProxy(emulator.url);
-    transport = new OpenAITransport({ apiKey: KEY, baseUrl: proxy.url, maxAttempts: 1 });
+    transport = new OpenAITransport({
+      apiKey: KEY,
+      baseUrl: proxy.url,
+      maxAttempts: 3,
+      retryBackoffSeconds: 0.01,
+    });
   });
   beforeEach(() => emulator.reset());
   afterAll(async () => {
@@ -34,13 +39,22 @@ describe('a budget observing real calls to the emulator', () => {
     await emulator?.close();
   });
 
-  function callThrough(observers: CallObserver[], content: string, maxTokens = 32): Promise<CallRecord> {
-    return observedCall(transport, observers, {
+  const endpoint = { cost: (usage: unknown) => costOf(priceOf(MODEL), usage) };
+
+  async function callThrough(
+    observers: CallObserver[],
+    content: string,
+    maxTokens = 32,
+  ): Promise<CallRecord> {
+    const adapter = new ChatAdapter(transport, { observers, endpoint });
+    const response = await adapter.complete({
       model: MODEL,
       messages: [{ role: 'user', content }],
       maxTokens,
-      maxAttempts: 3,
     });
+    const [record] = response.calls;
+    if (record === undefined) throw new Error('the response has no call record');
+    return record;
   }
 
   it('settles each call at its record cost, which its worst case covers', async () => {
@@ -56,12 +70,41 @@ describe('a budget observing real calls to the emulator', () => {
 
   it('refuses the call that would cross the limit before anything is sent', async () => {
     const budget = createBudget({ scope: { name: 'wiring-2', limitUsd: 0.000_01 } });
-    await expect(callThrough([budget], 'Explain the failing test.', 64)).rejects.toMatchObject({
+    const failure = await callThrough([budget], 'Explain the failing test.', 64).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(ChatError.isInstance(failure)).toBe(true);
+    expect(failure).toMatchObject({ kind: 'budget', retryable: false, reason: 'spend', scope: 'wiring-2' });
+    expect(emulator.requests).toHaveLength(0);
+    expect(proxy.inFlight).toBe(0);
+  });
+
+  it("reserves a role view's calls in the role's nested scope too, and refuses only that role", async () => {
+    const budget = createBudget({
+      scope: { name: 'wiring-5', limitUsd: 1 },
+      roles: { judge: { limitUsd: 0.000_01 } },
+    });
+    const adapter = new ChatAdapter(transport, { observers: [budget], endpoint });
+    const request = {
+      model: MODEL,
+      messages: [{ role: 'user' as const, content: 'Is it safe?' }],
+      maxTokens: 64,
+    };
+    await expect(adapter.forRole('judge').complete(request)).rejects.toMatchObject({
       kind: 'budget',
-      reason: 'spend',
-      scope: 'wiring-2',
+      scope: 'wiring-5/judge',
+    });
+    await expect(adapter.bounded(64).complete({ ...request, role: 'judge' })).rejects.toMatchObject({
+      kind: 'budget',
+      scope: 'wiring-5/judge',
     });
     expect(emulator.requests).toHaveLength(0);
+    const response = await adapter.complete(request);
+    expect(emulator.requests).toHaveLength(1);
+    const [root, judge] = await budget.usage('judge');
+    expect(root?.spentNanoUsd).toBe(Math.round((response.costUsd ?? 0) * 1e9));
+    expect(judge?.spentNanoUsd).toBe(0);
   });
 
   it('releases a failed attempt and settles the retry that got a reply', async () => {

@@ -1,4 +1,4 @@
-import type { ChatClient } from '@switchboard/adapter';
+import type { CallObserver, ChatClient } from '@switchboard/adapter';
 import type { PriceBook } from '@switchboard/prices';
 import type { KeyVariableAllowance } from './key-variable.js';
 
@@ -8,6 +8,13 @@ export interface ResolveChatEndpointOptions {
   override?: ChatClient;
   /** Where environment variables are read; default `process.env`. Never mutated. */
   env?: Record<string, string | undefined>;
+  /**
+   * Told before each attempt and after each raw call of the resolved adapter (rules 4–6), its
+   * `bounded` copies and `forRole` views: e.g. a `Budget` of `@switchboard/budget` (which may
+   * refuse a call before it is sent) or a meter. Not given to the override or a scripted client,
+   * which make no raw call of ours. Default none.
+   */
+  observers?: readonly CallObserver[];
   /**
    * Let a key go over plain `http://` to any host, not only to a loopback address;
    * default false. `SWITCHBOARD_ALLOW_INSECURE_HTTP=1` in the environment does the same.

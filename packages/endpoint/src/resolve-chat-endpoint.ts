@@ -1,3 +1,4 @@
+import { attachObservers, checkObservers } from './attach-observers.js';
 import { resolutionSteps } from './resolution-steps.js';
 import type { ResolveChatEndpointOptions } from './resolve-chat-endpoint-options.js';
 import type { ResolvedChatEndpoint } from './resolved-chat-endpoint.js';
@@ -24,6 +25,8 @@ import type { SwitchboardConfig } from './switchboard-config.js';
  * loopback address unless `allowInsecureHttp` or `SWITCHBOARD_ALLOW_INSECURE_HTTP=1` allows it;
  * `models.chat_api_key_env` only names a key-like variable (`isKeyLikeVariable`) unless
  * `allowKeyVariable` allows it. `explainResolution` says why a rule did not apply.
+ * `observers` (a budget, a meter) are added to the adapter of rules 4–6; rules 1 and 2 make
+ * no raw call of ours, so they get none.
  *
  * @throws {ConfigError} once rules 1 and 2 have not applied: for a configuration `parseConfig`
  *   refuses, a `chat_api_key_env` that is not key-like, a `PRIMARY_BASE_URL` that is not an absolute
@@ -33,8 +36,9 @@ export function resolveChatEndpoint(
   config: SwitchboardConfig = {},
   options: ResolveChatEndpointOptions = {},
 ): ResolvedChatEndpoint | null {
+  const observers = checkObservers(options?.observers);
   const last = resolutionSteps(config, options).at(-1);
-  if (last?.outcome === 'resolved') return last.resolved;
+  if (last?.outcome === 'resolved') return attachObservers(last.resolved, observers);
   if (last?.outcome === 'refused') throw last.error;
   return null;
 }

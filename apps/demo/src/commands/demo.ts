@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { CallRecord } from '@switchboard/adapter';
+import type { Budget } from '@switchboard/budget';
 import { startEmulator } from '@switchboard/emulator';
 import {
   isAdapterResolution,
@@ -16,6 +17,7 @@ import {
   runProposer,
   runRejectedModel,
 } from '../demo/demo-roles.js';
+import { BUDGETED_ROLE, runBudgeted } from '../demo/run-budgeted.js';
 import { colors, formatUsd } from '../format.js';
 import type { Io } from '../io.js';
 import { plural } from '../plural.js';
@@ -28,6 +30,11 @@ const REJECTED_MODEL = 'primary-v4.1-flash';
 const PROPOSER_MAX_TOKENS = 12;
 /** The classifier calls the larger model, so the cost table shows each call priced by its own model. */
 const CLASSIFIER_MODEL = 'primary-v4-pro';
+/** The triage role's budget: room for a few capped calls' worst cases, not for one more. */
+const TRIAGE_LIMIT_USD = 0.0005;
+/** The run's budget, over every role; the output cap it assumes for calls without `max_tokens`. */
+const RUN_LIMIT_USD = 0.05;
+const RUN_MAX_OUTPUT_TOKENS = 4096;
 /** Why the demo's record says `"thinking": true` while the default is off; printed with the record. */
 const THINKING_NOTE =
   'thinking is off by default; the demo turns it on (models.thinking = true) so the detector has reasoning to replay across its tool turn';
@@ -42,7 +49,8 @@ function roleCosts(records: readonly CallRecord[]): { model: string; usd: number
 /**
  * `switchboard demo`: starts the emulator on loopback, resolves the endpoint
  * through the primary route (an `env` of its own: the user's environment is
- * neither read for keys nor changed), runs a short multi-role session and
+ * neither read for keys nor changed) with a budget as the adapter's observer,
+ * runs a short multi-role session (the last role runs out of its budget) and
  * prints the endpoint record and a cost table per role.
  */
 export async function demoCommand(io: Io, options: { json?: boolean } = {}): Promise<void> {
@@ -51,12 +59,22 @@ export async function demoCommand(io: Io, options: { json?: boolean } = {}): Pro
   // A throwaway key for the emulator: the demo never needs, reads or prints a real one.
   const demoKey = `demo-${randomBytes(12).toString('hex')}`;
   const emulator = await startEmulator({ key: demoKey, emptyJson: [1] });
+  let budget: Budget | undefined;
   try {
     io.stderr(errorPaint.dim(`emulator listening on ${emulator.url}\n`));
     // Thinking stays on here so the detector has reasoning to replay across its tool turn.
     const config: SwitchboardConfig = { models: { thinking: true } };
+    // Loaded here, not at start: only the demo pays for the budget package (and its Redis client).
+    const { createBudget } = await import('@switchboard/budget');
+    budget = createBudget({
+      scope: { name: 'demo', limitUsd: RUN_LIMIT_USD },
+      roles: { [BUDGETED_ROLE]: { limitUsd: TRIAGE_LIMIT_USD } },
+      maxOutputTokens: RUN_MAX_OUTPUT_TOKENS,
+      onWarning: (message) => io.stderr(errorPaint.dim(`budget: ${message}\n`)),
+    });
     const resolved = resolveChatEndpoint(config, {
       env: { PRIMARY_API_KEY: demoKey, PRIMARY_BASE_URL: emulator.url },
+      observers: [budget],
     });
     if (!isAdapterResolution(resolved)) {
       throw new CliError('the demo endpoint did not resolve through the primary route');
@@ -70,6 +88,10 @@ export async function demoCommand(io: Io, options: { json?: boolean } = {}): Pro
       ['judge', () => runJudge(adapter, judgeModel, () => emulator.requests.length)],
       ['proposer', () => runProposer(adapter, detectorModel, PROPOSER_MAX_TOKENS)],
       ['rejected-model', () => runRejectedModel(adapter, REJECTED_MODEL)],
+      [
+        BUDGETED_ROLE,
+        () => runBudgeted(adapter, detectorModel, TRIAGE_LIMIT_USD, () => emulator.requests.length),
+      ],
     ];
     // Each role's cost is the sum of its calls' records, each priced by the model it was made with.
     const records: CallRecord[] = [];
@@ -87,7 +109,10 @@ export async function demoCommand(io: Io, options: { json?: boolean } = {}): Pro
 
     const rows = outcomes.map((outcome, index) => {
       const { model, usd } = roleCosts(roleRecords[index] ?? []);
-      return { label: outcome.role, model, totals: { ...usageTotals(outcome.usage, () => 0), usd } };
+      const label = outcome.budget?.refused
+        ? `${outcome.role} (${outcome.budget.refused} refused)`
+        : outcome.role;
+      return { label, model, totals: { ...usageTotals(outcome.usage, () => 0), usd } };
     });
     const total = sumTotals(rows.map((row) => row.totals));
     const degraded = outcomes.filter((outcome) => outcome.degraded);
@@ -103,6 +128,7 @@ export async function demoCommand(io: Io, options: { json?: boolean } = {}): Pro
             summary: outcome.summary,
             degraded: outcome.degraded === true,
             ...rows[index]?.totals,
+            ...(outcome.budget ? { budget: outcome.budget } : {}),
           })),
           total,
         }),
@@ -121,7 +147,14 @@ export async function demoCommand(io: Io, options: { json?: boolean } = {}): Pro
     for (const outcome of degraded) {
       io.stdout(`degradation recorded (not a verdict): ${safeText(outcome.summary)}\n`);
     }
+    for (const outcome of outcomes) {
+      if (!outcome.budget?.refusal) continue;
+      io.stdout(
+        `refused before it was sent (${outcome.role}, budget ${formatUsd(outcome.budget.limitUsd)}; the emulator received ${plural(outcome.budget.requestsForRefused, 'request')} for it): ${safeText(outcome.budget.refusal)}\n`,
+      );
+    }
   } finally {
+    budget?.close();
     await emulator.close();
   }
 }

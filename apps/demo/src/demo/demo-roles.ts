@@ -15,10 +15,23 @@ export interface RoleOutcome {
   readonly usage: readonly unknown[];
   /** The role's call was rejected in a way the pipeline records as a degradation. */
   readonly degraded?: boolean;
+  /** The role's budget: its limit and the calls it refused before they were sent. */
+  readonly budget?: RoleBudget;
+}
+
+/** What a role's budget did in the demo. */
+interface RoleBudget {
+  readonly limitUsd: number;
+  /** Calls refused before they were sent. */
+  readonly refused: number;
+  /** Requests the emulator received for the refused calls (0: nothing was sent). */
+  readonly requestsForRefused: number;
+  /** The refusal's message: the scope, its limit, what is spent and reserved, what the call needed. */
+  readonly refusal: string | null;
 }
 
 /** The tools and instructions the roles share; a long shared prefix earns prompt-cache hits. */
-const SYSTEM_PROMPT =
+export const SYSTEM_PROMPT =
   'You are one role of a security-analysis pipeline. Read the evidence, cite file and line, ' +
   'and never report a finding the evidence does not support. Answer briefly.';
 
@@ -35,7 +48,9 @@ const GREP_TOOL: ToolSchema = {
   },
 };
 
-const TOOL_RESULT = 'src/db.ts:42:  return db.query("SELECT * FROM users WHERE id = " + request.params.id);';
+/** The line of code every role looks at. */
+export const TOOL_RESULT =
+  'src/db.ts:42:  return db.query("SELECT * FROM users WHERE id = " + request.params.id);';
 
 /** Runs `work` and returns the usage entries it added to the adapter's ledger. */
 async function recording(adapter: ChatAdapter, work: () => Promise<string>): Promise<[string, unknown[]]> {

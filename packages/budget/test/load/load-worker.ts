@@ -1,10 +1,11 @@
 // One worker process of the load test: `concurrency` calls at a time through a
-// budget on Redis shared with the other workers, each settled or released.
+// ChatAdapter over OpenAITransport whose observer is a budget on Redis shared with
+// the other workers; each attempt is settled or released.
 // Reports to the parent over IPC. Run with `node --import tsx`.
-import { OpenAITransport } from '@switchboard/adapter';
+import { ChatAdapter, OpenAITransport } from '@switchboard/adapter';
+import { costOf, priceOf } from '@switchboard/prices';
 import { createBudget } from '../../src/budget.js';
 import { RedisBudgetStore } from '../../src/redis-store.js';
-import { observedCall } from '../support/observed-call.js';
 
 /** The worker's settings, passed as JSON in argv[2]. */
 export interface WorkerSettings {
@@ -69,7 +70,21 @@ const counting = {
     };
   },
 };
-const transport = new OpenAITransport({ apiKey: settings.apiKey, baseUrl: settings.baseUrl, maxAttempts: 1 });
+const MODEL = 'primary-flash';
+const adapter = new ChatAdapter(
+  new OpenAITransport({
+    apiKey: settings.apiKey,
+    baseUrl: settings.baseUrl,
+    maxAttempts: 3,
+    retryBackoffSeconds: 0.01,
+  }),
+  {
+    observers: [counting],
+    endpoint: { cost: (usage) => costOf(priceOf(MODEL), usage) },
+    // The emulator's default (reasoning on) makes calls dear enough that the limit stops the run.
+    disableThinking: false,
+  },
+);
 
 let settledNanoUsd = 0;
 let records = 0;
@@ -82,8 +97,8 @@ async function lane(): Promise<void> {
   while (next < settings.calls) {
     const number = next++;
     try {
-      const record = await observedCall(transport, [counting], {
-        model: 'primary-flash',
+      const response = await adapter.complete({
+        model: MODEL,
         messages: [
           { role: 'system', content: 'You review build logs and answer in one sentence.' },
           {
@@ -92,10 +107,10 @@ async function lane(): Promise<void> {
           },
         ],
         maxTokens: settings.maxTokens,
-        maxAttempts: 3,
+        timeoutSeconds: 30,
       });
       records += 1;
-      settledNanoUsd += Math.round((record.costUsd ?? 0) * 1_000_000_000);
+      settledNanoUsd += Math.round((response.costUsd ?? 0) * 1_000_000_000);
     } catch (error) {
       if ((error as { reason?: string }).reason === 'spend') {
         refusals += 1;
@@ -109,6 +124,10 @@ async function lane(): Promise<void> {
 }
 
 await Promise.all(Array.from({ length: settings.concurrency }, () => lane()));
+// The adapter does not wait for a settlement before it answers: let the last ones end before closing.
+for (const started = Date.now(); ended < granted && Date.now() < started + 30_000; ) {
+  await new Promise((resolve) => setTimeout(resolve, 10));
+}
 budget.close();
 await store.close();
 process.send?.(

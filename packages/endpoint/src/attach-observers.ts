@@ -1,0 +1,27 @@
+import type { CallObserver } from '@switchboard/adapter';
+import type { ResolvedChatEndpoint } from './resolved-chat-endpoint.js';
+
+/** The `observers` option checked: an array (each observer is checked by the adapter), or none. */
+export function checkObservers(observers: unknown): readonly CallObserver[] {
+  if (observers === undefined || observers === null) return [];
+  if (!Array.isArray(observers)) {
+    throw new TypeError('options.observers must be an array of CallObserver objects');
+  }
+  return observers;
+}
+
+/**
+ * Adds `observers` to the adapter of an adapter route (rules 4–6), so a budget or a
+ * meter sees its every attempt and raw call, and those of its `bounded` copies and
+ * `forRole` views. The override and scripted routes are left alone: the override is
+ * the caller's own client (not ours to change), and a scripted client makes no raw
+ * call, so there is nothing to reserve, settle or record.
+ */
+export function attachObservers(
+  resolved: ResolvedChatEndpoint,
+  observers: readonly CallObserver[],
+): ResolvedChatEndpoint {
+  if (resolved.rule === 'override' || resolved.rule === 'scripted') return resolved;
+  for (const observer of observers) resolved.client.observe(observer);
+  return resolved;
+}
