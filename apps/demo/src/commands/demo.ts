@@ -7,6 +7,7 @@ import {
   type SwitchboardConfig,
 } from '@switchboard/endpoint';
 import { CliError } from '../cli-error.js';
+import { openDemoJournal } from '../demo/demo-journal.js';
 import {
   type RoleOutcome,
   runClassifier,
@@ -18,6 +19,9 @@ import {
 import { colors, formatUsd } from '../format.js';
 import type { Io } from '../io.js';
 import { plural } from '../plural.js';
+import { readJournalReport } from '../report/read-journal-report.js';
+import { renderJournalReport } from '../report/render-journal-report.js';
+import { reportWidth } from '../report/report-width.js';
 import { safeJson, safeText } from '../terminal-text.js';
 import { renderUsageTable } from '../usage-table.js';
 import { sumTotals, usageTotals } from '../usage-totals.js';
@@ -29,13 +33,21 @@ const PROPOSER_MAX_TOKENS = 12;
 const THINKING_NOTE =
   'thinking is off by default; the demo turns it on (models.thinking = true) so the detector has reasoning to replay across its tool turn';
 
+/** Options of `switchboard demo`. */
+export interface DemoCommandOptions {
+  json?: boolean;
+  /** The journal file to append the session's calls to; default: a new file under the OS temp directory. */
+  journal?: string;
+}
+
 /**
  * `switchboard demo`: starts the emulator on loopback, resolves the endpoint
  * through the primary route (an `env` of its own: the user's environment is
  * neither read for keys nor changed), runs a short multi-role session and
- * prints the endpoint record and a cost table per role.
+ * prints the endpoint record and a cost table per role; it journals every
+ * call and ends with the journal's report.
  */
-export async function demoCommand(io: Io, options: { json?: boolean } = {}): Promise<void> {
+export async function demoCommand(io: Io, options: DemoCommandOptions = {}): Promise<void> {
   const paint = colors(io.color);
   const errorPaint = colors(io.errorColor ?? io.color);
   // A throwaway key for the emulator: the demo never needs, reads or prints a real one.
@@ -53,6 +65,8 @@ export async function demoCommand(io: Io, options: { json?: boolean } = {}): Pro
     }
     const { client: adapter, endpoint } = resolved;
     const [detectorModel, judgeModel] = resolveModels(config);
+    const session = openDemoJournal(io, endpoint, options.journal);
+    adapter.observe(session.observer);
 
     const steps: Array<[string, () => Promise<RoleOutcome>]> = [
       ['detector', () => runDetector(adapter, detectorModel)],
@@ -64,6 +78,7 @@ export async function demoCommand(io: Io, options: { json?: boolean } = {}): Pro
     const outcomes: RoleOutcome[] = [];
     for (const [index, [role, run]] of steps.entries()) {
       io.stderr(errorPaint.dim(`[${index + 1}/${steps.length}] ${role}...\n`));
+      session.role = role;
       const outcome = await run();
       outcomes.push(outcome);
       io.stderr(`  ${errorPaint.green('✓')} ${role}: ${safeText(outcome.summary)}\n`);
@@ -75,6 +90,10 @@ export async function demoCommand(io: Io, options: { json?: boolean } = {}): Pro
     }));
     const total = sumTotals(rows.map((row) => row.totals));
     const degraded = outcomes.filter((outcome) => outcome.degraded);
+    await session.journal.close();
+    const warn = (message: string) =>
+      io.stderr(`switchboard: warning: ${safeText(session.path)}: ${safeText(message)}\n`);
+    const report = await readJournalReport(session.path, { since: session.since, warn });
 
     if (options.json) {
       io.stdout(
@@ -89,6 +108,10 @@ export async function demoCommand(io: Io, options: { json?: boolean } = {}): Pro
             ...rows[index]?.totals,
           })),
           total,
+          // The adapter's own sum over every raw call, its bounded copies' included: the report's total.
+          totalCostUsd: adapter.totalCostUsd(),
+          journal: session.path,
+          report,
         }),
       );
       return;
@@ -105,6 +128,8 @@ export async function demoCommand(io: Io, options: { json?: boolean } = {}): Pro
     for (const outcome of degraded) {
       io.stdout(`degradation recorded (not a verdict): ${safeText(outcome.summary)}\n`);
     }
+    io.stdout(`\n${paint.bold('Journal')}: ${safeText(session.path)} (switchboard report reads it again)\n`);
+    io.stdout(renderJournalReport(report, { color: io.color, width: reportWidth(io) }));
   } finally {
     await emulator.close();
   }
