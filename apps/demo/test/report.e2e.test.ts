@@ -138,6 +138,20 @@ describe('switchboard report', () => {
     expect(wideBar.split('#').length - 1).toBe((bars[2]?.length ?? 0) + 50);
   });
 
+  it('draws a bar per hour for a run over two hours', async () => {
+    const long = [
+      line('2026-11-23T07:10:00Z', 'detector', 2),
+      line('2026-11-23T08:30:00Z', 'detector', 1),
+      line('2026-11-23T10:05:00Z', 'judge', 4),
+    ].join('\n');
+    const run = await runCli(['report', await directory.file('hours.jsonl', `${long}\n`)]);
+    expect(run.stdout).toMatch(/^Spend per hour$/m);
+    const bars = run.stdout.split('\n').filter((text) => /^ {2}11-23 \d\d \|/.test(text));
+    expect(bars.map((text) => text.slice(2, 10))).toEqual(['11-23 07', '11-23 08', '11-23 09', '11-23 10']);
+    expect(bars[2]).toMatch(/\| \$0\.000000000 {2}0 calls$/);
+    expect(bars[3]).toMatch(/\|#+\| \$4\.000000000 {2}1 call$/);
+  });
+
   it('draws the chart in colour with block characters on a terminal, plain under NO_COLOR', async () => {
     const file = await directory.file('tty.jsonl', `${RUN}\n`);
     const colour = await runCliInTerminal(['report', file]);
