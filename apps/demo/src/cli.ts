@@ -10,5 +10,6 @@ process.exitCode = await main(process.argv.slice(2), {
   color: colorSupport(process.stdout, process.env),
   errorColor: colorSupport(process.stderr, process.env),
   stderrIsTty: process.stderr.isTTY === true,
+  columns: process.stdout.columns,
   readStdin: () => text(process.stdin),
 });

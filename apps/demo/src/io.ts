@@ -9,6 +9,8 @@ export interface Io {
   readonly errorColor?: boolean;
   /** Whether stderr is a terminal: only then does a call show a spinner. Default false. */
   readonly stderrIsTty?: boolean;
+  /** Columns of the terminal stdout writes to, when it is one: a report's chart fills them. */
+  readonly columns?: number;
   /** Reads all of stdin, for `chat -`; absent means stdin is not available. */
   readonly readStdin?: () => Promise<string>;
 }

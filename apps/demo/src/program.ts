@@ -1,9 +1,10 @@
 import { Command, Option } from 'commander';
 import { chatCommand } from './commands/chat.js';
 import { costCommand } from './commands/cost.js';
-import { demoCommand } from './commands/demo.js';
+import { type DemoCommandOptions, demoCommand } from './commands/demo.js';
 import { modelsCommand } from './commands/models.js';
 import { pricesCommand } from './commands/prices.js';
+import { type ReportCommandOptions, reportCommand } from './commands/report.js';
 import { resolveCommand } from './commands/resolve.js';
 import type { Io } from './io.js';
 import { loadConfig } from './load-config.js';
@@ -46,7 +47,11 @@ export function createProgram(io: Io): Command {
     .command('demo')
     .description('run a multi-role session against the built-in emulator: no key, no network')
     .addOption(jsonOption())
-    .action((options: { json?: boolean }) => demoCommand(io, options));
+    .option(
+      '--journal <file>',
+      "append the session's call records to this journal (default: a new file under the OS temp directory)",
+    )
+    .action((options: DemoCommandOptions) => demoCommand(io, options));
 
   program
     .command('resolve')
@@ -116,6 +121,20 @@ export function createProgram(io: Io): Command {
     .action(async (file: string, options: ConfigOptions & { model?: string; json?: boolean }) => {
       await costCommand(io, file, options, await config(options));
     });
+
+  program
+    .command('report')
+    .description(
+      "report a run's journal: cost and calls by role, model and endpoint, cache, errors, spend over time",
+    )
+    .argument(
+      '<journal>',
+      'the journal file (JSON Lines, one call record per line), e.g. from demo --journal',
+    )
+    .option('--since <time>', 'only calls at or after this ISO time (e.g. 2026-11-23T09:00:00Z)')
+    .option('--until <time>', 'only calls before this ISO time')
+    .addOption(jsonOption())
+    .action((file: string, options: ReportCommandOptions) => reportCommand(io, file, options));
 
   return program;
 }

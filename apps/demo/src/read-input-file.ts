@@ -15,8 +15,20 @@ export async function readInputFile(file: string, what: string): Promise<string>
   try {
     return await readFile(file, 'utf8');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? '';
-    const reason = REASONS[code] ?? `unreadable${code === '' ? '' : ` (${code})`}`;
-    throw new CliError(`cannot read the ${what}: ${reason}: ${file}`, BAD_INPUT_EXIT_CODE);
+    throw unreadableFileError(file, what, error);
   }
+}
+
+/** The exit-2 error for a file the user named that could not be read: what it is for, why (in words), its path. */
+export function unreadableFileError(file: string, what: string, error: unknown): CliError {
+  return new CliError(
+    `cannot read the ${what}: ${fileErrorReason(error, 'unreadable')}: ${file}`,
+    BAD_INPUT_EXIT_CODE,
+  );
+}
+
+/** A file system error in words (`no such file`), else `fallback` with the code. */
+export function fileErrorReason(error: unknown, fallback: string): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code ?? '';
+  return REASONS[code] ?? `${fallback}${code === '' ? '' : ` (${code})`}`;
 }

@@ -178,11 +178,14 @@ describe('switchboard cost', () => {
 });
 
 describe('help and version', () => {
-  it.each(['demo', 'resolve', 'chat', 'prices', 'models', 'cost'])('prints help for %s', async (command) => {
-    const run = await runCli([command, '--help']);
-    expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(new RegExp(`Usage: switchboard ${command}`));
-  });
+  it.each(['demo', 'resolve', 'chat', 'prices', 'models', 'cost', 'report'])(
+    'prints help for %s',
+    async (command) => {
+      const run = await runCli([command, '--help']);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toMatch(new RegExp(`Usage: switchboard ${command}`));
+    },
+  );
 
   it('prints the version', async () => {
     const run = await runCli(['--version']);

@@ -39,6 +39,12 @@ export interface CallRecord {
    * what went wrong; the call then counts 0 in every total and `costUsd` is null.
    */
   readonly costError?: string | null;
+  /** The reply's `id` (e.g. `chatcmpl-...`), or null (no reply, or none in it). */
+  readonly responseId?: string | null;
+  /** The model the reply says answered (`model`), or null (no reply, or none in it). */
+  readonly responseModel?: string | null;
+  /** The reply's `choices[0].finish_reason`, or null (no reply, or none in it). */
+  readonly finishReason?: string | null;
   /** How the call failed, or null when a reply arrived. */
   readonly error?: {
     readonly kind: ChatErrorKind;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { answer, PlainTransport, RawTransport } from '../test/support/raw-transport.js';
+import { answer, PlainTransport, RawTransport, reply } from '../test/support/raw-transport.js';
+import type { CallRecord } from './call-record.js';
 import { ChatAdapter } from './chat-adapter.js';
 import type { CompleteRequest } from './chat-client.js';
 import { ChatError } from './chat-error.js';
@@ -40,6 +41,44 @@ describe('ChatAdapter call records', () => {
     expect(Object.isFrozen(record)).toBe(true);
     expect(Object.isFrozen(response.calls)).toBe(true);
     expect(response.costUsd).toBe(5);
+  });
+
+  it('records the reply facts: its id, the model it names and the first choice’s finish reason', async () => {
+    const adapter = new ChatAdapter(
+      new RawTransport([
+        reply(
+          { role: 'assistant', content: 'a' },
+          {
+            id: 'chatcmpl-42',
+            model: 'primary-flash-0815',
+            choices: [{ message: {}, finish_reason: 'length' }],
+          },
+        ),
+        { choices: [{ message: { content: 'b' }, finish_reason: 7 }], id: 42 },
+      ]),
+    );
+    const first = await adapter.complete(request);
+    expect(first.calls[0]).toMatchObject({
+      responseId: 'chatcmpl-42',
+      responseModel: 'primary-flash-0815',
+      finishReason: 'length',
+    });
+    const second = await adapter.complete(request);
+    expect(second.calls[0]).toMatchObject({ responseId: null, responseModel: null, finishReason: null });
+  });
+
+  it('records null reply facts for a failed call, and the finish reason a plain transport’s message carries', async () => {
+    const failed = new ChatAdapter(new RawTransport([new Error('socket hang up')]));
+    const records: CallRecord[] = [];
+    failed.observe({ afterCall: (record) => records.push(record) });
+    await expect(failed.complete(request)).rejects.toThrow('socket hang up');
+    expect(records[0]).toMatchObject({ responseId: null, responseModel: null, finishReason: null });
+    const plain = new ChatAdapter(new PlainTransport([{ content: 'a', finish_reason: 'stop' }]));
+    expect((await plain.complete(request)).calls[0]).toMatchObject({
+      responseId: null,
+      responseModel: null,
+      finishReason: 'stop',
+    });
   });
 
   it('reports pricedAs null when the endpoint names no pricing model', async () => {

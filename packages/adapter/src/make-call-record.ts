@@ -23,6 +23,9 @@ export function makeCallRecord(
     durationMs: facts.durationMs,
     attempts: facts.attempts,
     role,
+    responseId: facts.responseId,
+    responseModel: facts.responseModel,
+    finishReason: facts.finishReason,
     error: facts.error === null ? null : failureOf(facts.error),
   };
   if (pricing.providerCostUsd !== undefined) record.providerCostUsd = pricing.providerCostUsd;

@@ -3,13 +3,17 @@ import type { CallObserver } from './call-observer.js';
 import type { CallRecord } from './call-record.js';
 import type { ChatTransport, TransportRequest } from './chat-transport.js';
 import { messageOfReply } from './message-of-reply.js';
-import { isRecord, readField } from './read-field.js';
+import { isRecord, readField, readString } from './read-field.js';
 import { abortedError, untilAborted } from './until-aborted.js';
 
 /** What the adapter knows of a raw call once it is over, to make its record. */
 export interface CallFacts {
   /** The reply's `usage` when it was a plain object (not yet copied), else null. */
   readonly usage: Record<string, unknown> | null;
+  /** The reply's `id`, `model` and `choices[0].finish_reason` when strings, else null. */
+  readonly responseId: string | null;
+  readonly responseModel: string | null;
+  readonly finishReason: string | null;
   /** What ended the call, or null when a reply arrived. */
   readonly error: unknown | null;
   readonly at: Date;
@@ -68,9 +72,9 @@ export async function rawCall(setup: RawCallSetup): Promise<RawCallResult> {
             signal,
           )
         : await attemptOnce(transport, request, tracker);
-    return { message: reply.message, record: endCall(setup, tracker, started, reply.usage, null) };
+    return { message: reply.message, record: endCall(setup, tracker, started, reply, null) };
   } catch (error) {
-    endCall(setup, tracker, started, null, error);
+    endCall(setup, tracker, started, NO_REPLY, error);
     throw error;
   }
 }
@@ -80,11 +84,14 @@ function endCall(
   setup: RawCallSetup,
   tracker: AttemptTracker,
   started: number,
-  usage: Record<string, unknown> | null,
+  reply: ReplyFacts,
   error: unknown | null,
 ): CallRecord {
   const record = setup.record(setup, {
-    usage,
+    usage: reply.usage,
+    responseId: reply.responseId,
+    responseModel: reply.responseModel,
+    finishReason: reply.finishReason,
     error,
     at: new Date(),
     durationMs: performance.now() - started,
@@ -109,14 +116,39 @@ async function attemptOnce(transport: ChatTransport, request: TransportRequest, 
   }
 }
 
+/** What a raw call's record takes from its reply. */
+interface ReplyFacts {
+  readonly usage: Record<string, unknown> | null;
+  readonly responseId: string | null;
+  readonly responseModel: string | null;
+  readonly finishReason: string | null;
+}
+
+const NO_REPLY: ReplyFacts = Object.freeze({
+  usage: null,
+  responseId: null,
+  responseModel: null,
+  finishReason: null,
+});
+
 async function send(
   transport: ChatTransport,
   request: TransportRequest,
-): Promise<{ message: unknown; usage: Record<string, unknown> | null }> {
+): Promise<ReplyFacts & { message: unknown }> {
   if (typeof transport.completeChatRaw !== 'function') {
-    return { message: await transport.completeChat(request), usage: null };
+    const message = await transport.completeChat(request);
+    // A stub's message may carry the finish reason merged in, as completeChat returns it.
+    return { ...NO_REPLY, message, finishReason: readString(message, 'finish_reason') ?? null };
   }
   const reply = await transport.completeChatRaw(request);
   const usage = readField(reply, 'usage');
-  return { message: messageOfReply(reply), usage: isRecord(usage) ? usage : null };
+  const message = messageOfReply(reply);
+  return {
+    message,
+    usage: isRecord(usage) ? usage : null,
+    responseId: readString(reply, 'id') ?? null,
+    responseModel: readString(reply, 'model') ?? null,
+    // messageOfReply has already read choices[0].finish_reason (a string) into the message.
+    finishReason: readString(message, 'finish_reason') ?? null,
+  };
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { metrics, trace } from '@opentelemetry/api';
@@ -7,11 +7,10 @@ import {
   InMemorySpanExporter,
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
-import { ChatAdapter, OpenAITransport } from '@switchboard/adapter';
+import { type CallRecord, ChatAdapter, OpenAITransport } from '@switchboard/adapter';
 import { type Emulator, startEmulator } from '@switchboard/emulator';
 import { costOf, priceOf } from '@switchboard/prices';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { observingTransport } from './__harness__/observing-transport.js';
 import { CallJournal } from './call-journal.js';
 import { CallMeter } from './call-meter.js';
 import { endpointLabel } from './endpoint-label.js';
@@ -30,7 +29,7 @@ afterAll(async () => {
 
 const PREFIX = 'You review build logs for a CI pipeline. '.repeat(40);
 
-describe('telemetry over a real adapter, transport and emulator (local harness until the adapter wiring lands)', () => {
+describe('telemetry over a real adapter, transport and emulator', () => {
   it('journals, meters and traces every raw call; the report totals equal the adapters’ costUsd()', async () => {
     const exporter = new InMemorySpanExporter();
     trace.setGlobalTracerProvider(
@@ -40,30 +39,31 @@ describe('telemetry over a real adapter, transport and emulator (local harness u
     const path = join(mkdtempSync(join(tmpdir(), 'e2e-')), 'run.jsonl');
     const journal = new CallJournal(path, { endpoint });
     const meter = new CallMeter({ endpoint: endpointLabel(endpoint) });
-    const observers = [journal, meter, await otelObserver({ endpoint })];
     const prices = priceOf('primary-flash');
     const costModel = { cost: (usage: unknown) => costOf(prices, usage) };
     const transport = new OpenAITransport({ apiKey: 'test-key', baseUrl: emulator.url, maxAttempts: 1 });
-    const adapterFor = (role: string) =>
-      new ChatAdapter(observingTransport(transport, costModel, 'primary-flash', role, observers), {
-        endpoint: costModel,
-      });
-    const detector = adapterFor('detector');
-    const judge = adapterFor('judge');
+    const adapter = new ChatAdapter(transport, { endpoint: costModel, observers: [journal, meter] });
+    // Added later, and still heard by the views and bounded copies made before.
+    const detector = adapter.forRole('detector');
+    const judge = adapter.bounded(256).forRole('judge');
+    adapter.observe(await otelObserver({ endpoint }));
 
+    const records: CallRecord[] = [];
     for (const step of ['compile', 'test', 'lint']) {
-      await detector.complete({
+      const response = await detector.complete({
         model: 'primary-flash',
         messages: [
           { role: 'system', content: PREFIX },
           { role: 'user', content: `Why did the ${step} step fail?` },
         ],
       });
+      records.push(...response.calls);
     }
-    await judge.complete({
+    const verdict = await judge.complete({
       model: 'primary-flash',
       messages: [{ role: 'user', content: 'Is this a real failure?' }],
     });
+    records.push(...verdict.calls);
     await expect(
       judge.complete({ model: 'primary-retired', messages: [{ role: 'user', content: 'Judge again.' }] }),
     ).rejects.toMatchObject({ kind: 'model_rejected' });
@@ -71,10 +71,12 @@ describe('telemetry over a real adapter, transport and emulator (local harness u
 
     const report = await reportJournal(path);
     expect(report.totals.calls).toBe(5);
+    // The role views share their adapter's ledger; the judge's is its bounded copy's own.
     expect(report.byRole.detector?.costUsd).toBe(detector.costUsd());
     expect(report.byRole.judge?.costUsd).toBe(judge.costUsd());
-    expect(report.totals.costUsd).toBeCloseTo(detector.costUsd() + judge.costUsd(), 15);
+    expect(report.totals.costUsd).toBe(adapter.totalCostUsd());
     expect(detector.costUsd()).toBeGreaterThan(0);
+    expect(judge.costUsd()).toBeGreaterThan(0);
     expect(report.cache.hitTokens).toBeGreaterThan(0);
     expect(report.cache.savedUsd).toBeGreaterThan(0);
     expect(report.errors).toEqual({ model_rejected: { calls: 1, degradations: 1 } });
@@ -93,15 +95,38 @@ describe('telemetry over a real adapter, transport and emulator (local harness u
       'chat primary-retired',
     ]);
     const usage = detector.usage[2] as Record<string, number>;
+    const record = records[2];
+    expect(record?.usage).toBe(usage);
+    expect(record?.responseId).toMatch(/\S/);
+    expect(record?.responseModel).toMatch(/\S/);
+    expect(record?.finishReason).toBe('stop');
     expect(spans[2]?.attributes).toMatchObject({
+      'gen_ai.request.model': 'primary-flash',
+      'gen_ai.response.id': record?.responseId,
+      'gen_ai.response.model': record?.responseModel,
+      'gen_ai.response.finish_reasons': [record?.finishReason],
       'gen_ai.usage.input_tokens': usage.prompt_tokens,
       'gen_ai.usage.output_tokens': usage.completion_tokens,
       'gen_ai.usage.cache_read.input_tokens': usage.prompt_cache_hit_tokens,
       'gen_ai.usage.cost.amount': costModel.cost(usage),
-      'gen_ai.response.finish_reasons': ['stop'],
       'switchboard.role': 'detector',
+      'switchboard.attempts': 1,
     });
-    expect(spans[2]?.attributes['gen_ai.response.id']).toEqual(expect.any(String));
+    // Every reply is its own: the ids differ from call to call.
+    expect(new Set(records.map((call) => call.responseId)).size).toBe(4);
+    for (const [index, call] of records.entries()) {
+      expect(spans[index]?.attributes['gen_ai.response.id']).toBe(call.responseId);
+    }
+    expect(spans[3]?.attributes['switchboard.role']).toBe('judge');
     expect(spans[4]?.attributes['error.type']).toBe('model_rejected');
+    expect(spans[4]?.attributes['gen_ai.response.id']).toBeUndefined();
+
+    // The journal keeps the reply facts too.
+    const lines = readFileSync(path, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(lines.map((line) => line.responseId)).toEqual([...records.map((call) => call.responseId), null]);
+    expect(lines[3]).toMatchObject({ role: 'judge', finishReason: 'stop', outcome: 'ok' });
   }, 60_000);
 });

@@ -2,17 +2,12 @@ import type { CallRecord } from '@switchboard/adapter';
 
 /**
  * A call record as the telemetry observers read it: the adapter's `CallRecord`
- * plus reply facts it does not carry yet. Each extra field is optional and used
- * when present (the adapter is expected to add them; see the README).
+ * (with its reply facts `responseId`, `responseModel`, `finishReason`) plus
+ * facts other callers may add. Each extra field is optional and used when present.
  */
 export interface TelemetryRecord extends CallRecord {
-  /** The reply's `id` (`chatcmpl-...`). */
-  readonly responseId?: string | null;
-  /** The model the reply says answered, when it differs from the one sent or is worth recording. */
-  readonly responseModel?: string | null;
-  /** `choices[].finish_reason` of the reply, or the first choice's alone. */
+  /** `choices[].finish_reason` of every choice of the reply; wins over `finishReason`. */
   readonly finishReasons?: readonly string[] | null;
-  readonly finishReason?: string | null;
   /** A route label the caller's router gave the call. */
   readonly route?: string | null;
 }

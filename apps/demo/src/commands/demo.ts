@@ -9,6 +9,7 @@ import {
   type SwitchboardConfig,
 } from '@switchboard/endpoint';
 import { CliError } from '../cli-error.js';
+import { openDemoJournal } from '../demo/demo-journal.js';
 import {
   type RoleOutcome,
   runClassifier,
@@ -21,6 +22,9 @@ import { BUDGETED_ROLE, runBudgeted } from '../demo/run-budgeted.js';
 import { colors, formatUsd } from '../format.js';
 import type { Io } from '../io.js';
 import { plural } from '../plural.js';
+import { readJournalReport } from '../report/read-journal-report.js';
+import { renderJournalReport } from '../report/render-journal-report.js';
+import { reportWidth } from '../report/report-width.js';
 import { safeJson, safeText } from '../terminal-text.js';
 import { renderUsageTable } from '../usage-table.js';
 import { sumTotals, usageTotals } from '../usage-totals.js';
@@ -46,14 +50,22 @@ function roleCosts(records: readonly CallRecord[]): { model: string; usd: number
   return { model: models.join(', '), usd };
 }
 
+/** Options of `switchboard demo`. */
+export interface DemoCommandOptions {
+  json?: boolean;
+  /** The journal file to append the session's calls to; default: a new file under the OS temp directory. */
+  journal?: string;
+}
+
 /**
  * `switchboard demo`: starts the emulator on loopback, resolves the endpoint
  * through the primary route (an `env` of its own: the user's environment is
  * neither read for keys nor changed) with a budget as the adapter's observer,
- * runs a short multi-role session (the last role runs out of its budget) and
- * prints the endpoint record and a cost table per role.
+ * runs a short multi-role session (the last role runs out of its budget),
+ * prints the endpoint record and a cost table per role, journals every call
+ * and ends with the journal's report.
  */
-export async function demoCommand(io: Io, options: { json?: boolean } = {}): Promise<void> {
+export async function demoCommand(io: Io, options: DemoCommandOptions = {}): Promise<void> {
   const paint = colors(io.color);
   const errorPaint = colors(io.errorColor ?? io.color);
   // A throwaway key for the emulator: the demo never needs, reads or prints a real one.
@@ -81,6 +93,8 @@ export async function demoCommand(io: Io, options: { json?: boolean } = {}): Pro
     }
     const { client: adapter, endpoint } = resolved;
     const [detectorModel, judgeModel] = resolveModels(config);
+    const session = openDemoJournal(io, endpoint, options.journal);
+    adapter.observe(session.observer);
 
     const steps: Array<[string, () => Promise<RoleOutcome>]> = [
       ['detector', () => runDetector(adapter, detectorModel)],
@@ -101,6 +115,7 @@ export async function demoCommand(io: Io, options: { json?: boolean } = {}): Pro
     for (const [index, [role, run]] of steps.entries()) {
       io.stderr(errorPaint.dim(`[${index + 1}/${steps.length}] ${role}...\n`));
       const first = records.length;
+      session.role = role;
       const outcome = await run();
       outcomes.push(outcome);
       roleRecords.push(records.slice(first));
@@ -116,6 +131,10 @@ export async function demoCommand(io: Io, options: { json?: boolean } = {}): Pro
     });
     const total = sumTotals(rows.map((row) => row.totals));
     const degraded = outcomes.filter((outcome) => outcome.degraded);
+    await session.journal.close();
+    const warn = (message: string) =>
+      io.stderr(`switchboard: warning: ${safeText(session.path)}: ${safeText(message)}\n`);
+    const report = await readJournalReport(session.path, { since: session.since, warn });
 
     if (options.json) {
       io.stdout(
@@ -131,6 +150,10 @@ export async function demoCommand(io: Io, options: { json?: boolean } = {}): Pro
             ...(outcome.budget ? { budget: outcome.budget } : {}),
           })),
           total,
+          // The adapter's own sum over every raw call, its bounded copies' included: the report's total.
+          totalCostUsd: adapter.totalCostUsd(),
+          journal: session.path,
+          report,
         }),
       );
       return;
@@ -153,6 +176,8 @@ export async function demoCommand(io: Io, options: { json?: boolean } = {}): Pro
         `refused before it was sent (${outcome.role}, budget ${formatUsd(outcome.budget.limitUsd)}; the emulator received ${plural(outcome.budget.requestsForRefused, 'request')} for it): ${safeText(outcome.budget.refusal)}\n`,
       );
     }
+    io.stdout(`\n${paint.bold('Journal')}: ${safeText(session.path)} (switchboard report reads it again)\n`);
+    io.stdout(renderJournalReport(report, { color: io.color, width: reportWidth(io) }));
   } finally {
     budget?.close();
     await emulator.close();

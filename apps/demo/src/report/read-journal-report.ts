@@ -1,0 +1,35 @@
+import { type ReportFigures, reportJournal } from '@switchboard/telemetry';
+import { unreadableFileError } from '../read-input-file.js';
+
+/** Options of {@link readJournalReport}. */
+export interface ReadJournalReportOptions {
+  /** Only calls at or after this time (epoch milliseconds). */
+  readonly since?: number;
+  /** Only calls before this time (epoch milliseconds). */
+  readonly until?: number;
+  /** Told about each skipped line, e.g. `line 7: not JSON, skipped`. */
+  readonly warn: (message: string) => void;
+}
+
+/**
+ * The report figures of a journal file, read streaming; a file that cannot be
+ * read (missing, a directory) exits 2 saying why in words.
+ */
+export async function readJournalReport(
+  file: string,
+  options: ReadJournalReportOptions,
+): Promise<ReportFigures> {
+  try {
+    return await reportJournal(file, {
+      ...(options.since === undefined ? {} : { since: options.since }),
+      ...(options.until === undefined ? {} : { until: options.until }),
+      onIssue: (issue) => options.warn(issue.message),
+    });
+  } catch (error) {
+    // Only the file system's errors carry a code; anything else is a bug, reported as one.
+    if (typeof (error as NodeJS.ErrnoException | undefined)?.code === 'string') {
+      throw unreadableFileError(file, 'journal', error);
+    }
+    throw error;
+  }
+}
