@@ -21,4 +21,19 @@ export default {
   excludePrivate: true,
   excludeInternal: true,
   treatWarningsAsErrors: true,
+  // Doc comments show configuration (TOML) and shell examples besides TypeScript.
+  highlightLanguages: [
+    'bash',
+    'console',
+    'javascript',
+    'json',
+    'jsonc',
+    'sh',
+    'shell',
+    'text',
+    'toml',
+    'ts',
+    'tsx',
+    'typescript',
+  ],
 };
