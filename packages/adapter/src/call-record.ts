@@ -1,31 +1,17 @@
 import type { ChatErrorKind } from './chat-error.js';
+import type { CallPricing } from './cost-model.js';
 import type { UsageEntry } from './usage-entry.js';
-
-/** Where a call's price came from: the price book, the provider's own `usage.cost`, or the endpoint's prices. */
-export type PriceSource = 'table' | 'provider' | 'endpoint';
 
 /**
  * One raw call (a request and its retries, up to its reply or its last failure),
  * made by the adapter once per raw call. Records are frozen plain data: safe to
  * journal (never a key, never message content) and to sum.
  */
-export interface CallRecord {
+export interface CallRecord extends CallPricing {
   /** The model id as sent. */
   readonly model: string;
   /** A plain, frozen copy of the reply's `usage`, or null (no reply, or none in it). */
   readonly usage: UsageEntry | null;
-  /** What the call cost in USD, or null when nothing priced it. */
-  readonly costUsd: number | null;
-  /** The model id whose price was used, or null. */
-  readonly pricedAs: string | null;
-  /** Where the price came from, or null when the call was not priced. */
-  readonly priceSource: PriceSource | null;
-  /** Which dated tariff entry and band priced it, or null (flat prices, or not priced). */
-  readonly tariff: unknown | null;
-  /** The provider's own `usage.cost`, when it sent one. */
-  readonly providerCostUsd?: number | null;
-  /** The `@switchboard/prices` data version the call was costed with, when a price book priced it. */
-  readonly priceVersion?: string | null;
   /** ISO time of the reply (or of the failure). */
   readonly at: string;
   /** Milliseconds from the first attempt's start to the reply or the last failure. */

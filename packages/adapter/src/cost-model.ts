@@ -1,13 +1,21 @@
-import type { PriceSource } from './call-record.js';
 import type { UsageEntry } from './usage-entry.js';
 
-/** How one call was priced, as a cost model reports it. */
+/** Where a call's price came from: the price book, the provider's own `usage.cost`, or the endpoint's prices. */
+export type PriceSource = 'table' | 'provider' | 'endpoint';
+
+/** How one call was priced, as a cost model reports it (and as its `CallRecord` keeps it). */
 export interface CallPricing {
+  /** What the call cost in USD, or null when nothing priced it. */
   readonly costUsd: number | null;
+  /** The model id whose price was used, or null. */
   readonly pricedAs: string | null;
+  /** Where the price came from, or null when the call was not priced. */
   readonly priceSource: PriceSource | null;
+  /** Which dated tariff entry and band priced it, or null (flat prices, or not priced). */
   readonly tariff: unknown | null;
+  /** The provider's own `usage.cost`, when it sent one. */
   readonly providerCostUsd?: number | null;
+  /** The `@switchboard/prices` data version the call was costed with, when a price book priced it. */
   readonly priceVersion?: string | null;
 }
 

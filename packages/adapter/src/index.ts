@@ -1,7 +1,7 @@
 export type { ParseBaseUrlOptions } from './base-url.js';
 export { BaseUrlError, parseBaseUrl } from './base-url.js';
 export type { AttemptHandle, AttemptInfo, AttemptOutcome, CallObserver } from './call-observer.js';
-export type { CallRecord, PriceSource } from './call-record.js';
+export type { CallRecord } from './call-record.js';
 export type { AdapterListModelsOptions, ChatAdapterOptions } from './chat-adapter.js';
 export { ChatAdapter } from './chat-adapter.js';
 export type { ChatClient, ChatMessage, CompleteRequest, ReasoningFields, ToolSchema } from './chat-client.js';
@@ -10,7 +10,7 @@ export { ChatError } from './chat-error.js';
 export type { ChatLogprobs, ChatResponse, ToolCall } from './chat-response.js';
 export { chatResponseFromMessage } from './chat-response-from-message.js';
 export type { ChatTransport, TransportRequest } from './chat-transport.js';
-export type { CallPricing, CostModel, PricedCall } from './cost-model.js';
+export type { CallPricing, CostModel, PricedCall, PriceSource } from './cost-model.js';
 export type { ModelRejectedErrorOptions } from './model-rejected-error.js';
 export { ModelRejectedError } from './model-rejected-error.js';
 export type { ListModelsOptions, OpenAITransportOptions } from './openai-transport.js';

@@ -1,5 +1,4 @@
-import type { PriceSource } from './call-record.js';
-import type { CallPricing, CostModel } from './cost-model.js';
+import type { CallPricing, CostModel, PriceSource } from './cost-model.js';
 import { isRecord } from './read-field.js';
 import type { UsageEntry } from './usage-entry.js';
 

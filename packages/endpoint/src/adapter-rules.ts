@@ -5,6 +5,7 @@ import { readVariable } from './environment.js';
 import { insecureHttpAllowed, insecureHttpReason } from './insecure-http.js';
 import { KEY_VARIABLE_RULE, keyVariableAllowed } from './key-variable.js';
 import { PRIMARY_DEFAULT_BASE_URL } from './primary-base-url.js';
+import type { ProviderKind } from './provider-kind.js';
 import { providerOf } from './provider-of.js';
 import { modelsOfParsed } from './resolve-models.js';
 import { type RuleContext, type RuleStep, refused } from './rule-step.js';
@@ -42,17 +43,14 @@ export function configuredStep(config: SwitchboardConfig, context: RuleContext):
   const apiKey = readVariable(context.environment, keyVariable) ?? '';
   const insecure = apiKey === '' ? null : insecureReason(checked.address, context);
   if (insecure !== null) return refused('configured', `${name}: ${insecure}`, name);
-  const thinking = models.thinking ?? false;
-  const resolved = adapterResolution({
-    rule: 'configured',
-    provider: providerOf(checked.address),
-    baseUrl: checked.address,
+  const resolved = thinkingRoute(
+    'configured',
+    providerOf(checked.address),
+    checked.address,
     apiKey,
-    thinking,
-    disableThinking: !thinking,
-    model: modelsOfParsed(config)[0],
-    priceBook: endpointPriceBook(config, context.options),
-  });
+    config,
+    context,
+  );
   const warnings =
     apiKey === ''
       ? [`${keyVariable} is unset or blank: calls go without credentials and will likely fail with 401`]
@@ -79,17 +77,7 @@ export function primaryStep(config: SwitchboardConfig, context: RuleContext): Ru
   if ('reason' in checked) return refused('primary', `${name}: ${checked.reason}`, name);
   const insecure = insecureReason(checked.address, context);
   if (insecure !== null) return refused('primary', `${name}: ${insecure}`, name);
-  const thinking = config.models?.thinking ?? false;
-  const resolved = adapterResolution({
-    rule: 'primary',
-    provider: 'primary',
-    baseUrl: checked.address,
-    apiKey,
-    thinking,
-    disableThinking: !thinking,
-    model: modelsOfParsed(config)[0],
-    priceBook: endpointPriceBook(config, context.options),
-  });
+  const resolved = thinkingRoute('primary', 'primary', checked.address, apiKey, config, context);
   return {
     rule: 'primary',
     outcome: 'resolved',
@@ -143,4 +131,29 @@ function insecureReason(address: string, context: RuleContext): string | null {
     address,
     insecureHttpAllowed(context.options.allowInsecureHttp, context.environment),
   );
+}
+
+/**
+ * Rules 4 and 5 with rule 8: `thinking` is `models.thinking ?? false`, the adapter disables
+ * thinking exactly when it is off, and the record is priced for the detector model.
+ */
+function thinkingRoute(
+  rule: 'configured' | 'primary',
+  provider: Exclude<ProviderKind, 'scripted'>,
+  baseUrl: string,
+  apiKey: string,
+  config: SwitchboardConfig,
+  context: RuleContext,
+) {
+  const thinking = config.models?.thinking ?? false;
+  return adapterResolution({
+    rule,
+    provider,
+    baseUrl,
+    apiKey,
+    thinking,
+    disableThinking: !thinking,
+    model: modelsOfParsed(config)[0],
+    priceBook: endpointPriceBook(config, context.options),
+  });
 }
