@@ -82,6 +82,7 @@ describe('switchboard demo', () => {
       'primary-flash',
       'primary-flash',
       'primary-v4.1-flash',
+      'primary-flash',
     ]);
     // Each row is its model's price applied to its own tokens, to the printed nine decimals.
     for (const row of roles) {

@@ -232,11 +232,22 @@ describe('switchboard demo journal', () => {
     const figures = await reportJson([journal]);
     expect(figures.totals.costUsd).toBe(demo.totalCostUsd);
     expect(figures.totals).toEqual(demo.report.totals);
-    // One line per raw call: the judge's empty-JSON retry counts twice, the rejected model once, as a degradation.
+    // One line per raw call: the judge's empty-JSON retry counts twice, the rejected model once, as a
+    // degradation, and the triage call its budget refused before it was sent once, as a budget error.
     const lines = (await readFile(journal, 'utf8')).trim().split('\n');
     expect(figures.totals.calls).toBe(lines.length);
-    expect(figures.errors).toEqual({ model_rejected: { calls: 1, degradations: 1 } });
-    for (const role of demo.roles.filter((row) => row.role !== 'rejected-model')) {
+    expect(figures.errors).toEqual({
+      model_rejected: { calls: 1, degradations: 1 },
+      budget: { calls: 1, degradations: 0 },
+    });
+    const triage = demo.roles.find((row) => row.role === 'triage');
+    expect(figures.byRole.triage).toMatchObject({
+      calls: (triage?.calls ?? 0) + 1,
+      failures: 1,
+      degradations: 0,
+    });
+    expect(figures.byRole.triage?.costUsd).toBeCloseTo(triage?.usd ?? -1, 15);
+    for (const role of demo.roles.filter((row) => row.role !== 'rejected-model' && row.role !== 'triage')) {
       expect(figures.byRole[role.role]?.calls).toBe(role.calls);
       expect(figures.byRole[role.role]?.costUsd).toBeCloseTo(role.usd, 15);
     }
