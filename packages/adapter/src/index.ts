@@ -11,6 +11,7 @@ export type { ChatLogprobs, ChatResponse, ToolCall } from './chat-response.js';
 export { chatResponseFromMessage } from './chat-response-from-message.js';
 export type { ChatTransport, TransportRequest } from './chat-transport.js';
 export type { CallPricing, CostModel, PricedCall, PriceSource } from './cost-model.js';
+export { describeType, isPlainObject } from './describe-type.js';
 export type { ModelRejectedErrorOptions } from './model-rejected-error.js';
 export { ModelRejectedError } from './model-rejected-error.js';
 export type { ListModelsOptions, OpenAITransportOptions } from './openai-transport.js';

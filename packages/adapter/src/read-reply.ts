@@ -1,5 +1,6 @@
 import type { CallAttempt } from './call-attempt.js';
 import { ChatError } from './chat-error.js';
+import { describeType } from './describe-type.js';
 import { readBody } from './read-body.js';
 import { isRecord } from './read-field.js';
 import { redact, redactError } from './redact.js';
@@ -49,7 +50,8 @@ export async function readReply(
   } catch {
     throw fail(`the reply is not valid JSON (${text.length} characters)`, false);
   }
-  if (!isRecord(payload)) throw fail(`the reply is ${describeJson(payload)}, expected a JSON object`, false);
+  if (!isRecord(payload))
+    throw fail(`the reply is JSON of type ${describeType(payload)}, expected an object`, false);
   if (payload.error !== undefined && payload.error !== null) throw embeddedFailure(payload, attempt);
   return payload;
 }
@@ -81,10 +83,4 @@ function sizeOf(bytes: number): string {
   if (bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
   if (bytes % 1024 === 0) return `${bytes / 1024} KiB`;
   return `${bytes} bytes`;
-}
-
-function describeJson(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return `a ${typeof value}`;
 }

@@ -1,10 +1,11 @@
+// The type-describing rule of error messages lives in the adapter, the lowest package that needs it.
+export { describeType } from '@switchboard/adapter';
 export { GATEWAY_DEFAULT_BASE_URL } from './adapter-rules.js';
 export type { ChatEndpointInit } from './chat-endpoint.js';
 export { ChatEndpoint } from './chat-endpoint.js';
 export type { ConfigErrorOptions } from './config-error.js';
 export { ConfigError } from './config-error.js';
 export type { ConfigWarning } from './config-warnings.js';
-export { describeType } from './describe-type.js';
 export type { ResolutionExplanation, RuleExplanation } from './explain-resolution.js';
 export { explainResolution } from './explain-resolution.js';
 export { ALLOW_INSECURE_HTTP_ENV, isLoopbackAddress } from './insecure-http.js';
