@@ -18,6 +18,12 @@ export interface CallRecord extends CallPricing {
   readonly durationMs: number;
   /** Attempts made, the first included. */
   readonly attempts: number;
+  /**
+   * What the call cost in whole nano-dollars (1e-9 USD): the cost model's figure
+   * rounded to the nearest, so `costUsd === costNanoUsd / 1e9` exactly and sums of
+   * records are exact; null when the call was not priced.
+   */
+  readonly costNanoUsd: number | null;
   /** The caller's role for the call, or null. */
   readonly role?: string | null;
   /**

@@ -1,3 +1,4 @@
+import { usdOfNano } from '@switchboard/prices';
 import type { CallObserver } from './call-observer.js';
 import type { CallRecord } from './call-record.js';
 import type { ChatClient, CompleteRequest } from './chat-client.js';
@@ -110,14 +111,28 @@ export class ChatAdapter implements ChatClient {
     return withCalls(chatResponseFromMessage(second.message), [first.record, second.record]);
   }
 
-  /** The sum of this adapter's per-call costs (`calls[].costUsd`, unpriced calls 0); 0 without an endpoint. O(1). */
+  /**
+   * The sum of this adapter's per-call costs (`calls[].costUsd`, unpriced calls 0);
+   * 0 without an endpoint. Summed exactly in nano-dollars: the result is the
+   * nearest number to a decimal of at most nine places. O(1).
+   */
   costUsd(): number {
     return this.#ledger.costUsd;
   }
 
-  /** The cost of this adapter's calls plus those of all its bounded copies (and theirs). O(1). */
+  /** {@link ChatAdapter.costUsd} in whole nano-dollars (1e-9 USD), the exact integer. O(1). */
+  costNanoUsd(): number {
+    return this.#ledger.costNanoUsd;
+  }
+
+  /** The cost of this adapter's calls plus those of all its bounded copies (and theirs), summed exactly. O(1). */
   totalCostUsd(): number {
-    return this.#total.value;
+    return this.#total.usd;
+  }
+
+  /** {@link ChatAdapter.totalCostUsd} in whole nano-dollars (1e-9 USD), the exact integer. O(1). */
+  totalCostNanoUsd(): number {
+    return this.#total.nanoUsd;
   }
 
   /**
@@ -244,9 +259,9 @@ export class ChatAdapter implements ChatClient {
     if (usage !== null) this.#ledger.add(usage);
     const pricing = priceCall(this.endpoint, model, usage, facts.at);
     // Running totals keep costUsd() and totalCostUsd() O(1): a meter may read them after every call.
-    if (pricing.costUsd !== null) {
-      this.#ledger.addCost(pricing.costUsd);
-      this.#total.add(pricing.costUsd);
+    if (pricing.costNanoUsd !== null) {
+      this.#ledger.addCost(pricing.costNanoUsd);
+      this.#total.add(pricing.costNanoUsd);
     }
     if (pricing.costError !== null && !this.#reported.costError) {
       this.#reported.costError = true;
@@ -259,9 +274,12 @@ export class ChatAdapter implements ChatClient {
 }
 
 function withCalls(response: ChatResponse, calls: CallRecord[]): ChatResponse {
-  let costUsd: number | null = null;
-  for (const call of calls) if (call.costUsd !== null) costUsd = (costUsd ?? 0) + call.costUsd;
-  return Object.freeze({ ...response, calls: Object.freeze(calls), costUsd });
+  let costNanoUsd: number | null = null;
+  for (const call of calls) {
+    if (call.costNanoUsd !== null) costNanoUsd = (costNanoUsd ?? 0) + call.costNanoUsd;
+  }
+  const costUsd = costNanoUsd === null ? null : usdOfNano(costNanoUsd);
+  return Object.freeze({ ...response, calls: Object.freeze(calls), costUsd, costNanoUsd });
 }
 
 function roleOf(role: unknown): string | null {

@@ -33,6 +33,7 @@ describe('chatResponseFromMessage', () => {
         reasoningDetails: null,
         calls: [],
         costUsd: null,
+        costNanoUsd: null,
       });
     });
 

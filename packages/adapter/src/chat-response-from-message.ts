@@ -11,6 +11,7 @@ const emptyResponse: ChatResponse = Object.freeze({
   reasoningDetails: null,
   calls: Object.freeze([]),
   costUsd: null,
+  costNanoUsd: null,
 });
 
 /**
@@ -31,6 +32,7 @@ export function chatResponseFromMessage(message: unknown): ChatResponse {
       reasoningDetails: reasoningDetails(message),
       calls: Object.freeze([]),
       costUsd: null,
+      costNanoUsd: null,
     });
   } catch {
     return emptyResponse;

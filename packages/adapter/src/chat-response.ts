@@ -31,6 +31,8 @@ export interface ChatResponse {
   readonly reasoningDetails: readonly unknown[] | null;
   /** The records of the raw calls behind this response: one, or two after a JSON-mode retry; [] when none was made. */
   readonly calls: readonly CallRecord[];
-  /** The sum of `calls[].costUsd`; null when none of them was priced. */
+  /** The sum of `calls[].costUsd`, summed exactly (in nano-dollars); null when none of them was priced. */
   readonly costUsd: number | null;
+  /** The exact sum of `calls[].costNanoUsd` in whole nano-dollars (1e-9 USD); null when none of them was priced. */
+  readonly costNanoUsd: number | null;
 }

@@ -16,6 +16,7 @@ export function makeCallRecord(
     model,
     usage,
     costUsd: pricing.costUsd,
+    costNanoUsd: pricing.costNanoUsd,
     pricedAs: pricing.pricedAs,
     priceSource: pricing.priceSource,
     tariff: pricing.tariff,

@@ -1,14 +1,18 @@
+import { nanoUsdOf, usdOfNano } from '@switchboard/prices';
 import type { CallPricing, CostModel, PriceSource } from './cost-model.js';
 import { isRecord } from './read-field.js';
 import type { UsageEntry } from './usage-entry.js';
 
 /** How a call was priced, plus why the cost model failed to price it, if it did. */
 export interface PricingOutcome extends CallPricing {
+  /** `costUsd` in whole nano-dollars (the cost model's figure rounded to the nearest), or null when unpriced. */
+  readonly costNanoUsd: number | null;
   readonly costError: string | null;
 }
 
 const unpriced: PricingOutcome = Object.freeze({
   costUsd: null,
+  costNanoUsd: null,
   pricedAs: null,
   priceSource: null,
   tariff: null,
@@ -17,7 +21,8 @@ const unpriced: PricingOutcome = Object.freeze({
 
 /**
  * Prices one raw call: `priceCall` when the cost model has it, else
- * `cost(usage)` as the endpoint's prices. Never throws: a cost model that
+ * `cost(usage)` as the endpoint's prices; the cost is rounded to the nearest
+ * nano-dollar, so `costUsd === costNanoUsd / 1e9` and sums are exact. Never throws: a cost model that
  * throws or gives a negative or non-finite cost leaves the call unpriced, with
  * `costError` saying why, so a reply that arrived is never lost to a bad price.
  */
@@ -43,15 +48,23 @@ export function priceCall(
   if (typeof costUsd !== 'number' || !Number.isFinite(costUsd) || costUsd < 0) {
     return failed(`the cost model returned ${describeCost(costUsd)}, not a finite number >= 0`);
   }
-  return pick(pricing, costUsd);
+  let costNanoUsd: number;
+  try {
+    costNanoUsd = nanoUsdOf(costUsd);
+  } catch {
+    return failed(`the cost model returned ${costUsd} USD, past the exact range of nano-dollars`);
+  }
+  return pick(pricing, costNanoUsd);
 }
 
 const sources: ReadonlySet<unknown> = new Set(['table', 'provider', 'endpoint']);
 
 // Only the known fields, each of its type: the record is journaled as it is.
-function pick(pricing: Record<string, unknown>, costUsd: number | null): PricingOutcome {
+function pick(pricing: Record<string, unknown>, costNanoUsd: number | null): PricingOutcome {
+  const costUsd = costNanoUsd === null ? null : usdOfNano(costNanoUsd);
   const outcome: { -readonly [K in keyof PricingOutcome]: PricingOutcome[K] } = {
     costUsd,
+    costNanoUsd,
     pricedAs: typeof pricing.pricedAs === 'string' ? pricing.pricedAs : null,
     priceSource:
       costUsd !== null && sources.has(pricing.priceSource) ? (pricing.priceSource as PriceSource) : null,

@@ -1,3 +1,4 @@
+import { usdOfNano } from '@switchboard/prices';
 import type { UsageEntry } from './usage-entry.js';
 
 const refuse = (): boolean => false;
@@ -13,27 +14,33 @@ const readOnly: ProxyHandler<UsageEntry[]> = {
 };
 
 /**
- * An adapter's usage entries and the running total of their costs. `view` is a
+ * An adapter's usage entries and the running total of their costs (integer
+ * nano-dollars, so the sum is exact). `view` is a
  * read-only window on the entries: O(1) to get, never a copy, always current.
  */
 export class UsageLedger {
   readonly #entries: UsageEntry[] = [];
   /** What callers see as `adapter.usage`. */
   readonly view: readonly UsageEntry[] = new Proxy(this.#entries, readOnly);
-  #costUsd = 0;
+  #costNanoUsd = 0;
 
   /** Adds one frozen entry. */
   add(entry: UsageEntry): void {
     this.#entries.push(entry);
   }
 
-  /** Adds one call's cost (already checked: a finite number >= 0). */
-  addCost(costUsd: number): void {
-    this.#costUsd += costUsd;
+  /** Adds one call's cost in whole nano-dollars (already checked: a safe integer >= 0). */
+  addCost(costNanoUsd: number): void {
+    this.#costNanoUsd += costNanoUsd;
   }
 
-  /** The sum of the recorded costs. */
+  /** The exact sum of the recorded costs, in nano-dollars. */
+  get costNanoUsd(): number {
+    return this.#costNanoUsd;
+  }
+
+  /** The sum of the recorded costs in USD: the nearest number to the exact decimal. */
   get costUsd(): number {
-    return this.#costUsd;
+    return usdOfNano(this.#costNanoUsd);
   }
 }

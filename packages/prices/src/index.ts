@@ -1,5 +1,7 @@
 export type { BilledTokens } from './cost-of.js';
 export { costOf, tokensOf } from './cost-of.js';
+export type { FormatNanoUsdOptions } from './nano-usd.js';
+export { formatNanoUsd, NANO_USD_PER_USD, nanoUsdOf, usdOfNano } from './nano-usd.js';
 export type {
   BookCost,
   BookPrice,

@@ -14,7 +14,9 @@ describe('CallMeter', () => {
         failures: 2,
         degradations: 1,
         attempts: 7,
-        costUsd: 0.00021 + 0.0012,
+        // Summed as integer nano-dollars: no float noise (0.00021 + 0.0012 is 0.0014099999999999998).
+        costUsd: 0.00141,
+        costNanoUsd: 1_410_000,
         unpricedCalls: 2,
         inputTokens: 3200,
         cacheHitTokens: 2524,
@@ -71,5 +73,34 @@ describe('CallMeter', () => {
     expect(() => new CallMeter({ endpoint: 3 as unknown as string })).toThrow(
       /options.endpoint must be a string/,
     );
+  });
+
+  describe('money', () => {
+    it('sums 1,000 calls of mixed costs exactly, from costNanoUsd, else from costUsd rounded', () => {
+      const meter = new CallMeter();
+      let nano = 0;
+      let floats = 0;
+      for (let index = 0; index < 1000; index += 1) {
+        const costNanoUsd = 47_080 + (index % 13) * 1_320 + (index % 3) * 396_000;
+        nano += costNanoUsd;
+        floats += costNanoUsd / 1e9;
+        // Every third record is an older one, with costUsd alone (and float noise in it).
+        const record =
+          index % 3 === 0
+            ? { ...PRIMARY_JUDGE_CALL, costUsd: costNanoUsd / 1e9 + 1e-18, costNanoUsd: undefined as never }
+            : { ...GATEWAY_DETECTOR_CALL, costUsd: costNanoUsd / 1e9, costNanoUsd };
+        meter.afterCall(record);
+      }
+      const totals = meter.snapshot().totals;
+      expect(totals.costNanoUsd).toBe(nano);
+      expect(totals.costUsd).toBe(nano / 1e9);
+      expect(String(totals.costUsd)).toMatch(/^\d+\.\d{1,9}$/);
+      // The float sum the meter used to keep would show noise.
+      expect(String(floats)).not.toMatch(/^\d+\.\d{1,9}$/);
+      const byModel = meter.snapshot().byModel;
+      expect(
+        (byModel['primary-flash']?.costNanoUsd ?? 0) + (byModel['primary-v4-pro']?.costNanoUsd ?? 0),
+      ).toBe(nano);
+    });
   });
 });

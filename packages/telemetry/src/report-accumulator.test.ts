@@ -4,7 +4,6 @@ import {
   GATEWAY_DETECTOR_CALL,
   PRIMARY_JUDGE_CALL,
   RATE_LIMITED_CALL,
-  RECORDS,
   REJECTED_CALL,
 } from './__fixtures__/call-records.js';
 import { journalEndpoint, journalLineOf } from './journal-line.js';
@@ -47,7 +46,9 @@ describe('ReportAccumulator', () => {
         attempts: 7,
         unpricedCalls: 2,
       });
-      expect(figures.totals.costUsd).toBe(RECORDS.reduce((sum, record) => sum + (record.costUsd ?? 0), 0));
+      // Summed as integer nano-dollars, so without float noise.
+      expect(figures.totals.costUsd).toBe(0.00141);
+      expect(figures.totals.costNanoUsd).toBe(1_410_000);
       expect(figures.from).toBe('2026-11-23T08:00:10.500Z');
       expect(figures.to).toBe('2026-11-23T08:03:00.000Z');
     });

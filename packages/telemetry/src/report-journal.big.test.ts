@@ -16,18 +16,20 @@ const ENDPOINT = { provider: 'primary', baseUrl: 'https://api.primary.example', 
 
 /** Writes a journal of LINES lines over three hours (two malformed, the last one torn); returns the cost sum. */
 function writeBigJournal(path: string): number {
-  let costUsd = 0;
+  let costNanoUsdSum = 0;
   let chunk: string[] = [];
   for (let number = 1; number <= LINES; number++) {
     if (MALFORMED.has(number)) chunk.push('{"v":1,"model":"primary-flash",');
     else if (number === LINES) chunk.push('{"v":1,"model":"primary-fl');
     else {
-      const cost = 0.0001 + (number % 7) * 0.00001;
-      costUsd += cost;
+      const costNanoUsd = 100_000 + (number % 7) * 10_000;
+      const cost = costNanoUsd / 1e9;
+      costNanoUsdSum += costNanoUsd;
       const at = new Date(START + Math.floor((number * 3 * 3_600_000) / LINES)).toISOString();
       const record = {
         ...PRIMARY_JUDGE_CALL,
         costUsd: cost,
+        costNanoUsd,
         at,
         role: number % 2 === 0 ? 'judge' : 'detector',
       };
@@ -38,7 +40,7 @@ function writeBigJournal(path: string): number {
       chunk = [];
     }
   }
-  return costUsd;
+  return costNanoUsdSum / 1e9;
 }
 
 describe('reading a big journal', () => {

@@ -1,3 +1,5 @@
+import { usdOfNano } from '@switchboard/prices';
+import { costNanoUsdOf } from './cost-nano-usd-of.js';
 import type { TelemetryRecord } from './telemetry-record.js';
 import type { UsageTokens } from './usage-tokens.js';
 
@@ -11,8 +13,10 @@ export interface TallyFigures {
   readonly degradations: number;
   /** Attempts, retries included. */
   readonly attempts: number;
-  /** USD of the priced calls. */
+  /** USD of the priced calls, summed exactly (`costNanoUsd / 1e9`). */
   readonly costUsd: number;
+  /** The exact sum of the priced calls' costs, in whole nano-dollars (1e-9 USD). */
+  readonly costNanoUsd: number;
   /** Calls nothing priced. */
   readonly unpricedCalls: number;
   /** Prompt tokens, cache reads included. */
@@ -31,7 +35,7 @@ export class Tally {
   failures = 0;
   degradations = 0;
   attempts = 0;
-  costUsd = 0;
+  costNanoUsd = 0;
   unpricedCalls = 0;
   inputTokens = 0;
   cacheHitTokens = 0;
@@ -48,14 +52,20 @@ export class Tally {
       if (error.degradation) this.degradations += 1;
     }
     this.attempts += finite(record.attempts);
-    // Same order of addition as the adapter's running total, so the sums agree exactly.
-    if (typeof record.costUsd === 'number' && Number.isFinite(record.costUsd)) this.costUsd += record.costUsd;
+    // Integer nano-dollars, as the adapter's running total: the sums agree exactly, in any order.
+    const nano = costNanoUsdOf(record);
+    if (nano !== null) this.costNanoUsd += nano;
     else this.unpricedCalls += 1;
     this.inputTokens += tokens.input;
     this.cacheHitTokens += tokens.cacheRead;
     this.outputTokens += tokens.output;
     this.reasoningTokens += tokens.reasoning;
     this.durationMs += finite(record.durationMs);
+  }
+
+  /** USD of the priced calls, summed exactly. */
+  get costUsd(): number {
+    return usdOfNano(this.costNanoUsd);
   }
 
   /** A frozen plain copy of the figures. */
@@ -66,6 +76,7 @@ export class Tally {
       degradations: this.degradations,
       attempts: this.attempts,
       costUsd: this.costUsd,
+      costNanoUsd: this.costNanoUsd,
       unpricedCalls: this.unpricedCalls,
       inputTokens: this.inputTokens,
       cacheHitTokens: this.cacheHitTokens,
@@ -89,7 +100,8 @@ export function tallyOf(groups: Map<string, Tally>, key: string): Tally {
 /** Each group's figures, by key, the dearest first (then the busiest, then by name). */
 export function breakdownOf(groups: Map<string, Tally>): Record<string, TallyFigures> {
   const entries = [...groups].sort(
-    ([nameA, a], [nameB, b]) => b.costUsd - a.costUsd || b.calls - a.calls || nameA.localeCompare(nameB),
+    ([nameA, a], [nameB, b]) =>
+      b.costNanoUsd - a.costNanoUsd || b.calls - a.calls || nameA.localeCompare(nameB),
   );
   return Object.freeze(Object.fromEntries(entries.map(([key, tally]) => [key, tally.figures()])));
 }

@@ -28,7 +28,7 @@ try { await import('@opentelemetry/api'); otel = 'present'; } catch {}
 const telemetry = await import('@switchboard/telemetry');
 await import('@switchboard/adapter');
 const observer = await telemetry.otelObserver({ endpoint: { provider: 'primary', baseUrl: 'https://api.primary.example' } });
-observer.afterCall?.({ model: 'primary-flash', usage: null, costUsd: null, pricedAs: null, priceSource: null,
+observer.afterCall?.({ model: 'primary-flash', usage: null, costUsd: null, costNanoUsd: null, pricedAs: null, priceSource: null,
   tariff: null, at: new Date().toISOString(), durationMs: 1, attempts: 1 });
 const meter = new telemetry.CallMeter();
 console.log(JSON.stringify({ otel, observer: Object.keys(observer), meter: typeof meter.snapshot }));

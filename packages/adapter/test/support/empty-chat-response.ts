@@ -12,5 +12,6 @@ export function emptyChatResponse(): ChatResponse {
     reasoningDetails: null,
     calls: [],
     costUsd: null,
+    costNanoUsd: null,
   };
 }

@@ -7,9 +7,16 @@ export function pricedAs(model: string): CostModel {
   return { cost: (usage) => costOf(prices, usage) };
 }
 
-/** The exact sum of the cost model over entries, in ledger order (what costUsd() must equal). */
+/**
+ * The exact sum of the cost model over entries, each cost rounded to the nearest
+ * nano-dollar and added as an integer (what costUsd() must equal).
+ */
 export function costSum(costModel: CostModel, entries: readonly Record<string, unknown>[]): number {
-  let sum = 0;
-  for (const entry of entries) sum += costModel.cost(entry) ?? 0;
-  return sum;
+  let nano = 0n;
+  for (const entry of entries) {
+    const cost = Math.round((costModel.cost(entry) ?? 0) * 1e9);
+    // Past about 9 million USD a cost is no longer exact: the adapter records a costError and counts 0.
+    if (Number.isSafeInteger(cost)) nano += BigInt(cost);
+  }
+  return Number(nano) / 1e9;
 }

@@ -28,6 +28,7 @@ export function callRecord(costUsd: number | null, overrides: Partial<CallRecord
     model: 'test-model',
     usage: { prompt_tokens: 10, completion_tokens: 2 },
     costUsd,
+    costNanoUsd: costUsd === null ? null : Math.round(costUsd * 1e9),
     pricedAs: costUsd === null ? null : 'test-model',
     priceSource: costUsd === null ? null : 'table',
     tariff: null,
