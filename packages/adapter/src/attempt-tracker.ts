@@ -1,5 +1,7 @@
 import type { AttemptHandle, AttemptInfo, AttemptOutcome, CallObserver } from './call-observer.js';
 import type { CallRecord } from './call-record.js';
+import { ChatError } from './chat-error.js';
+import { describeType } from './describe-type.js';
 
 /** What every attempt of one raw call shares, told to observers with its attempt number. */
 export type AttemptContext = Omit<AttemptInfo, 'attempt'>;
@@ -37,14 +39,14 @@ export class AttemptTracker {
     const handles = this.#current;
     this.#current = [];
     if (handles.length === 0) return;
-    if (failure !== null && failure !== undefined) endAll(handles, { record: null, error: failure });
+    if (failure !== null && failure !== undefined) endAll(handles, { record: null, error: errorOf(failure) });
     else if (this.#final !== null) endAll(handles, this.#final);
     else this.#replied.push(...handles);
   }
 
   /** The raw call is over: ends the handles that waited for its record. */
   finish(record: CallRecord, error: unknown | null): void {
-    this.#final = error === null ? { record, error: null } : { record: null, error };
+    this.#final = error === null ? { record, error: null } : { record: null, error: errorOf(error) };
     const handles = this.#replied;
     this.#replied = [];
     endAll(handles, this.#final);
@@ -60,7 +62,7 @@ export class AttemptTracker {
           handles.push(handle);
       } catch (error) {
         // The attempt is refused: the leases already taken are given back.
-        endAll(handles, { record: null, error });
+        endAll(handles, { record: null, error: errorOf(error) });
         throw error;
       }
     }
@@ -98,4 +100,12 @@ function swallow(result: unknown): void {
   ) {
     (result as Promise<unknown>).catch(() => {});
   }
+}
+
+/** What ended an attempt, as an `Error`: a stub that threw a string is wrapped, the value as `cause`. */
+function errorOf(failure: unknown): Error {
+  if (failure instanceof Error || ChatError.isInstance(failure)) return failure as Error;
+  return new Error(`the attempt failed with a non-Error value (${describeType(failure)})`, {
+    cause: failure,
+  });
 }

@@ -22,8 +22,12 @@ export interface AttemptInfo {
 export interface AttemptOutcome {
   /** The raw call's record when this attempt's reply was read; null when it failed. */
   readonly record: CallRecord | null;
-  /** What ended the attempt, when it failed. */
-  readonly error: ChatError | unknown | null;
+  /**
+   * What ended the attempt when it failed, else null: a `ChatError` from the
+   * transport or an observer's refusal, or whatever `Error` a stub transport threw
+   * (a thrown non-Error value is wrapped in an `Error` with it as `cause`).
+   */
+  readonly error: ChatError | Error | null;
 }
 
 /** Returned by `beforeAttempt` to learn how that attempt ended (settle or release a lease). */

@@ -1,5 +1,6 @@
 import type { ChatErrorKind } from './chat-error.js';
 import type { CallPricing } from './cost-model.js';
+import type { FinishReason } from './finish-reason.js';
 import type { UsageEntry } from './usage-entry.js';
 
 /**
@@ -36,7 +37,7 @@ export interface CallRecord extends CallPricing {
   /** The model the reply says answered (`model`), or null (no reply, or none in it). */
   readonly responseModel?: string | null;
   /** The reply's `choices[0].finish_reason`, or null (no reply, or none in it). */
-  readonly finishReason?: string | null;
+  readonly finishReason?: FinishReason | null;
   /** How the call failed, or null when a reply arrived. */
   readonly error?: {
     readonly kind: ChatErrorKind;

@@ -1,11 +1,14 @@
+import type { TariffRef } from '@switchboard/prices';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { answer, PlainTransport, RawTransport } from '../test/support/raw-transport.js';
+import type { AttemptOutcome } from './call-observer.js';
 import type { CallRecord } from './call-record.js';
 import { ChatAdapter } from './chat-adapter.js';
 import type { ChatMessage, CompleteRequest, ToolSchema } from './chat-client.js';
 import { ChatError } from './chat-error.js';
-import type { ChatLogprobs } from './chat-response.js';
+import type { ChatLogprobs, ChatResponse } from './chat-response.js';
 import type { ChatTransport } from './chat-transport.js';
+import type { FinishReason } from './finish-reason.js';
 
 const request: CompleteRequest = { model: 'primary-flash', messages: [{ role: 'user', content: 'hi' }] };
 
@@ -146,5 +149,28 @@ describe('ChatAdapter types', () => {
     expectTypeOf(adapter.usage[0]?.prompt_tokens).toEqualTypeOf<number | undefined>();
     expectTypeOf(adapter.usage[0]?.extra).toEqualTypeOf<unknown>();
     expect(adapter.usage[0]).toEqual({ prompt_tokens: 3, extra: 'kept' });
+  });
+
+  it('takes readonly messages and tools, and types finish reasons, reasoning details, tariffs and attempt errors', async () => {
+    const messages: readonly ChatMessage[] = Object.freeze([{ role: 'user', content: 'hi' }] as const);
+    const tools: readonly ToolSchema[] = [];
+    const adapter = new ChatAdapter(new RawTransport([answer('x', { prompt_tokens: 3 })]));
+    const response = await adapter.complete({ model: 'primary-flash', messages, tools });
+    expect(response.content).toBe('x');
+
+    expectTypeOf<'stop'>().toMatchTypeOf<NonNullable<ChatResponse['finishReason']>>();
+    expectTypeOf<'a-provider-reason'>().toMatchTypeOf<NonNullable<ChatResponse['finishReason']>>();
+    // A misspelt known reason still compiles as another provider's string, but autocompletion
+    // offers the known ones: the union keeps its literal members.
+    expectTypeOf<Extract<FinishReason, 'length'>>().toEqualTypeOf<'length'>();
+    expectTypeOf<NonNullable<ChatResponse['reasoningDetails']>[number]['signature']>().toEqualTypeOf<
+      string | null | undefined
+    >();
+    expectTypeOf<CallRecord['tariff']>().toEqualTypeOf<TariffRef | null>();
+    expectTypeOf<AttemptOutcome['error']>().toEqualTypeOf<ChatError | Error | null>();
+    expectTypeOf<CompleteRequest['deadlineSeconds']>().toEqualTypeOf<number | undefined>();
+    // @ts-expect-error a record's cost in nano-dollars is a number, not a string
+    const wrong: CallRecord['costNanoUsd'] = '47080';
+    expect(wrong).toBe('47080');
   });
 });

@@ -3,6 +3,7 @@ import type {
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
 import type { ChatResponse } from './chat-response.js';
+import type { ReasoningDetail } from './reasoning-detail.js';
 
 /**
  * What providers add to an assistant turn so it can be replayed: the primary's
@@ -12,7 +13,7 @@ export interface ReasoningFields {
   reasoning_content?: string | null;
   reasoning?: string | null;
   /** The gateway's array as received, replayed unchanged (some entries are signed). */
-  reasoning_details?: readonly unknown[] | null;
+  reasoning_details?: readonly ReasoningDetail[] | null;
 }
 
 /**
@@ -28,10 +29,22 @@ export type ToolSchema = ChatCompletionFunctionTool;
 /** One chat call, as a caller asks for it. */
 export interface CompleteRequest {
   model: string;
-  messages: ChatMessage[];
-  tools?: ToolSchema[];
-  /** Per-attempt timeout in seconds; default 60. */
+  /** The conversation so far; a readonly array is fine, it is never changed. */
+  messages: readonly ChatMessage[];
+  tools?: readonly ToolSchema[];
+  /**
+   * Per-attempt timeout in seconds; default 60. Each attempt (the first and up to
+   * two retries by default) gets this long, so a call may take about three times
+   * as long plus the waits between attempts: set `deadlineSeconds` to bound the whole call.
+   */
   timeoutSeconds?: number;
+  /**
+   * A total deadline for the call, in seconds: it covers every attempt, every wait
+   * between attempts and the empty-JSON retry. When it passes, the call ends at
+   * once with a `ChatError` of kind `timeout`. Default: none (only `timeoutSeconds`
+   * per attempt applies).
+   */
+  deadlineSeconds?: number;
   /** JSON mode (`response_format: {type: 'json_object'}`); default false. */
   jsonObject?: boolean;
   /** Ask for logprobs with `top_logprobs: 1`; default false. */

@@ -1,5 +1,6 @@
 import type { ChatLogprobs, ChatResponse, ToolCall } from './chat-response.js';
 import { isRecord, readArray, readField, readString } from './read-field.js';
+import type { ReasoningDetail } from './reasoning-detail.js';
 
 const emptyResponse: ChatResponse = Object.freeze({
   content: null,
@@ -86,8 +87,12 @@ function meanLogprob(logprobs: unknown): number | null {
   return count === 0 ? null : sum / count;
 }
 
-/** The gateway's `reasoning_details` array as received (replayed unchanged), or null when absent or empty. */
-function reasoningDetails(message: Record<string, unknown>): readonly unknown[] | null {
+/**
+ * The gateway's `reasoning_details` array as received (replayed unchanged), or
+ * null when absent, empty, or holding anything but objects (not reasoning details).
+ */
+function reasoningDetails(message: Record<string, unknown>): readonly ReasoningDetail[] | null {
   const details = readArray(message, 'reasoning_details');
-  return details.length > 0 ? Object.freeze(details) : null;
+  if (details.length === 0 || !details.every(isRecord)) return null;
+  return Object.freeze(details as ReasoningDetail[]);
 }

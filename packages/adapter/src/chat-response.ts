@@ -1,5 +1,7 @@
 import type { ChatCompletion } from 'openai/resources/chat/completions';
 import type { CallRecord } from './call-record.js';
+import type { FinishReason } from './finish-reason.js';
+import type { ReasoningDetail } from './reasoning-detail.js';
 
 /**
  * The choice's logprobs in the `openai` SDK's shape (`content[].logprob`, `token`,
@@ -26,9 +28,9 @@ export interface ChatResponse {
   /** Mean of `logprobs.content[].logprob` over its valid entries (finite, above the -9999 sentinel, at most 0); null when there are none. */
   readonly meanLogprob: number | null;
   /** `choices[0].finish_reason` when the reply has one (`'length'` when a cap cut it). */
-  readonly finishReason: string | null;
+  readonly finishReason: FinishReason | null;
   /** The gateway's `message.reasoning_details`, as received, to replay unchanged on the next turn; else null. */
-  readonly reasoningDetails: readonly unknown[] | null;
+  readonly reasoningDetails: readonly ReasoningDetail[] | null;
   /** The records of the raw calls behind this response: one, or two after a JSON-mode retry; [] when none was made. */
   readonly calls: readonly CallRecord[];
   /** The sum of `calls[].costUsd`, summed exactly (in nano-dollars); null when none of them was priced. */

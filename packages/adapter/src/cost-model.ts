@@ -1,3 +1,4 @@
+import type { TariffRef } from '@switchboard/prices';
 import type { UsageEntry } from './usage-entry.js';
 
 /** Where a call's price came from: the price book, the provider's own `usage.cost`, or the endpoint's prices. */
@@ -12,7 +13,7 @@ export interface CallPricing {
   /** Where the price came from, or null when the call was not priced. */
   readonly priceSource: PriceSource | null;
   /** Which dated tariff entry and band priced it, or null (flat prices, or not priced). */
-  readonly tariff: unknown | null;
+  readonly tariff: TariffRef | null;
   /** The provider's own `usage.cost`, when it sent one. */
   readonly providerCostUsd?: number | null;
   /** The `@switchboard/prices` data version the call was costed with, when a price book priced it. */

@@ -1,4 +1,4 @@
-import { nanoUsdOf, usdOfNano } from '@switchboard/prices';
+import { nanoUsdOf, type TariffRef, usdOfNano } from '@switchboard/prices';
 import type { CallPricing, CostModel, PriceSource } from './cost-model.js';
 import { isRecord } from './read-field.js';
 import type { UsageEntry } from './usage-entry.js';
@@ -68,7 +68,7 @@ function pick(pricing: Record<string, unknown>, costNanoUsd: number | null): Pri
     pricedAs: typeof pricing.pricedAs === 'string' ? pricing.pricedAs : null,
     priceSource:
       costUsd !== null && sources.has(pricing.priceSource) ? (pricing.priceSource as PriceSource) : null,
-    tariff: pricing.tariff ?? null,
+    tariff: tariffOf(pricing.tariff),
     costError: null,
   };
   const providerCostUsd = pricing.providerCostUsd;
@@ -77,6 +77,13 @@ function pick(pricing: Record<string, unknown>, costNanoUsd: number | null): Pri
   }
   if (typeof pricing.priceVersion === 'string') outcome.priceVersion = pricing.priceVersion;
   return outcome;
+}
+
+// A tariff reference names the dated entry and its band; anything else is dropped.
+function tariffOf(tariff: unknown): TariffRef | null {
+  if (!isRecord(tariff) || typeof tariff.entry !== 'string') return null;
+  const band = typeof tariff.band === 'string' ? tariff.band : null;
+  return Object.freeze({ entry: tariff.entry, band });
 }
 
 function endpointPricing(costModel: CostModel, costUsd: unknown): Record<string, unknown> {

@@ -1,5 +1,3 @@
-// The type-describing rule of error messages lives in the adapter, the lowest package that needs it.
-export { describeType } from '@switchboard/adapter';
 export { GATEWAY_DEFAULT_BASE_URL } from './adapter-rules.js';
 export type { ChatEndpointInit } from './chat-endpoint.js';
 export { ChatEndpoint } from './chat-endpoint.js';

@@ -1,9 +1,9 @@
-import { describeType, isPlainObject } from '@switchboard/adapter';
 import { type core, z } from 'zod';
 import { checkBaseUrl } from './check-base-url.js';
 import { ConfigError } from './config-error.js';
 import { pathText } from './config-path.js';
 import { type ConfigWarning, configWarnings } from './config-warnings.js';
+import { describeType, isPlainObject } from './describe-type.js';
 import type { SwitchboardConfig } from './switchboard-config.js';
 
 const ENVIRONMENT_VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;

@@ -26,6 +26,7 @@ describe('ScriptedChatClient', () => {
         reasoningDetails: null,
         calls: [],
         costUsd: null,
+        costNanoUsd: null,
       });
     });
 
@@ -47,6 +48,7 @@ describe('ScriptedChatClient', () => {
         reasoningDetails: null,
         calls: [],
         costUsd: null,
+        costNanoUsd: null,
       });
     });
 
@@ -83,6 +85,7 @@ describe('ScriptedChatClient', () => {
         reasoningDetails: null,
         calls: [],
         costUsd: null,
+        costNanoUsd: null,
       });
     });
 

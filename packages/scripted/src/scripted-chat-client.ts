@@ -30,6 +30,7 @@ function toResponse(turn: Partial<ChatResponse>): ChatResponse {
     // A scripted turn makes no raw call: nothing is recorded or priced.
     calls: Object.freeze([]),
     costUsd: null,
+    costNanoUsd: null,
   });
 }
 

@@ -2,7 +2,7 @@ export { COST_METRIC } from './call-instruments.js';
 export type { CallJournalOptions } from './call-journal.js';
 export { CallJournal } from './call-journal.js';
 export type { CallMeterOptions, MeterSnapshot } from './call-meter.js';
-export { CallMeter, NO_ROLE } from './call-meter.js';
+export { CallMeter } from './call-meter.js';
 export { endpointLabel } from './endpoint-label.js';
 export { GEN_AI, priceBand, SWITCHBOARD } from './gen-ai-attributes.js';
 export type { JournalLine } from './journal-line.js';

@@ -1,4 +1,4 @@
-import { describeType } from '@switchboard/endpoint';
+import { describeType } from '../describe-type.js';
 
 /** One line of a usage log, read: what to price it with, or why it cannot be costed. */
 export type CostLine =

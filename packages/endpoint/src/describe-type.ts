@@ -1,0 +1,19 @@
+// The endpoint's own copy of the adapter's rule: the adapter keeps its helpers private, and
+// error messages name a value's type the same way in both packages.
+/** Whether `value` is a plain object (`{}` or `Object.create(null)`): what a JSON or TOML table reads as. */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) return false;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+/** A short name for the type of a value, as used in error messages: `string`, `array`, `null`, `Date`, ... */
+export function describeType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number' && Number.isNaN(value)) return 'NaN';
+  if (typeof value !== 'object') return typeof value;
+  if (isPlainObject(value)) return 'object';
+  const name: unknown = Object.getPrototypeOf(value)?.constructor?.name;
+  return typeof name === 'string' && name !== '' ? name : 'object';
+}
