@@ -1,7 +1,16 @@
 #!/usr/bin/env node
 import { text } from 'node:stream/consumers';
+import { UNPRICED_MODEL_WARNING } from '@switchboard/adapter';
 import { colorSupport } from './color-support.js';
 import { main } from './main.js';
+
+// The libraries' process warnings read as the CLI's own lines, not Node's `(node:PID) Warning:`
+// form. An unpriced model is left out: `chat` reports it in its own words, on its cost line.
+process.removeAllListeners('warning');
+process.on('warning', (warning: Error & { code?: string }) => {
+  if (warning.code === UNPRICED_MODEL_WARNING) return;
+  process.stderr.write(`switchboard: warning: ${warning.message}\n`);
+});
 
 process.exitCode = await main(process.argv.slice(2), {
   stdout: (output) => process.stdout.write(output),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatConfidence, formatUsd, USD_DECIMALS } from './format.js';
+import { formatConfidence, formatNanoUsdText, formatUsd, USD_DECIMALS } from './format.js';
 import { plural } from './plural.js';
 
 describe('formatUsd', () => {
@@ -18,6 +18,15 @@ describe('formatUsd', () => {
     expect(formatUsd(0.0000000025)).toBe('$0.000000003');
     expect(formatUsd(-0.0000000025)).toBe('-$0.000000003');
     expect(formatUsd(null)).toBe('n/a');
+  });
+});
+
+describe('formatNanoUsdText', () => {
+  it('writes whole nano-dollars exactly, nine decimals and thousands separators', () => {
+    expect(formatNanoUsdText(47_080)).toBe('$0.000047080');
+    expect(formatNanoUsdText(1_234_567_500_000_001)).toBe('$1,234,567.500000001');
+    expect(formatNanoUsdText(-3)).toBe('-$0.000000003');
+    expect(formatNanoUsdText(0)).toBe('$0.000000000');
   });
 });
 

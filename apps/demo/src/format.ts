@@ -1,3 +1,4 @@
+import { formatNanoUsd } from '@switchboard/prices';
 import Table from 'cli-table3';
 import pc from 'picocolors';
 
@@ -20,6 +21,18 @@ export function formatUsd(amount: number | null): string {
   if (amount === null) return 'n/a';
   const text = usdFormat.format(Math.abs(amount));
   return amount < 0 ? `-$${text}` : `$${text}`;
+}
+
+/**
+ * Whole nano-dollars as every command prints USD, written from the integer (never
+ * through a float): nine decimals, thousands separators, `$0.000047080`.
+ */
+export function formatNanoUsdText(nanoUsd: number): string {
+  const [whole = '0', decimals = ''] = formatNanoUsd(Math.abs(nanoUsd), { minDecimals: USD_DECIMALS }).split(
+    '.',
+  );
+  const text = `${Number(whole).toLocaleString('en-US')}.${decimals}`;
+  return nanoUsd < 0 ? `-$${text}` : `$${text}`;
 }
 
 /** The confidence a mean log-probability stands for, as every command shows it: a percentage. */

@@ -15,6 +15,7 @@ import { priceCall } from './price-call.js';
 import { type CallFacts, type RawCallResult, type RawCallSetup, rawCall } from './raw-call.js';
 import { isRecord } from './read-field.js';
 import { checkTimeoutSeconds } from './timeout-seconds.js';
+import { warnUnpricedModel } from './unpriced-warning.js';
 import { untilAborted } from './until-aborted.js';
 import type { UsageEntry } from './usage-entry.js';
 import { UsageLedger } from './usage-ledger.js';
@@ -26,7 +27,11 @@ export interface ChatAdapterOptions {
    * provider reasons by default and then ignores temperature.
    */
   disableThinking?: boolean;
-  /** Prices each raw call for its record and {@link ChatAdapter.costUsd}; default null (nothing priced). */
+  /**
+   * Prices each raw call for its record and {@link ChatAdapter.costUsd}; default null (nothing priced).
+   * A reply with usage that it leaves unpriced counts 0 and warns once per model per process
+   * (a process warning of code `SWITCHBOARD_UNPRICED_MODEL`, naming the model and how to price it).
+   */
   endpoint?: CostModel | null;
   /** Told before each attempt and after each raw call, in this order; shared with bounded copies and views. */
   observers?: readonly CallObserver[];
@@ -262,6 +267,15 @@ export class ChatAdapter implements ChatClient {
     if (pricing.costNanoUsd !== null) {
       this.#ledger.addCost(pricing.costNanoUsd);
       this.#total.add(pricing.costNanoUsd);
+    }
+    // A cost model that prices nothing for a reply with usage: the run would silently count 0.
+    if (
+      this.endpoint !== null &&
+      usage !== null &&
+      pricing.costNanoUsd === null &&
+      pricing.costError === null
+    ) {
+      warnUnpricedModel(model);
     }
     if (pricing.costError !== null && !this.#reported.costError) {
       this.#reported.costError = true;

@@ -18,4 +18,5 @@ export type { ListModelsOptions, OpenAITransportOptions } from './openai-transpo
 export { OpenAITransport } from './openai-transport.js';
 export type { ReasoningDetail } from './reasoning-detail.js';
 export { toAssistantMessage } from './to-assistant-message.js';
+export { UNPRICED_MODEL_WARNING } from './unpriced-warning.js';
 export type { UsageEntry } from './usage-entry.js';

@@ -78,7 +78,7 @@ describe('ChatEndpoint', () => {
   });
 
   describe('priceCall without a price book', () => {
-    it("prices every call at the endpoint's prices when the pricing model is unknown (the spec's rule)", () => {
+    it("prices a model the table does not know at the endpoint's prices when the pricing model is unknown", () => {
       const endpoint = customEndpoint(null);
       expect(endpoint.priceCall({ model: 'anything', usage, at })).toMatchObject({
         costUsd: 5,
@@ -88,12 +88,50 @@ describe('ChatEndpoint', () => {
       });
     });
 
-    it("prices only the pricing model's calls at the endpoint's prices when it is known", () => {
+    it("prices a model the shipped table knows at its own table price, not at the endpoint's", () => {
+      for (const endpoint of [customEndpoint(null), customEndpoint('house-model')]) {
+        expect(endpoint.priceCall({ model: ' primary-v4-pro ', usage, at })).toEqual({
+          costUsd: 1.32 + 3.96,
+          pricedAs: 'primary-v4-pro',
+          priceSource: 'table',
+          tariff: null,
+          providerCostUsd: null,
+          priceVersion: PRICES_VERSION,
+        });
+      }
+    });
+
+    it("prices the pricing model and models the table does not know at the endpoint's prices", () => {
       const endpoint = customEndpoint('house-model');
       expect(endpoint.priceCall({ model: 'house-model', usage, at })).toMatchObject({
         costUsd: 5,
         pricedAs: 'house-model',
         priceSource: 'endpoint',
+      });
+      expect(endpoint.priceCall({ model: 'other', usage, at })).toMatchObject({
+        costUsd: 5,
+        priceSource: 'endpoint',
+      });
+    });
+
+    it("keeps the code's own prices for a pricing model the table also knows", () => {
+      const endpoint = customEndpoint('primary-flash');
+      expect(endpoint.priceCall({ model: 'primary-flash', usage, at })).toMatchObject({
+        costUsd: 5,
+        pricedAs: 'primary-flash',
+        priceSource: 'endpoint',
+      });
+      expect(endpoint.priceCall({ model: 'primary-v4-pro', usage, at })).toMatchObject({
+        costUsd: 1.32 + 3.96,
+        priceSource: 'table',
+      });
+    });
+
+    it('prices a table model at its table price even with no prices at all', () => {
+      const endpoint = new ChatEndpoint({ provider: 'custom', baseUrl: 'http://x.test', thinking: false });
+      expect(endpoint.priceCall({ model: 'primary-flash', usage, at })).toMatchObject({
+        costUsd: 0.44 + 1.32,
+        priceSource: 'table',
       });
       expect(endpoint.priceCall({ model: 'other', usage, at }).costUsd).toBeNull();
     });

@@ -14,14 +14,17 @@ export interface ChatEndpointInit {
   /** The model's prices; default null (no cost is reported). */
   prices?: Prices | null;
   /**
-   * The model id `prices` belong to (the endpoint's pricing model); default null:
-   * the prices then apply to every call the book does not price.
+   * The model id `prices` belong to (the endpoint's pricing model); default null.
+   * Without a `priceBook`, `prices` apply to this model and to models the shipped
+   * table does not know; a model the table knows is priced at its own table price.
+   * With a book and no pricing model, they apply to every call the book does not price.
    */
   pricingModel?: string | null;
   /**
    * The price book calls are priced with, by the model each call was made with;
-   * default null (every call at `prices`). `resolveChatEndpoint` gives the shipped
-   * table plus the configuration's `[prices."model-id"]` entries.
+   * default null: the shipped table for the models it knows, `prices` for the
+   * pricing model and the rest. `resolveChatEndpoint` gives the shipped table plus
+   * the configuration's `[prices."model-id"]` entries.
    */
   priceBook?: PriceBook | null;
 }
@@ -118,18 +121,22 @@ export class ChatEndpoint implements CostModel {
   }
 
   /**
-   * Prices one raw call by the model it was made with (issue 11): the book's price
-   * for that model at `at` (`'table'`); else the endpoint's own prices when the call
-   * used the pricing model, or when the pricing model is unknown (`'endpoint'`, the
-   * spec's rule); else the provider's `usage.cost` (`'provider'`); else unpriced
-   * (`costUsd: null`), never an invented price. The provider's figure is kept as
-   * `providerCostUsd` whenever it sent one.
+   * Prices one raw call by the model it was made with. With a price book: the
+   * book's price for that model at `at` (`'table'`); else the endpoint's own prices
+   * when the call used the pricing model, or when the pricing model is unknown
+   * (`'endpoint'`). Without a book: the endpoint's prices for the pricing model,
+   * the shipped table's price for any other model it knows (`'table'`), the
+   * endpoint's prices for models it does not know. Then the provider's `usage.cost`
+   * (`'provider'`); else unpriced (`costUsd: null`), never an invented price. The
+   * provider's figure is kept as `providerCostUsd` whenever it sent one.
    */
   priceCall(call: PricedCall): CallPricing {
     return priceEndpointCall(call, {
       book: this.#priceBook,
       prices: this.prices,
       pricingModel: this.#pricingModel,
+      // The scripted client makes no paid call: its record prices nothing.
+      shippedTable: this.provider !== 'scripted',
     });
   }
 

@@ -1,11 +1,13 @@
 import type { CallPricing, PricedCall } from '@switchboard/adapter';
-import { costOf, PRICES_VERSION, type PriceBook, type Prices, providerCostOf } from '@switchboard/prices';
+import { costOf, PRICES_VERSION, PriceBook, type Prices, providerCostOf } from '@switchboard/prices';
 
 /** What an endpoint prices calls with. */
 export interface EndpointPricing {
   readonly book: PriceBook | null;
   readonly prices: Prices | null;
   readonly pricingModel: string | null;
+  /** Without a book, price the models the shipped table knows at their table prices (not for a scripted record). */
+  readonly shippedTable: boolean;
 }
 
 // The platform maps its alias to the default model (spec 5), as the price book does.
@@ -14,20 +16,35 @@ function canonical(model: string): string {
   return id === 'primary-chat' ? 'primary-flash' : id;
 }
 
+/** The shipped table as a book, made on first use: what a hand-built endpoint without a book prices other models with. */
+let shippedTable: PriceBook | null = null;
+function shippedBook(): PriceBook {
+  shippedTable ??= new PriceBook();
+  return shippedTable;
+}
+
 /**
- * One call's pricing by an endpoint: the book for the call's model, else the
- * endpoint's prices for its pricing model (or for any model when the pricing
- * model is unknown), else the provider's own cost, else unpriced.
+ * One call's pricing by an endpoint. With a book: the book's price for the
+ * call's model, else the endpoint's prices for its pricing model (or for any
+ * model when the pricing model is unknown). Without a book (a hand-built
+ * endpoint): the endpoint's prices for its pricing model, the shipped table's
+ * price for a model the table knows, the endpoint's prices for any other model.
+ * Then the provider's own cost, else unpriced.
  */
 export function priceEndpointCall(call: PricedCall, pricing: EndpointPricing): CallPricing {
   const providerCostUsd = providerCostOf(call.usage);
-  const booked = pricing.book?.has(call.model) ? pricing.book.priceCall(call) : null;
+  const onPricingModel =
+    pricing.pricingModel !== null && canonical(call.model) === canonical(pricing.pricingModel);
+  // The code's own prices win for its pricing model; a book given in code wins for every model it has.
+  const book =
+    pricing.book ??
+    (!pricing.shippedTable || (onPricingModel && pricing.prices !== null) ? null : shippedBook());
+  const booked = book?.has(call.model) ? book.priceCall(call) : null;
   if (booked !== null && booked.priceSource === 'table') return booked;
   // A model the book has, but with no tariff in force at `at`, is not priced at a snapshot.
-  const usesPricingModel =
-    booked === null &&
-    (pricing.pricingModel === null || canonical(call.model) === canonical(pricing.pricingModel));
-  const costUsd = usesPricingModel ? costOf(pricing.prices, call.usage) : null;
+  const usesEndpointPrices =
+    booked === null && (onPricingModel || pricing.pricingModel === null || pricing.book === null);
+  const costUsd = usesEndpointPrices ? costOf(pricing.prices, call.usage) : null;
   if (costUsd !== null) {
     return {
       costUsd,

@@ -1,9 +1,14 @@
-import type { CallRecord, ChatMessage } from '@switchboard/adapter';
+import { type CallRecord, ChatAdapter, type ChatMessage, OpenAITransport } from '@switchboard/adapter';
 import type { Emulator, EmulatorOptions } from '@switchboard/emulator';
 import { costOf, PRICES_VERSION, priceOf } from '@switchboard/prices';
 import { closeTestEmulators, startTestEmulator } from '@switchboard/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isAdapterResolution, resolveChatEndpoint, type SwitchboardConfig } from '../src/index.js';
+import {
+  ChatEndpoint,
+  isAdapterResolution,
+  resolveChatEndpoint,
+  type SwitchboardConfig,
+} from '../src/index.js';
 
 // Issue 11 on the wire: resolveChatEndpoint's ChatAdapter over a real OpenAITransport, every call
 // across a loopback socket to the emulator, each priced by the model it was made with.
@@ -230,6 +235,48 @@ describe('ChatEndpoint pricing on the wire', () => {
       expect(client.costUsd()).toBe(direct.costUsd);
       expect(bounded.costUsd()).toBe(capped.costUsd);
       expect(client.totalCostUsd()).toBeCloseTo((direct.costUsd as number) + (capped.costUsd as number), 15);
+    });
+  });
+
+  describe('a hand-built endpoint (no pricing model, no price book)', () => {
+    function handBuilt(emulator: Emulator) {
+      const endpoint = new ChatEndpoint({
+        provider: 'primary',
+        baseUrl: emulator.url,
+        thinking: false,
+        prices: priceOf('primary-flash'),
+      });
+      const transport = new OpenAITransport({ apiKey: KEY, baseUrl: emulator.url });
+      return new ChatAdapter(transport, { endpoint, disableThinking: true });
+    }
+
+    it('costs a primary-v4-pro call at its own table price, not at the endpoint prices', async () => {
+      const emulator = await start();
+      const client = handBuilt(emulator);
+
+      const response = await client.complete({ model: 'primary-v4-pro', messages: question });
+
+      const record = onlyCall(response.calls);
+      expect(record).toMatchObject({ pricedAs: 'primary-v4-pro', priceSource: 'table' });
+      const pro = costOf(priceOf('primary-v4-pro'), record.usage) as number;
+      expect(record.costNanoUsd).toBe(Math.round(pro * 1e9));
+      // Priced as flash it would be a third of the bill.
+      expect(record.costUsd).toBeGreaterThan(
+        2.9 * (costOf(priceOf('primary-flash'), record.usage) as number),
+      );
+    });
+
+    it("costs a model the table does not know at the endpoint's prices", async () => {
+      const emulator = await start({ faults: [replyFor('lab-model', labUsage)] });
+      const client = handBuilt(emulator);
+
+      const response = await client.complete({ model: 'lab-model', messages: question });
+
+      const record = onlyCall(response.calls);
+      expect(record).toMatchObject({ pricedAs: null, priceSource: 'endpoint' });
+      expect(record.costNanoUsd).toBe(
+        Math.round((costOf(priceOf('primary-flash'), labUsage) as number) * 1e9),
+      );
     });
   });
 });

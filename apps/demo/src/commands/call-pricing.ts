@@ -6,6 +6,8 @@ import { safeText } from '../terminal-text.js';
 export interface CallPricingSummary {
   /** The response's cost (the sum of its calls'), or null when none was priced. */
   readonly costUsd: number | null;
+  /** The same in whole nano-dollars, the exact sum. */
+  readonly costNanoUsd: number | null;
   /** The model id whose price was used (the first priced call's), or null. */
   readonly pricedAs: string | null;
   readonly priceSource: 'table' | 'provider' | 'endpoint' | null;
@@ -23,6 +25,7 @@ export function callPricing(response: ChatResponse): CallPricingSummary {
   }
   return {
     costUsd: response.costUsd,
+    costNanoUsd: response.costNanoUsd,
     pricedAs: priced?.pricedAs ?? null,
     priceSource: priced?.priceSource ?? null,
     providerCostUsd,

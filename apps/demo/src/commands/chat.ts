@@ -7,7 +7,7 @@ import {
 } from '@switchboard/endpoint';
 import { BAD_INPUT_EXIT_CODE, CliError } from '../cli-error.js';
 import { countRequests } from '../count-requests.js';
-import { colors, formatConfidence, formatCount, formatUsd } from '../format.js';
+import { colors, formatConfidence, formatCount, formatNanoUsdText } from '../format.js';
 import type { Io } from '../io.js';
 import { parseNumberOption, parsePositiveInteger } from '../parse-options.js';
 import { plural } from '../plural.js';
@@ -67,9 +67,11 @@ async function readPrompt(io: Io, prompt: string): Promise<string> {
   return text;
 }
 
-function costLine(pricing: CallPricingSummary | null, pricingModel: string): string {
-  if (pricing === null || pricing.costUsd === null) return 'cost n/a (no recorded price)';
-  return `cost ${formatUsd(pricing.costUsd)} (${describePricing(pricing, pricingModel)})`;
+function costLine(pricing: CallPricingSummary | null, pricingModel: string, model: string): string {
+  if (pricing === null || pricing.costNanoUsd === null) {
+    return `cost unpriced (no price for model ${safeText(JSON.stringify(model))}: counted as $0)`;
+  }
+  return `cost ${formatNanoUsdText(pricing.costNanoUsd)} (${describePricing(pricing, pricingModel)})`;
 }
 
 /**
@@ -174,6 +176,7 @@ export async function chatCommand(
             ? null
             : { cacheHit: totals.cacheHit, cacheMiss: totals.cacheMiss, output: totals.output },
         costUsd: pricing?.costUsd ?? null,
+        costNanoUsd: pricing?.costNanoUsd ?? null,
         pricedAs: pricing?.pricedAs ?? null,
         priceSource: pricing?.priceSource ?? null,
         providerCostUsd: pricing?.providerCostUsd ?? null,
@@ -204,7 +207,7 @@ export async function chatCommand(
   if (totals !== null) {
     details.push(
       `tokens ${formatCount(totals.cacheHit)} cache hit / ${formatCount(totals.cacheMiss)} cache miss / ${formatCount(totals.output)} output`,
-      costLine(pricing, pricingModel),
+      costLine(pricing, pricingModel, model),
     );
   } else {
     details.push('usage not recorded (scripted client)');
