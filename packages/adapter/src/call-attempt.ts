@@ -1,3 +1,4 @@
+import { deadlinePassed } from './call-deadline.js';
 import { ChatError } from './chat-error.js';
 import { redactError } from './redact.js';
 import { type CallContext, describeCall } from './to-chat-error.js';
@@ -67,9 +68,17 @@ function timeoutError(context: CallContext, status: number | null): ChatError {
   });
 }
 
-/** The caller's signal cancelled the call; never retried. */
+/** The caller's signal cancelled the call (never retried), or the call's total deadline passed (a `timeout`). */
 export function abortedError(context: CallContext, signal: AbortSignal): ChatError {
   const reason: unknown = signal.reason;
+  const deadline = deadlinePassed(reason);
+  if (deadline !== undefined) {
+    return new ChatError({
+      kind: 'timeout',
+      message: `${describeCall(context)}: ${deadline.message}`,
+      retryable: deadline.retryable,
+    });
+  }
   return new ChatError({
     kind: 'aborted',
     message: `${describeCall(context)}: cancelled by the caller's signal`,

@@ -1,4 +1,5 @@
 import { usdOfNano } from '@switchboard/prices';
+import { CallDeadline } from './call-deadline.js';
 import type { CallObserver } from './call-observer.js';
 import type { CallRecord } from './call-record.js';
 import type { ChatClient, CompleteRequest } from './chat-client.js';
@@ -55,6 +56,8 @@ interface PreparedCall {
   readonly request: TransportRequest;
   readonly role: string | null;
   readonly maxTokens: number | null;
+  /** The call's total deadline in seconds, or null for none. */
+  readonly deadlineSeconds: number | null;
 }
 
 /**
@@ -103,9 +106,23 @@ export class ChatAdapter implements ChatClient {
     return this.#role;
   }
 
-  /** Makes one chat call, plus one retry when JSON mode came back empty in an unbounded adapter. */
+  /**
+   * Makes one chat call, plus one retry when JSON mode came back empty in an
+   * unbounded adapter; `deadlineSeconds` bounds all of it.
+   */
   async complete(request: CompleteRequest): Promise<ChatResponse> {
-    const call = this.#prepare(request);
+    const prepared = this.#prepare(request);
+    if (prepared.deadlineSeconds === null) return this.#complete(prepared, request);
+    const deadline = new CallDeadline(prepared.deadlineSeconds, prepared.request.signal);
+    try {
+      const call = { ...prepared, request: { ...prepared.request, signal: deadline.signal } };
+      return await this.#complete(call, request);
+    } finally {
+      deadline.dispose();
+    }
+  }
+
+  async #complete(call: PreparedCall, request: CompleteRequest): Promise<ChatResponse> {
     const first = await this.#rawCall(call);
     const response = chatResponseFromMessage(first.message);
     const emptyJson = request.jsonObject === true && (response.content ?? '').trim() === '';
@@ -213,6 +230,10 @@ export class ChatAdapter implements ChatClient {
     if (typeof request.model !== 'string') throw new TypeError('request.model must be a string');
     if (!Array.isArray(request.messages)) throw new TypeError('request.messages must be an array');
     const timeoutSeconds = checkTimeoutSeconds(request.timeoutSeconds, 'request.timeoutSeconds');
+    const deadlineSeconds =
+      request.deadlineSeconds === undefined || request.deadlineSeconds === null
+        ? null
+        : checkTimeoutSeconds(request.deadlineSeconds, 'request.deadlineSeconds');
     const maxTokens = this.#capOf(request.maxTokens);
     const role = roleOf(request.role) ?? this.#role;
     const signal = signalOf(request.signal);
@@ -235,7 +256,7 @@ export class ChatAdapter implements ChatClient {
       extraBody,
     };
     if (signal !== undefined) transportRequest.signal = signal;
-    return { request: transportRequest, role, maxTokens };
+    return { request: transportRequest, role, maxTokens, deadlineSeconds };
   }
 
   /** The `max_tokens` to send: the request's and the bounded cap, the smaller when both are set. */

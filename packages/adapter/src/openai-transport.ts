@@ -229,7 +229,8 @@ export class OpenAITransport implements ChatTransport {
       if (asked !== undefined && asked > this.#timing.maxRetryWaitMs)
         failure = this.#waitTooLong(failure, asked);
       hooks.afterAttempt?.(number, failure);
-      if (!failure.retryable || number >= this.maxAttempts) throw failure;
+      // A call whose signal fired (the caller's, or its total deadline) makes no further attempt.
+      if (!failure.retryable || number >= this.maxAttempts || signal?.aborted) throw failure;
       await pause(asked ?? backoffMs(number, this.#timing), signal, context);
     }
   }

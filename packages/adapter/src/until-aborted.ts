@@ -1,7 +1,13 @@
+import { deadlinePassed } from './call-deadline.js';
 import { ChatError } from './chat-error.js';
 
-/** The `ChatError` of kind `aborted` for a caller's cancelled signal (its reason as `cause`). */
+/**
+ * The `ChatError` of kind `aborted` for a caller's cancelled signal (its reason as
+ * `cause`), or the `timeout` error of a call's total deadline that passed.
+ */
 export function abortedError(signal: AbortSignal): ChatError {
+  const deadline = deadlinePassed(signal.reason);
+  if (deadline !== undefined) return deadline;
   return new ChatError({
     kind: 'aborted',
     message: 'the call was aborted by its signal',

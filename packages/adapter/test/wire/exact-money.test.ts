@@ -65,7 +65,7 @@ describe('exact money over the wire', () => {
     expect(String(bounded.costUsd())).toMatch(DECIMAL);
     // The same costs summed as floats carry noise: this test would see it.
     expect(String(floatSum)).not.toMatch(DECIMAL);
-  });
+  }, 60_000);
 
   it('gives a JSON-mode retry the exact sum of its two calls', async () => {
     const adapter = await pricedAdapter({ emptyJson: ({ jsonNumber }) => jsonNumber === 1 });

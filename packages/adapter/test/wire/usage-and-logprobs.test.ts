@@ -115,7 +115,10 @@ describe('ChatAdapter over OpenAITransport, usage and cost (spec 2.3, 8)', () =>
 
       expect(adapter.usage).toHaveLength(1);
       expect(bounded.usage).toHaveLength(1);
-      expect(bounded.costUsd()).toBe(costOf(priceOf('primary-flash'), bounded.usage[0]));
+      // The cost rule, rounded to the nearest nano-dollar.
+      expect(bounded.costUsd()).toBe(
+        Math.round((costOf(priceOf('primary-flash'), bounded.usage[0]) as number) * 1e9) / 1e9,
+      );
     });
   });
 

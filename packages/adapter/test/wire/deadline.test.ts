@@ -1,0 +1,126 @@
+import type { EmulatorOptions } from '@switchboard/emulator';
+import { closeTestEmulators, startTestEmulator } from '@switchboard/test-support';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  type CallRecord,
+  ChatAdapter,
+  ChatError,
+  type ChatMessage,
+  OpenAITransport,
+} from '../../src/index.js';
+import { failureOf } from '../support/failure-of.js';
+
+// `deadlineSeconds` bounds a whole call: every attempt, every wait between attempts and the
+// empty-JSON retry, where `timeoutSeconds` bounds each attempt alone. Measured against the
+// emulator's slow replies and retry waits; the figures leave wide margins on a loaded machine.
+
+const KEY = 'wire-deadline-key-3e11';
+const question: ChatMessage[] = [{ role: 'user', content: 'Which deploys are stuck?' }];
+
+afterEach(closeTestEmulators);
+
+async function setUp(options: EmulatorOptions = {}) {
+  const emulator = await startTestEmulator({ key: KEY, ...options });
+  // A short backoff, so the second attempt starts well before the deadlines below.
+  const transport = new OpenAITransport({ apiKey: KEY, baseUrl: emulator.url, retryBackoffSeconds: 0.05 });
+  const records: CallRecord[] = [];
+  const adapter = new ChatAdapter(transport, {
+    observers: [{ afterCall: (record) => records.push(record) }],
+  });
+  return { emulator, adapter, records };
+}
+
+/** How the call ended, and after how many seconds. */
+async function timed(call: Promise<unknown>): Promise<{ error: ChatError; seconds: number }> {
+  const started = performance.now();
+  const error = await failureOf(call);
+  if (!ChatError.isInstance(error)) throw new Error(`expected a ChatError, got ${String(error)}`);
+  return { error, seconds: (performance.now() - started) / 1000 };
+}
+
+describe('CompleteRequest.deadlineSeconds over the wire', () => {
+  it('ends a call of slow replies at the deadline with a typed timeout, across per-attempt timeouts and retries', async () => {
+    // Each reply takes 3 s; each attempt may take 1 s: three attempts would take over 3 s.
+    const { emulator, adapter, records } = await setUp({ faults: [{ delayMs: 3_000 }] });
+
+    const { error, seconds } = await timed(
+      adapter.complete({
+        model: 'primary-flash',
+        messages: question,
+        timeoutSeconds: 1,
+        deadlineSeconds: 1.4,
+      }),
+    );
+
+    expect(error.kind).toBe('timeout');
+    expect(error.message).toMatch(/deadline of 1\.4 s \(deadlineSeconds/);
+    expect(seconds).toBeGreaterThanOrEqual(1.35);
+    expect(seconds).toBeLessThan(3);
+    // The first attempt timed out at 1 s, the second was cut by the deadline.
+    expect(emulator.requests).toHaveLength(2);
+    expect(records).toHaveLength(1);
+    expect(records[0]?.error).toEqual({ kind: 'timeout', status: null, degradation: false });
+  });
+
+  it('cuts a retry wait the server asked for: no further request once the deadline passed', async () => {
+    const { emulator, adapter } = await setUp({ faults: [{ status: 503, retryAfter: 5, times: 1 }] });
+
+    const { error, seconds } = await timed(
+      adapter.complete({ model: 'primary-flash', messages: question, deadlineSeconds: 0.5 }),
+    );
+
+    expect(error.kind).toBe('timeout');
+    expect(error.message).toMatch(/deadline of 0\.5 s/);
+    expect(seconds).toBeLessThan(3);
+    expect(emulator.requests).toHaveLength(1);
+  });
+
+  it('covers the empty-JSON retry as well', async () => {
+    const { emulator, adapter, records } = await setUp({
+      emptyJson: [1],
+      faults: [{ requests: 2, delayMs: 3_000 }],
+    });
+
+    const { error, seconds } = await timed(
+      adapter.complete({ model: 'primary-flash', messages: question, jsonObject: true, deadlineSeconds: 1 }),
+    );
+
+    expect(error.kind).toBe('timeout');
+    expect(seconds).toBeLessThan(2.5);
+    expect(emulator.requests).toHaveLength(2);
+    // The first call's reply was read and costed; the second ended at the deadline.
+    expect(records.map((record) => record.error?.kind ?? 'reply')).toEqual(['reply', 'timeout']);
+  });
+
+  it('lets a call that ends in time answer as usual, and leaves a cancelled call "aborted"', async () => {
+    const { adapter } = await setUp({ faults: [{ requests: 2, delayMs: 2_000 }] });
+
+    const response = await adapter.complete({
+      model: 'primary-flash',
+      messages: question,
+      deadlineSeconds: 5,
+    });
+    expect(response.content).toEqual(expect.any(String));
+
+    const controller = new AbortController();
+    const call = adapter.complete({
+      model: 'primary-flash',
+      messages: question,
+      deadlineSeconds: 5,
+      signal: controller.signal,
+    });
+    setTimeout(() => controller.abort(new Error('user pressed Ctrl-C')), 100);
+    const { error } = await timed(call);
+    expect(error.kind).toBe('aborted');
+  });
+
+  it('refuses a deadline that is not a positive number of seconds, naming the field', async () => {
+    const { adapter, emulator } = await setUp();
+    for (const deadlineSeconds of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
+      await expect(
+        adapter.complete({ model: 'primary-flash', messages: question, deadlineSeconds }),
+      ).rejects.toThrow(/^request\.deadlineSeconds must be a positive finite number of seconds/);
+    }
+    expect(emulator.requests).toHaveLength(0);
+  });
+});
