@@ -129,6 +129,7 @@ export class OpenAITransport implements ChatTransport {
       apiKey: this.#apiKey,
       timeoutMs: timeoutMilliseconds(checkTimeoutSeconds(request.timeoutSeconds)),
       model: request.model,
+      sentThinking: isRecord(request.extraBody) && request.extraBody.thinking !== undefined,
     };
     const tools = nonEmptyTools(request.tools);
     const body = {

@@ -6,6 +6,7 @@ import { isRecord } from './read-field.js';
 import { redact, redactError } from './redact.js';
 import { isRetryableStatus } from './retry-policy.js';
 import { isModelRejection, supportedModels } from './supported-models.js';
+import { thinkingRejectionHint } from './thinking-rejection.js';
 
 /** Where a failed call went, to name it in the error message. */
 export interface CallContext {
@@ -17,6 +18,8 @@ export interface CallContext {
   timeoutMs: number;
   /** The model id of a chat call, so a refusal can name it. */
   model?: string;
+  /** Whether the chat call's body carried `thinking`, so a server's refusal of it can say how to stop it. */
+  sentThinking?: boolean;
 }
 
 /** What a provider said about a failure: its message (with the gateway's `metadata.raw`), code and param. */
@@ -73,7 +76,8 @@ export function statusFailure(
   detail: ProviderDetail,
   lead: string = describeCall(context, status),
 ): ChatError {
-  const message = redact(`${lead}${detail.message ? `: ${detail.message}` : ''}`, context.apiKey);
+  const hint = thinkingRejectionHint(status, context.sentThinking === true, detail);
+  const message = redact(`${lead}${detail.message ? `: ${detail.message}` : ''}${hint}`, context.apiKey);
   // The SDK's own error class for the status, as the cause; built without the body, so nothing deep is walked.
   const cause = redactError(
     APIError.generate(status, undefined, redact(detail.message, context.apiKey), headers ?? new Headers()),

@@ -142,4 +142,36 @@ describe('validateChatRequest', () => {
       expect(String(error.message)).toContain(param);
     });
   });
+
+  describe('as a strict OpenAI-compatible server (strictFields)', () => {
+    it("refuses a field OpenAI's chat API does not have, in OpenAI's words, naming it as param", () => {
+      const outcome = validateChatRequest(
+        { ...base, thinking: { type: 'disabled' } },
+        { strictFields: true },
+      );
+      expect(outcome.ok).toBe(false);
+      if (outcome.ok) return;
+      expect(outcome.error.status).toBe(400);
+      expect(outcome.error.body).toEqual({
+        error: {
+          message: 'Unrecognized request argument supplied: thinking',
+          type: 'invalid_request_error',
+          param: 'thinking',
+          code: 'invalid_request_error',
+        },
+      });
+    });
+
+    it('accepts the fields OpenAI has, and thinking when not strict', () => {
+      const body = {
+        ...base,
+        temperature: 0,
+        response_format: { type: 'json_object' },
+        logprobs: true,
+        top_logprobs: 1,
+      };
+      expect(validateChatRequest(body, { strictFields: true }).ok).toBe(true);
+      expect(validateChatRequest({ ...base, thinking: { type: 'disabled' } }).ok).toBe(true);
+    });
+  });
 });

@@ -6,6 +6,7 @@ import type { ChatRequest } from './chat-request.js';
 import type { ModelRejectionWording } from './model-rejection.js';
 import { modelRejection } from './model-rejection.js';
 import { resolveModelId } from './models.js';
+import { unknownFieldError } from './strict-fields.js';
 import { requireReasoningContent, validateMessages } from './validate-messages.js';
 import { validateTools } from './validate-tools.js';
 
@@ -22,6 +23,8 @@ export interface ChatRules {
   readonly modelRejection?: ModelRejectionWording;
   /** The gateway's record of the `reasoning_details` it sent, to check replayed turns against. */
   readonly ledger?: ReasoningLedger;
+  /** Refuse body fields OpenAI's chat API does not have (`thinking`, ...), as a strict compatible server does. */
+  readonly strictFields?: boolean;
 }
 
 /**
@@ -34,6 +37,8 @@ export function validateChatRequest(body: unknown, rules: ChatRules = {}): ChatR
     return fail(invalidField('body', 'The request body must be a JSON object'));
   }
   const record = body as Record<string, unknown>;
+  const unknownField = rules.strictFields === true ? unknownFieldError(record) : null;
+  if (unknownField !== null) return fail(unknownField);
   if (typeof record.model !== 'string' || record.model === '') {
     return fail(invalidField('model', "Missing or invalid field 'model': expected a model id string"));
   }

@@ -27,6 +27,8 @@ export interface AnswerSettings {
   readonly modelRejection: ModelRejectionWording;
   /** The request body cap in bytes (past it, a 413). */
   readonly maxRequestBytes: number;
+  /** Refuse chat body fields OpenAI's API does not have, as a strict compatible server does. */
+  readonly strictFields: boolean;
 }
 
 /**
@@ -51,6 +53,7 @@ export function answerRequest(
     flavor: settings.flavor,
     modelRejection: settings.modelRejection,
     ledger: state.ledger,
+    strictFields: settings.strictFields,
   });
   if (!outcome.ok) return outcome.error;
   const answerTokens = readAnswerTokens(request.headers[ANSWER_TOKENS_HEADER], settings.answerTokens);

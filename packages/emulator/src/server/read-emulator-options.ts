@@ -45,6 +45,9 @@ export function readEmulatorOptions(options: EmulatorOptions): EmulatorSettings 
   if (!EMULATOR_FLAVORS.includes(flavor)) {
     throw new TypeError(`options.flavor must be one of ${EMULATOR_FLAVORS.join(', ')}`);
   }
+  if (options.strictFields !== undefined && typeof options.strictFields !== 'boolean') {
+    throw new TypeError('options.strictFields must be a boolean');
+  }
   return {
     port,
     host,
@@ -54,6 +57,7 @@ export function readEmulatorOptions(options: EmulatorOptions): EmulatorSettings 
       emptyJson,
       answerTokens,
       modelRejection,
+      strictFields: options.strictFields ?? false,
       maxRequestBytes: positiveInteger(options.maxRequestBytes, 'maxRequestBytes') ?? 8 * 1024 * 1024,
       maxRecordedRequests: positiveInteger(options.maxRecordedRequests, 'maxRecordedRequests') ?? 10_000,
     },

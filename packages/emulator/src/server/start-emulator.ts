@@ -46,6 +46,12 @@ export interface EmulatorOptions {
    * `listing` (default), `but-you-passed` or `not-exist` (see `FaultRule.modelRejected`).
    */
   modelRejection?: ModelRejectionWording;
+  /**
+   * Play a strict OpenAI-compatible server: a chat body field OpenAI's API does
+   * not have (the primary's `thinking`, say) gets a 400 `Unrecognized request
+   * argument supplied: thinking` (`param` the field). Default false.
+   */
+  strictFields?: boolean;
 }
 
 /** A running emulator. */
