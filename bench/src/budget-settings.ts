@@ -21,6 +21,7 @@ export const BUDGET_RECORD: CallRecord = Object.freeze({
   model: BENCH_MODEL,
   usage: Object.freeze({ prompt_tokens: 40, completion_tokens: 20 }),
   costUsd: 0.000_043_2,
+  costNanoUsd: 43_200,
   pricedAs: BENCH_MODEL,
   priceSource: 'table',
   tariff: null,

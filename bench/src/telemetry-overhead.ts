@@ -38,6 +38,7 @@ const RECORD: CallRecord = Object.freeze({
     completion_tokens_details: Object.freeze({ reasoning_tokens: 0 }),
   }),
   costUsd: 0.000487776,
+  costNanoUsd: 487_776,
   pricedAs: BENCH_MODEL,
   priceSource: 'table',
   tariff: null,

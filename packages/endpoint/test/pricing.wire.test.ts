@@ -86,16 +86,16 @@ describe('ChatEndpoint pricing on the wire', () => {
       expect(client.costUsd()).toBe(record.costUsd);
     });
 
-    it('costs a call on the pricing model exactly as endpoint.cost(usage) does', async () => {
+    it('costs a call on the pricing model as endpoint.cost(usage) does, to the nano-dollar', async () => {
       const emulator = await start();
       const { client, endpoint } = primaryRoute(emulator);
 
       const response = await client.complete({ model: 'primary-flash', messages: question });
 
       const record = onlyCall(response.calls);
-      expect(record.costUsd).toBe(endpoint.cost(record.usage));
+      expect(record.costNanoUsd).toBe(Math.round((endpoint.cost(record.usage) as number) * 1e9));
       expect(record.pricedAs).toBe('primary-flash');
-      expect(client.costUsd()).toBe(endpoint.cost(client.usage[0]));
+      expect(client.costNanoUsd()).toBe(record.costNanoUsd);
     });
 
     it('prices a model the emulator does not serve by the configuration entry of that id', async () => {

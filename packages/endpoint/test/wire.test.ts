@@ -149,7 +149,10 @@ describe('resolveChatEndpoint against the emulator', () => {
       await adapter.complete({ model: 'primary-v4-pro', messages: question });
 
       expect(endpoint.prices).toEqual(priceOf('primary-v4-pro'));
-      expect(adapter.costUsd()).toBe(costOf(priceOf('primary-v4-pro'), adapter.usage[0]));
+      // The cost rule, rounded to the nearest nano-dollar.
+      expect(adapter.costNanoUsd()).toBe(
+        Math.round((costOf(priceOf('primary-v4-pro'), adapter.usage[0]) as number) * 1e9),
+      );
       expect(adapter.costUsd()).toBeGreaterThan(0);
     });
 
