@@ -60,10 +60,10 @@ describe('a budget observing real calls to the emulator', () => {
   it('settles each call at its record cost, which its worst case covers', async () => {
     const budget = createBudget({ scope: { name: 'wiring-1', limitUsd: 1 } });
     const record = await callThrough([budget], 'Why did the build fail on step three?');
-    expect(record.costUsd).toBe(costOf(priceOf(MODEL), record.usage));
+    expect(record.costNanoUsd).toBe(Math.round((costOf(priceOf(MODEL), record.usage) as number) * 1e9));
     const [scope] = await budget.usage();
     expect(scope).toMatchObject({
-      spentNanoUsd: Math.round((record.costUsd ?? 0) * 1e9),
+      spentNanoUsd: record.costNanoUsd,
       reservedNanoUsd: 0,
     });
   });
