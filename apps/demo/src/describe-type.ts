@@ -1,7 +1,7 @@
 // The CLI's own copy of the packages' rule (they keep their helpers private), so its messages
 // name a value's type as the library's do.
 /** Whether `value` is a plain object (`{}` or `Object.create(null)`): what a JSON or TOML table reads as. */
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
+function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null) return false;
   const prototype = Object.getPrototypeOf(value);
   return prototype === Object.prototype || prototype === null;
