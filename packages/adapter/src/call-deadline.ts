@@ -2,6 +2,9 @@ import { ChatError } from './chat-error.js';
 
 const DEADLINE = Symbol.for('switchboard.call-deadline');
 
+// When each deadline signal's call must end (performance.now() time), for a transport to look up.
+const endsAt = new WeakMap<AbortSignal, number>();
+
 /**
  * The total deadline of one `complete` call (`deadlineSeconds`): a signal that
  * aborts when the deadline passes (its reason a `ChatError` of kind `timeout`)
@@ -21,10 +24,9 @@ export class CallDeadline {
     this.#caller = caller;
     if (caller?.aborted) this.#onCallerAbort();
     else caller?.addEventListener('abort', this.#onCallerAbort, { once: true });
-    this.#timer = setTimeout(
-      () => this.#controller.abort(deadlineError(seconds)),
-      Math.max(1, Math.round(seconds * 1000)),
-    );
+    const milliseconds = Math.max(1, Math.round(seconds * 1000));
+    endsAt.set(this.signal, performance.now() + milliseconds);
+    this.#timer = setTimeout(() => this.#controller.abort(deadlineError(seconds)), milliseconds);
   }
 
   /** Stops the timer and lets go of the caller's signal: the call is over. */
@@ -50,4 +52,10 @@ export function deadlinePassed(reason: unknown): ChatError | undefined {
   return ChatError.isInstance(reason) && (reason as unknown as Record<symbol, unknown>)[DEADLINE] === true
     ? reason
     : undefined;
+}
+
+/** Milliseconds left before the total deadline behind `signal`, or undefined when it carries none. */
+export function deadlineLeftMs(signal: AbortSignal | undefined): number | undefined {
+  const end = signal === undefined ? undefined : endsAt.get(signal);
+  return end === undefined ? undefined : end - performance.now();
 }

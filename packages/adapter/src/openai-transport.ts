@@ -2,6 +2,7 @@ import type { InspectOptions, inspect } from 'node:util';
 import OpenAI from 'openai';
 import { parseBaseUrl } from './base-url.js';
 import { abortedError, CallAttempt } from './call-attempt.js';
+import { deadlineLeftMs } from './call-deadline.js';
 import { ChatError } from './chat-error.js';
 import type { ChatTransport, TransportRequest } from './chat-transport.js';
 import { messageOfReply } from './message-of-reply.js';
@@ -232,7 +233,11 @@ export class OpenAITransport implements ChatTransport {
       hooks.afterAttempt?.(number, failure);
       // A call whose signal fired (the caller's, or its total deadline) makes no further attempt.
       if (!failure.retryable || number >= this.maxAttempts || signal?.aborted) throw failure;
-      await pause(asked ?? backoffMs(number, this.#timing), signal, context);
+      const wait = asked ?? backoffMs(number, this.#timing);
+      const left = deadlineLeftMs(signal);
+      // No point waiting for a retry that would start after the call's total deadline: end now.
+      if (left !== undefined && wait >= left) throw pastDeadline(failure, wait, left);
+      await pause(wait, signal, context);
     }
   }
 
@@ -248,6 +253,16 @@ export class OpenAITransport implements ChatTransport {
       retryAfterSeconds: seconds,
     });
   }
+}
+
+/** The call ends before a retry whose wait would pass its total deadline: a `timeout`, the last failure as cause. */
+function pastDeadline(failure: ChatError, waitMs: number, leftMs: number): ChatError {
+  return new ChatError({
+    kind: 'timeout',
+    status: failure.status,
+    message: `${failure.message} (not retried: the ${Math.round(waitMs)} ms wait before the next attempt would pass the call's deadline, ${Math.max(0, Math.round(leftMs))} ms away; deadlineSeconds)`,
+    cause: failure,
+  });
 }
 
 /** The SDK's options for one attempt: no retries of its own, our deadline's signal, the attempt for wireFetch. */

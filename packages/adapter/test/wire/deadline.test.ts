@@ -62,16 +62,33 @@ describe('CompleteRequest.deadlineSeconds over the wire', () => {
     expect(records[0]?.error).toEqual({ kind: 'timeout', status: null, degradation: false });
   });
 
-  it('cuts a retry wait the server asked for: no further request once the deadline passed', async () => {
-    const { emulator, adapter } = await setUp({ faults: [{ status: 503, retryAfter: 5, times: 1 }] });
+  it('ends at once when the retry wait the server asked for would pass the deadline', async () => {
+    const { emulator, adapter } = await setUp({ faults: [{ status: 503, retryAfter: 10, times: 1 }] });
 
     const { error, seconds } = await timed(
-      adapter.complete({ model: 'primary-flash', messages: question, deadlineSeconds: 0.5 }),
+      adapter.complete({ model: 'primary-flash', messages: question, deadlineSeconds: 4 }),
     );
 
     expect(error.kind).toBe('timeout');
-    expect(error.message).toMatch(/deadline of 0\.5 s/);
-    expect(seconds).toBeLessThan(3);
+    expect(error.message).toMatch(/503 Service Unavailable/);
+    expect(error.message).toMatch(/not retried: the 10000 ms wait .* would pass the call's deadline/);
+    expect(ChatError.isInstance(error.cause) && error.cause.kind).toBe('server');
+    // Without the look-ahead it would wait out the 4 s deadline.
+    expect(seconds).toBeLessThan(2);
+    expect(emulator.requests).toHaveLength(1);
+  });
+
+  it('cuts a retry wait that fits the deadline but starts too late to finish before it', async () => {
+    const { emulator, adapter } = await setUp({
+      faults: [{ status: 503, retryAfter: 1, times: 1, delayMs: 300 }],
+    });
+
+    const { error } = await timed(
+      adapter.complete({ model: 'primary-flash', messages: question, deadlineSeconds: 1 }),
+    );
+
+    expect(error.kind).toBe('timeout');
+    expect(error.message).toMatch(/would pass the call's deadline/);
     expect(emulator.requests).toHaveLength(1);
   });
 
