@@ -1,6 +1,9 @@
 import { deadlinePassed } from './call-deadline.js';
 import { ChatError } from './chat-error.js';
 
+/** How long a transport may take to end its attempt itself once a call's deadline passed. */
+const DEADLINE_GRACE_MS = 20;
+
 /**
  * The `ChatError` of kind `aborted` for a caller's cancelled signal (its reason as
  * `cause`), or the `timeout` error of a call's total deadline that passed.
@@ -27,7 +30,13 @@ export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undef
     return Promise.reject(abortedError(signal));
   }
   return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(abortedError(signal));
+    const onAbort = (): void => {
+      const error = abortedError(signal);
+      // At a deadline, a transport that honours the signal ends the attempt itself, with an error
+      // naming the request: let it come first; one that ignores the signal is cut a moment later.
+      if (deadlinePassed(signal.reason) === undefined) reject(error);
+      else setTimeout(() => reject(error), DEADLINE_GRACE_MS);
+    };
     signal.addEventListener('abort', onAbort, { once: true });
     promise.then(
       (value) => {

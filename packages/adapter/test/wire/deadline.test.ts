@@ -54,6 +54,7 @@ describe('CompleteRequest.deadlineSeconds over the wire', () => {
 
     expect(error.kind).toBe('timeout');
     expect(error.message).toMatch(/deadline of 1\.4 s \(deadlineSeconds/);
+    expect(error.message).toContain(`"${emulator.url}/chat/completions"`);
     expect(seconds).toBeGreaterThanOrEqual(1.35);
     expect(seconds).toBeLessThan(3);
     // The first attempt timed out at 1 s, the second was cut by the deadline.
