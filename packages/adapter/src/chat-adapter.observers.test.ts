@@ -146,6 +146,22 @@ describe('ChatAdapter observers', () => {
     });
   });
 
+  it('gives a handle an Error when a stub transport fails with something else, the value as cause', async () => {
+    const outcomes: AttemptOutcome[] = [];
+    const stub = new ChatAdapter(
+      {
+        completeChat: () => Promise.reject('the stub gave up'),
+      },
+      { observers: [{ beforeAttempt: () => ({ end: (outcome) => void outcomes.push(outcome) }) }] },
+    );
+    await expect(stub.complete(request)).rejects.toBe('the stub gave up');
+    expect(outcomes).toHaveLength(1);
+    const error = outcomes[0]?.error;
+    expect(error).toBeInstanceOf(Error);
+    expect(error?.message).toBe('the attempt failed with a non-Error value (string)');
+    expect(error?.cause).toBe('the stub gave up');
+  });
+
   it('swallows errors thrown or rejected by end and afterCall', async () => {
     const adapter = new ChatAdapter(new RawTransport([answer('ok')]), {
       observers: [
