@@ -113,6 +113,25 @@ describe('runCli', () => {
       expect(await running).toBe(0);
     });
 
+    it('plays a strict OpenAI-compatible server with --strict-fields: thinking gets a 400', async () => {
+      const { controller, stdout, running } = run(['--strict-fields']);
+      const url = await waitForUrl(stdout, running);
+      expect(stdout.text()).toContain('(strict fields)');
+      const response = await fetch(`${url}/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          model: 'primary-flash',
+          messages: [{ role: 'user', content: 'hi' }],
+          thinking: { type: 'disabled' },
+        }),
+      });
+      expect(response.status).toBe(400);
+      expect(await response.text()).toContain('Unrecognized request argument supplied: thinking');
+      controller.abort();
+      expect(await running).toBe(0);
+    });
+
     it('exits 0 at once when the signal is already aborted', async () => {
       const controller = new AbortController();
       controller.abort();

@@ -12,7 +12,7 @@ export interface CliOptions {
 }
 
 /** The text `switchboard-emulator --help` prints. */
-export const CLI_USAGE = `Usage: switchboard-emulator [--port N] [--host H] [--key K] [--flavor F]
+export const CLI_USAGE = `Usage: switchboard-emulator [--port N] [--host H] [--key K] [--flavor F] [--strict-fields]
 
 Runs a loopback emulator of the primary chat platform (or the gateway) until stopped (Ctrl-C).
 
@@ -21,6 +21,9 @@ Options:
   --host H     address to listen on (default 127.0.0.1)
   --key K      require Authorization: Bearer K on every request
   --flavor F   primary (default) or gateway (routes under /api/v1)
+  --strict-fields
+               answer 400 to chat body fields OpenAI's API does not have (thinking, ...),
+               as a strict OpenAI-compatible server does
   --help       print this help
 `;
 
@@ -32,7 +35,14 @@ Options:
 export async function runCli(argv: readonly string[], options: CliOptions = {}): Promise<number> {
   const stdout = options.stdout ?? process.stdout;
   const stderr = options.stderr ?? process.stderr;
-  let values: { port?: string; host?: string; key?: string; flavor?: string; help?: boolean };
+  let values: {
+    port?: string;
+    host?: string;
+    key?: string;
+    flavor?: string;
+    'strict-fields'?: boolean;
+    help?: boolean;
+  };
   try {
     ({ values } = parseArgs({
       args: [...argv],
@@ -41,6 +51,7 @@ export async function runCli(argv: readonly string[], options: CliOptions = {}):
         host: { type: 'string' },
         key: { type: 'string' },
         flavor: { type: 'string' },
+        'strict-fields': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -76,10 +87,12 @@ export async function runCli(argv: readonly string[], options: CliOptions = {}):
     ...(values.host === undefined ? {} : { host: values.host }),
     ...(values.key === undefined ? {} : { key: values.key }),
     flavor,
+    strictFields: values['strict-fields'] === true,
   });
   const keyNote = values.key === undefined ? '' : ' (API key required)';
   const flavorNote = flavor === 'gateway' ? ' (gateway flavour)' : '';
-  stdout.write(`switchboard emulator listening on ${emulator.url}${flavorNote}${keyNote}\n`);
+  const strictNote = values['strict-fields'] === true ? ' (strict fields)' : '';
+  stdout.write(`switchboard emulator listening on ${emulator.url}${flavorNote}${strictNote}${keyNote}\n`);
   await new Promise<void>((resolve) => {
     if (options.signal === undefined) return;
     if (options.signal.aborted) resolve();
