@@ -6,7 +6,10 @@ export type PriceSource = 'table' | 'provider' | 'endpoint';
 
 /** How one call was priced, as a cost model reports it (and as its `CallRecord` keeps it). */
 export interface CallPricing {
-  /** What the call cost in USD, or null when nothing priced it. */
+  /**
+   * What the call cost in USD, or null when nothing priced it. On a `CallRecord` it is the
+   * cost model's figure rounded to the nearest nano-dollar: exactly `costNanoUsd / 1e9`.
+   */
   readonly costUsd: number | null;
   /** The model id whose price was used, or null. */
   readonly pricedAs: string | null;
