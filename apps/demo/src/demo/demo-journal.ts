@@ -31,10 +31,7 @@ export function openDemoJournal(io: Io, endpoint: EndpointInfo, path: string | u
   try {
     const journal = new CallJournal(file, {
       endpoint,
-      onError: (error) =>
-        io.stderr(
-          `switchboard: warning: journal ${safeText(file)}: a write failed: ${safeText(String(error))}\n`,
-        ),
+      warn: (message) => io.stderr(`switchboard: warning: ${safeText(message)}\n`),
     });
     const session: DemoJournal = {
       journal,
