@@ -129,10 +129,14 @@ export function createProgram(io: Io): Command {
     )
     .argument(
       '<journal>',
-      'the journal file (JSON Lines, one call record per line), e.g. from demo --journal',
+      'the journal file (JSON Lines, one call record per line), e.g. from demo --journal; - reads stdin',
     )
-    .option('--since <time>', 'only calls at or after this ISO time (e.g. 2026-11-23T09:00:00Z)')
-    .option('--until <time>', 'only calls before this ISO time')
+    .option(
+      '--since <time>',
+      'only calls at or after this time: an ISO date or time (2026-11-23, 2026-11-23T09:00:00Z); without a zone it is UTC',
+    )
+    .option('--until <time>', 'only calls before this time (same forms as --since; UTC without a zone)')
+    .option('--html <file>', 'also write the report as one self-contained HTML page (charts, no network) to this file')
     .addOption(jsonOption())
     .action((file: string, options: ReportCommandOptions) => reportCommand(io, file, options));
 

@@ -105,7 +105,7 @@ describe('CallJournal', () => {
       for await (const line of readJournal(path, { onIssue: (issue) => issues.push(issue) })) read.push(line);
       expect(read.map((line) => line.model)).toEqual(['primary-flash', 'primary-old']);
       expect(read[1]?.endpoint).toEqual(PRIMARY);
-      expect(issues).toEqual([{ line: 2, kind: 'malformed', message: 'line 2: not JSON, skipped' }]);
+      expect(issues).toEqual([{ file: path, line: 2, kind: 'malformed', message: `${path}:2: not JSON, skipped` }]);
     });
 
     it('drops and counts records given after close, without throwing', async () => {
@@ -154,11 +154,14 @@ describe('readJournal', () => {
     expect(models).toEqual(['primary-flash', 'primary-flash']);
     expect(issues.map((issue) => [issue.line, issue.kind])).toEqual([
       [3, 'malformed'],
-      [4, 'malformed'],
-      [5, 'malformed'],
+      [4, 'invalid'],
+      [5, 'invalid'],
       [7, 'torn'],
     ]);
-    expect(issues[3]?.message).toBe('line 7: the last line is incomplete (cut off mid-write), skipped');
+    expect(issues[2]?.message).toBe(
+      `${path}:5: at: expected an ISO time with a zone (2026-11-23T09:00:00Z), got "yesterday", skipped`,
+    );
+    expect(issues[3]?.message).toBe(`${path}:7: the last line is incomplete (cut off mid-write), skipped`);
   });
 
   it('warns by default', async () => {
@@ -174,7 +177,7 @@ describe('readJournal', () => {
     } finally {
       process.off('warning', listener);
     }
-    expect(warnings).toEqual(['line 2: the last line is incomplete (cut off mid-write), skipped']);
+    expect(warnings).toEqual([`${path}:2: the last line is incomplete (cut off mid-write), skipped`]);
   });
 
   it('reads a last line without a newline when it is whole', async () => {

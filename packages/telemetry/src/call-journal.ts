@@ -302,7 +302,9 @@ export class CallJournal implements CallObserver {
     // No later line is written before this one: the next try is of the same batch, after a pause.
     const code = (error as NodeJS.ErrnoException | undefined)?.code;
     this.#retryMs =
-      code === 'EAGAIN' ? RETRY_FIRST_MS : Math.min(RETRY_MOST_MS, Math.max(RETRY_FIRST_MS, this.#retryMs * 2));
+      code === 'EAGAIN'
+        ? RETRY_FIRST_MS
+        : Math.min(RETRY_MOST_MS, Math.max(RETRY_FIRST_MS, this.#retryMs * 2));
     this.#timer = setTimeout(() => {
       this.#timer = null;
       this.#drain();
@@ -311,7 +313,10 @@ export class CallJournal implements CallObserver {
   }
 
   #countWritten(batch: Batch): void {
-    while (batch.linesDone < batch.lineEnds.length && (batch.lineEnds[batch.linesDone] ?? 0) <= batch.written) {
+    while (
+      batch.linesDone < batch.lineEnds.length &&
+      (batch.lineEnds[batch.linesDone] ?? 0) <= batch.written
+    ) {
       batch.linesDone += 1;
       this.#lines += 1;
     }

@@ -36,21 +36,25 @@ async function readAll(path: string) {
 }
 
 describe('CallJournal with several writer processes on one file', () => {
-  it.each([2, 4])('keeps every line of %i processes writing at once, each writer’s lines in order', async (writers) => {
-    const path = journalPath();
-    const count = 3_000;
-    const names = Array.from({ length: writers }, (_, index) => `writer-${index}`);
-    const results = await Promise.all(names.map((name) => runWriter(path, name, count)));
-    for (const result of results) expect(result).toEqual({ lines: count, dropped: 0 });
-    const { lines, issues } = await readAll(path);
-    expect(issues).toEqual([]);
-    expect(lines).toHaveLength(writers * count);
-    for (const name of names) {
-      const own = lines.filter((line) => line.role === name).map((line) => line.durationMs);
-      expect(own).toEqual(Array.from({ length: count }, (_, index) => index));
-    }
-    expect(readFileSync(path).includes(0)).toBe(false);
-  }, 120_000);
+  it.each([2, 4])(
+    'keeps every line of %i processes writing at once, each writer’s lines in order',
+    async (writers) => {
+      const path = journalPath();
+      const count = 3_000;
+      const names = Array.from({ length: writers }, (_, index) => `writer-${index}`);
+      const results = await Promise.all(names.map((name) => runWriter(path, name, count)));
+      for (const result of results) expect(result).toEqual({ lines: count, dropped: 0 });
+      const { lines, issues } = await readAll(path);
+      expect(issues).toEqual([]);
+      expect(lines).toHaveLength(writers * count);
+      for (const name of names) {
+        const own = lines.filter((line) => line.role === name).map((line) => line.durationMs);
+        expect(own).toEqual(Array.from({ length: count }, (_, index) => index));
+      }
+      expect(readFileSync(path).includes(0)).toBe(false);
+    },
+    120_000,
+  );
 
   it('loses at most the last line to SIGKILL mid-write, and the reader names it', async () => {
     const path = journalPath();
@@ -65,7 +69,9 @@ describe('CallJournal with several writer processes on one file', () => {
     const text = readFileSync(path, 'utf8');
     const { lines, issues } = await readAll(path);
     expect(lines.length).toBeGreaterThan(500);
-    expect(lines.map((line) => line.durationMs)).toEqual(Array.from({ length: lines.length }, (_, index) => index));
+    expect(lines.map((line) => line.durationMs)).toEqual(
+      Array.from({ length: lines.length }, (_, index) => index),
+    );
     if (text.endsWith('\n')) expect(issues).toEqual([]);
     else {
       expect(issues).toHaveLength(1);

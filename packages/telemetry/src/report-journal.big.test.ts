@@ -16,14 +16,14 @@ const ENDPOINT = { provider: 'primary', baseUrl: 'https://api.primary.example', 
 
 /** Writes a journal of LINES lines over three hours (two malformed, the last one torn); returns the cost sum. */
 function writeBigJournal(path: string): number {
-  let costUsd = 0;
+  let costNanoUsd = 0;
   let chunk: string[] = [];
   for (let number = 1; number <= LINES; number++) {
     if (MALFORMED.has(number)) chunk.push('{"v":1,"model":"primary-flash",');
     else if (number === LINES) chunk.push('{"v":1,"model":"primary-fl');
     else {
       const cost = 0.0001 + (number % 7) * 0.00001;
-      costUsd += cost;
+      costNanoUsd += Math.round(cost * 1e9);
       const at = new Date(START + Math.floor((number * 3 * 3_600_000) / LINES)).toISOString();
       const record = {
         ...PRIMARY_JUDGE_CALL,
@@ -38,7 +38,7 @@ function writeBigJournal(path: string): number {
       chunk = [];
     }
   }
-  return costUsd;
+  return costNanoUsd;
 }
 
 describe('reading a big journal', () => {
@@ -61,15 +61,15 @@ describe('reading a big journal', () => {
     const { read, peakGrowth, issues, figures } = JSON.parse(output);
     expect(read).toBe(LINES - 3);
     expect(figures.totals.calls).toBe(LINES - 3);
-    expect(figures.totals.costUsd).toBe(costUsd);
+    expect(figures.totals.costNanoUsd).toBe(costUsd);
     expect(figures.skipped).toEqual({ count: 3, lines: [1_000, 150_000, LINES] });
     expect(issues).toEqual([
-      'line 1000: not JSON, skipped',
-      'line 150000: not JSON, skipped',
-      `line ${LINES}: the last line is incomplete (cut off mid-write), skipped`,
+      `${path}:1000: not JSON, skipped`,
+      `${path}:150000: not JSON, skipped`,
+      `${path}:${LINES}: the last line is incomplete (cut off mid-write), skipped`,
     ]);
-    expect(figures.spend.bucket).toBe('hour');
-    expect(figures.spend.buckets).toHaveLength(3);
+    expect(figures.spend.bucket).toBe('5 minutes');
+    expect(figures.spend.buckets).toHaveLength(36);
     expect(peakGrowth).toBeLessThan(16 * 1024 * 1024);
   }, 120_000);
 });

@@ -1,3 +1,4 @@
+import { NanoSum } from './nano-usd.js';
 import type { TelemetryRecord } from './telemetry-record.js';
 import type { UsageTokens } from './usage-tokens.js';
 
@@ -9,10 +10,14 @@ export interface TallyFigures {
   readonly failures: number;
   /** Failed calls that were degradations (e.g. a model the platform rejected), not verdicts. */
   readonly degradations: number;
-  /** Attempts, retries included. */
+  /** Requests that reached the wire, retries included (a call refused before sending has none). */
   readonly attempts: number;
-  /** USD of the priced calls. */
+  /** USD of the priced calls: `costNanoUsd / 1e9`. */
   readonly costUsd: number;
+  /** The same, in integer nano-dollars, summed exactly. */
+  readonly costNanoUsd: number;
+  /** The same as an exact decimal with nine places (`0.000210000`). */
+  readonly cost: string;
   /** Calls nothing priced. */
   readonly unpricedCalls: number;
   /** Prompt tokens, cache reads included. */
@@ -31,7 +36,7 @@ export class Tally {
   failures = 0;
   degradations = 0;
   attempts = 0;
-  costUsd = 0;
+  readonly cost = new NanoSum();
   unpricedCalls = 0;
   inputTokens = 0;
   cacheHitTokens = 0;
@@ -39,8 +44,8 @@ export class Tally {
   reasoningTokens = 0;
   durationMs = 0;
 
-  /** Counts one call. */
-  add(record: TelemetryRecord, tokens: UsageTokens): void {
+  /** Counts one call (a checked journal line) and its cost in nano-dollars (null: unpriced). */
+  add(record: TelemetryRecord, costNanoUsd: number | null, tokens: UsageTokens): void {
     this.calls += 1;
     const error = record.error;
     if (error) {
@@ -48,9 +53,8 @@ export class Tally {
       if (error.degradation) this.degradations += 1;
     }
     this.attempts += finite(record.attempts);
-    // Same order of addition as the adapter's running total, so the sums agree exactly.
-    if (typeof record.costUsd === 'number' && Number.isFinite(record.costUsd)) this.costUsd += record.costUsd;
-    else this.unpricedCalls += 1;
+    if (costNanoUsd === null) this.unpricedCalls += 1;
+    else this.cost.add(costNanoUsd);
     this.inputTokens += tokens.input;
     this.cacheHitTokens += tokens.cacheRead;
     this.outputTokens += tokens.output;
@@ -65,7 +69,9 @@ export class Tally {
       failures: this.failures,
       degradations: this.degradations,
       attempts: this.attempts,
-      costUsd: this.costUsd,
+      costUsd: this.cost.usd,
+      costNanoUsd: this.cost.nanoUsd,
+      cost: this.cost.decimal,
       unpricedCalls: this.unpricedCalls,
       inputTokens: this.inputTokens,
       cacheHitTokens: this.cacheHitTokens,
@@ -76,12 +82,18 @@ export class Tally {
   }
 }
 
-/** The tally of `key` in `groups`, created on first use. */
+/** Most groups a breakdown keeps by name; calls of further names count under {@link OTHER_GROUP}. */
+export const MAX_GROUPS = 1000;
+/** The group of the names past {@link MAX_GROUPS}. */
+export const OTHER_GROUP = '(others)';
+
+/** The tally of `key` in `groups`, created on first use (past MAX_GROUPS names: the others' tally). */
 export function tallyOf(groups: Map<string, Tally>, key: string): Tally {
   let tally = groups.get(key);
   if (tally === undefined) {
-    tally = new Tally();
-    groups.set(key, tally);
+    const name = groups.size >= MAX_GROUPS ? OTHER_GROUP : key;
+    tally = groups.get(name) ?? new Tally();
+    groups.set(name, tally);
   }
   return tally;
 }
@@ -89,8 +101,10 @@ export function tallyOf(groups: Map<string, Tally>, key: string): Tally {
 /** Each group's figures, by key, the dearest first (then the busiest, then by name). */
 export function breakdownOf(groups: Map<string, Tally>): Record<string, TallyFigures> {
   const entries = [...groups].sort(
-    ([nameA, a], [nameB, b]) => b.costUsd - a.costUsd || b.calls - a.calls || nameA.localeCompare(nameB),
+    ([nameA, a], [nameB, b]) =>
+      b.cost.nanoUsd - a.cost.nanoUsd || b.calls - a.calls || (nameA < nameB ? -1 : nameA > nameB ? 1 : 0),
   );
+  // fromEntries defines own properties: a group named __proto__ stays a group.
   return Object.freeze(Object.fromEntries(entries.map(([key, tally]) => [key, tally.figures()])));
 }
 
@@ -99,6 +113,17 @@ export function cacheHitRatio(tally: Tally): number | null {
   return tally.inputTokens > 0 ? tally.cacheHitTokens / tally.inputTokens : null;
 }
 
+/**
+ * A record's cost in nano-dollars: its `costNanoUsd` when it has one, else
+ * `round(costUsd * 1e9)`; null when unpriced (or the cost is not a finite number >= 0).
+ */
+export function recordCostNanoUsd(record: TelemetryRecord): number | null {
+  const nano = (record as { readonly costNanoUsd?: unknown }).costNanoUsd;
+  if (typeof nano === 'number' && Number.isSafeInteger(nano) && nano >= 0) return nano;
+  const usd = record.costUsd;
+  return typeof usd === 'number' && Number.isFinite(usd) && usd >= 0 ? Math.round(usd * 1e9) : null;
+}
+
 function finite(value: unknown): number {
-  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : 0;
 }

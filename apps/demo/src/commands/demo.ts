@@ -22,8 +22,8 @@ import { BUDGETED_ROLE, runBudgeted } from '../demo/run-budgeted.js';
 import { colors, formatUsd } from '../format.js';
 import type { Io } from '../io.js';
 import { plural } from '../plural.js';
+import { renderReport } from '@switchboard/telemetry';
 import { readJournalReport } from '../report/read-journal-report.js';
-import { renderJournalReport } from '../report/render-journal-report.js';
 import { reportWidth } from '../report/report-width.js';
 import { safeJson, safeText } from '../terminal-text.js';
 import { renderUsageTable } from '../usage-table.js';
@@ -177,7 +177,7 @@ export async function demoCommand(io: Io, options: DemoCommandOptions = {}): Pro
       );
     }
     io.stdout(`\n${paint.bold('Journal')}: ${safeText(session.path)} (switchboard report reads it again)\n`);
-    io.stdout(renderJournalReport(report, { color: io.color, width: reportWidth(io) }));
+    io.stdout(renderReport(report, { color: io.color, width: reportWidth(io) }));
   } finally {
     budget?.close();
     await emulator.close();
