@@ -27,11 +27,19 @@ export function parseTimeOption(value: string | undefined, option: string): numb
 
 function timeOf(match: RegExpExecArray): number {
   const [, year, month, day, hour = '0', minute = '0', second = '0', fraction = '', zone = 'Z'] = match;
-  const fields = [year, month, day, hour, minute, second].map(Number) as [number, number, number, number, number, number];
+  const fields = [year, month, day, hour, minute, second].map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const [y, mo, d, h, mi, s] = fields;
   const date = new Date(Date.UTC(y, mo - 1, d));
   // Date.UTC rolls 2026-02-30 over to March 2: a date it moved did not exist.
-  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d) return Number.NaN;
+  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d)
+    return Number.NaN;
   if (h > 23 || mi > 59 || s > 59) return Number.NaN;
   const offset = zoneOffsetMinutes(zone);
   if (offset === null) return Number.NaN;
