@@ -43,7 +43,8 @@ export function stackedBars(
 ): string {
   const totals = labels.map((_, index) => series.reduce((sum, one) => sum + (one.values[index] ?? 0), 0));
   const most = totals.reduce((max, total) => Math.max(max, total), 0);
-  const slot = (WIDTH - LEFT) / Math.max(1, labels.length);
+  // Room on the right for the last label.
+  const slot = (WIDTH - LEFT - 28) / Math.max(1, labels.length);
   const barWidth = Math.max(1, slot * 0.8);
   const plot = HEIGHT - BOTTOM;
   const parts: string[] = [];
