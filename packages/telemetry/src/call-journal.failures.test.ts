@@ -52,6 +52,44 @@ describe('CallJournal when writes fail', () => {
   });
 });
 
+describe('CallJournal annotations that fail', () => {
+  it('loses only the annotation (throwing, circular, BigInt, too large), counts it and warns once', async () => {
+    const path = journalPath();
+    const warnings: string[] = [];
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    const annotations: Array<() => Record<string, unknown>> = [
+      () => {
+        throw new Error('no note today');
+      },
+      () => circular,
+      () => ({ big: 10n }),
+      () => ({ text: 'x'.repeat(2_000) }),
+      () => ({ note: 'kept' }),
+    ];
+    let call = 0;
+    const journal = new CallJournal(path, {
+      maxAnnotationBytes: 1_000,
+      warn: (message) => warnings.push(message),
+      annotate: () => (annotations[call++] as () => Record<string, unknown>)(),
+    });
+    for (let index = 0; index < annotations.length; index++) journal.afterCall(PRIMARY_JUDGE_CALL);
+    await expect(journal.close()).resolves.toBe(0);
+    expect(journal).toMatchObject({ lines: 5, annotationFailures: 4 });
+    const lines = readFileSync(path, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    expect(lines.map((line) => line.extraError ?? null)).toEqual([
+      'annotate failed: Error: no note today',
+      expect.stringMatching(/^annotate failed: TypeError: .*circular/i),
+      expect.stringMatching(/^annotate failed: TypeError: .*BigInt/),
+      'the annotation is 2013 bytes, over the cap of 1000',
+      null,
+    ]);
+    expect(lines[4]?.extra).toEqual({ note: 'kept' });
+    expect(lines.every((line) => line.model === 'primary-flash')).toBe(true);
+    expect(warnings).toEqual([expect.stringMatching(/an annotation was left out \(annotate failed: Error: no note today\)/)]);
+  });
+});
+
 // A real full file system: a small tmpfs filled up, then freed while the journal retries.
 describe('CallJournal on a full file system that is then freed', () => {
   const mount = mkdtempSync(join(tmpdir(), 'journal-tmpfs-'));
