@@ -81,7 +81,7 @@ describe('CallJournal annotations that fail', () => {
       'annotate failed: Error: no note today',
       expect.stringMatching(/^annotate failed: TypeError: .*circular/i),
       expect.stringMatching(/^annotate failed: TypeError: .*BigInt/),
-      'the annotation is 2013 bytes, over the cap of 1000',
+      'the annotation is 2011 bytes, over the cap of 1000',
       null,
     ]);
     expect(lines[4]?.extra).toEqual({ note: 'kept' });
