@@ -76,7 +76,10 @@ describe('CallJournal annotations that fail', () => {
     for (let index = 0; index < annotations.length; index++) journal.afterCall(PRIMARY_JUDGE_CALL);
     await expect(journal.close()).resolves.toBe(0);
     expect(journal).toMatchObject({ lines: 5, annotationFailures: 4 });
-    const lines = readFileSync(path, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    const lines = readFileSync(path, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(lines.map((line) => line.extraError ?? null)).toEqual([
       'annotate failed: Error: no note today',
       expect.stringMatching(/^annotate failed: TypeError: .*circular/i),
@@ -86,7 +89,9 @@ describe('CallJournal annotations that fail', () => {
     ]);
     expect(lines[4]?.extra).toEqual({ note: 'kept' });
     expect(lines.every((line) => line.model === 'primary-flash')).toBe(true);
-    expect(warnings).toEqual([expect.stringMatching(/an annotation was left out \(annotate failed: Error: no note today\)/)]);
+    expect(warnings).toEqual([
+      expect.stringMatching(/an annotation was left out \(annotate failed: Error: no note today\)/),
+    ]);
   });
 });
 

@@ -105,7 +105,9 @@ describe('CallJournal', () => {
       for await (const line of readJournal(path, { onIssue: (issue) => issues.push(issue) })) read.push(line);
       expect(read.map((line) => line.model)).toEqual(['primary-flash', 'primary-old']);
       expect(read[1]?.endpoint).toEqual(PRIMARY);
-      expect(issues).toEqual([{ file: path, line: 2, kind: 'malformed', message: `${path}:2: not JSON, skipped` }]);
+      expect(issues).toEqual([
+        { file: path, line: 2, kind: 'malformed', message: `${path}:2: not JSON, skipped` },
+      ]);
     });
 
     it('drops and counts records given after close, without throwing', async () => {

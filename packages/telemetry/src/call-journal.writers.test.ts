@@ -57,13 +57,18 @@ describe('CallJournal with several writer processes on one file', () => {
   );
 
   it('journals to stdout with the path -', async () => {
-    const child = spawn(process.execPath, [WRITER, '-', 'stdout', '300'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [WRITER, '-', 'stdout', '300'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let output = '';
     child.stdout.on('data', (data: Buffer) => {
       output += data.toString();
     });
     await new Promise((resolve) => child.on('exit', resolve));
-    const lines = output.trim().split('\n').map((line) => JSON.parse(line));
+    const lines = output
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(lines.pop()).toEqual({ lines: 300, dropped: 0 });
     expect(lines.map((line) => line.durationMs)).toEqual(Array.from({ length: 300 }, (_, index) => index));
   });

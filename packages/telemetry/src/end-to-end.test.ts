@@ -75,7 +75,9 @@ describe('telemetry over a real adapter, transport and emulator', () => {
     const nano = (calls: typeof records) =>
       calls.reduce((sum, record) => sum + Math.round((record.costUsd ?? 0) * 1e9), 0);
     expect(report.totals.costNanoUsd).toBe(nano(records));
-    expect(report.byRole.detector?.costNanoUsd).toBe(nano(records.filter((record) => record.role === 'detector')));
+    expect(report.byRole.detector?.costNanoUsd).toBe(
+      nano(records.filter((record) => record.role === 'detector')),
+    );
     // The role views share their adapter's ledger; the judge's is its bounded copy's own.
     expect(report.byRole.detector?.costUsd).toBeCloseTo(detector.costUsd(), 12);
     expect(report.byRole.judge?.costUsd).toBeCloseTo(judge.costUsd(), 12);

@@ -23,7 +23,11 @@ const validLine = fc
   .map((figures) => ({
     v: 1,
     model: figures.model,
-    usage: { prompt_tokens: figures.prompt, prompt_cache_hit_tokens: figures.hit, completion_tokens: figures.output },
+    usage: {
+      prompt_tokens: figures.prompt,
+      prompt_cache_hit_tokens: figures.hit,
+      completion_tokens: figures.output,
+    },
     costUsd: figures.costNano === null ? null : figures.costNano / 1e9,
     ...(figures.useNanoField && figures.costNano !== null ? { costNanoUsd: figures.costNano } : {}),
     pricedAs: null,
@@ -37,29 +41,60 @@ const validLine = fc
 
 /** A value each field must never be counted with: wrong type, negative, not finite, out of range or too long. */
 const INVALID: Record<string, fc.Arbitrary<unknown>> = {
-  model: fc.oneof(fc.integer(), fc.constant(''), fc.constant(null), fc.string({ minLength: 257, maxLength: 300 })),
+  model: fc.oneof(
+    fc.integer(),
+    fc.constant(''),
+    fc.constant(null),
+    fc.string({ minLength: 257, maxLength: 300 }),
+  ),
   role: fc.oneof(fc.integer(), fc.boolean(), fc.array(fc.string()), fc.dictionary(fc.string(), fc.string())),
-  costUsd: fc.oneof(fc.double({ max: -1e-9, noNaN: true }), fc.string(), fc.boolean(), fc.constant(1e308), fc.constant([])),
+  costUsd: fc.oneof(
+    fc.double({ max: -1e-9, noNaN: true }),
+    fc.string(),
+    fc.boolean(),
+    fc.constant(1e308),
+    fc.constant([]),
+  ),
   costNanoUsd: fc.oneof(fc.double({ min: 0.1, max: 0.9 }), fc.integer({ max: -1 }), fc.string()),
-  at: fc.oneof(fc.integer(), fc.constant('1970-01-01T00:00:00Z'), fc.constant('2026-02-30T00:00:00Z'), fc.string({ maxLength: 10 })),
+  at: fc.oneof(
+    fc.integer(),
+    fc.constant('1970-01-01T00:00:00Z'),
+    fc.constant('2026-02-30T00:00:00Z'),
+    fc.string({ maxLength: 10 }),
+  ),
   attempts: fc.oneof(fc.integer({ max: -1 }), fc.constant(1.5), fc.string()),
-  usage: fc.oneof(fc.string(), fc.integer(), fc.constant({ prompt_tokens: -1 }), fc.constant({ completion_tokens: 'x' })),
-  endpoint: fc.oneof(fc.string(), fc.constant({ provider: 'primary', baseUrl: 7 }), fc.constant({ provider: 1, baseUrl: '' })),
+  usage: fc.oneof(
+    fc.string(),
+    fc.integer(),
+    fc.constant({ prompt_tokens: -1 }),
+    fc.constant({ completion_tokens: 'x' }),
+  ),
+  endpoint: fc.oneof(
+    fc.string(),
+    fc.constant({ provider: 'primary', baseUrl: 7 }),
+    fc.constant({ provider: 1, baseUrl: '' }),
+  ),
   error: fc.oneof(fc.string(), fc.constant({ kind: 5 }), fc.constant({ kind: 'server', degradation: 'yes' })),
 };
 const FIELDS = Object.keys(INVALID);
 
 /** A line that must be skipped: an invalid field, a JSON value that is not an object, or text that is not JSON. */
 const junkLine = fc.oneof(
-  fc.tuple(validLine, fc.constantFrom(...FIELDS)).chain(([line, field]) =>
-    (INVALID[field] as fc.Arbitrary<unknown>).map((value) => JSON.stringify({ ...line, [field]: value })),
-  ),
-  fc.oneof(fc.integer(), fc.string(), fc.array(fc.jsonValue()), fc.constant(null)).map((value) => JSON.stringify(value)),
+  fc
+    .tuple(validLine, fc.constantFrom(...FIELDS))
+    .chain(([line, field]) =>
+      (INVALID[field] as fc.Arbitrary<unknown>).map((value) => JSON.stringify({ ...line, [field]: value })),
+    ),
+  fc
+    .oneof(fc.integer(), fc.string(), fc.array(fc.jsonValue()), fc.constant(null))
+    .map((value) => JSON.stringify(value)),
   fc.string({ minLength: 1 }).map((text) => `#${text.replaceAll('\n', ' ')}`),
 );
 
 function report(text: string | Uint8Array) {
-  return reportJournal(Readable.from([typeof text === 'string' ? Buffer.from(text) : Buffer.from(text)]), { onIssue: () => {} });
+  return reportJournal(Readable.from([typeof text === 'string' ? Buffer.from(text) : Buffer.from(text)]), {
+    onIssue: () => {},
+  });
 }
 
 describe('the journal reader under arbitrary input', () => {
@@ -67,7 +102,10 @@ describe('the journal reader under arbitrary input', () => {
     await fc.assert(
       fc.asyncProperty(fc.uint8Array({ maxLength: 2_000 }), async (bytes) => {
         const figures = await report(bytes);
-        const lines = Buffer.from(bytes).toString('utf8').split('\n').filter((line) => line.trim() !== '');
+        const lines = Buffer.from(bytes)
+          .toString('utf8')
+          .split('\n')
+          .filter((line) => line.trim() !== '');
         expect(figures.totals.calls + figures.skipped.count).toBeLessThanOrEqual(lines.length);
         const valid = lines.filter((line) => {
           try {
@@ -85,19 +123,34 @@ describe('the journal reader under arbitrary input', () => {
   it('gives, for valid lines mixed with invalid ones, the totals of the valid lines alone', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.oneof(validLine.map((line) => ({ valid: true, text: JSON.stringify(line) })), junkLine.map((text) => ({ valid: false, text }))), {
-          maxLength: 40,
-        }),
+        fc.array(
+          fc.oneof(
+            validLine.map((line) => ({ valid: true, text: JSON.stringify(line) })),
+            junkLine.map((text) => ({ valid: false, text })),
+          ),
+          {
+            maxLength: 40,
+          },
+        ),
         async (lines) => {
           const mixed = await report(lines.map((line) => `${line.text}\n`).join(''));
-          const alone = await report(lines.filter((line) => line.valid).map((line) => `${line.text}\n`).join(''));
+          const alone = await report(
+            lines
+              .filter((line) => line.valid)
+              .map((line) => `${line.text}\n`)
+              .join(''),
+          );
           expect(mixed.totals).toEqual(alone.totals);
           expect(mixed.byRole).toEqual(alone.byRole);
           expect(mixed.skipped.count).toBe(lines.filter((line) => !line.valid).length);
           const nano = lines
             .filter((line) => line.valid)
             .map((line) => JSON.parse(line.text))
-            .reduce((sum, line) => sum + (line.costNanoUsd ?? (line.costUsd === null ? 0 : Math.round(line.costUsd * 1e9))), 0);
+            .reduce(
+              (sum, line) =>
+                sum + (line.costNanoUsd ?? (line.costUsd === null ? 0 : Math.round(line.costUsd * 1e9))),
+              0,
+            );
           expect(mixed.totals.costNanoUsd).toBe(nano);
         },
       ),
@@ -114,8 +167,11 @@ describe('the journal reader under arbitrary input', () => {
         const counted = value as never;
         if (field === 'role') expect(counted === null || typeof counted === 'string').toBe(true);
         if (field === 'costUsd' && counted !== null)
-          expect(typeof counted === 'number' && (counted as number) >= 0 && (counted as number) <= 1e6).toBe(true);
-        if (field === 'attempts') expect(Number.isSafeInteger(counted) && (counted as number) >= 0).toBe(true);
+          expect(typeof counted === 'number' && (counted as number) >= 0 && (counted as number) <= 1e6).toBe(
+            true,
+          );
+        if (field === 'attempts')
+          expect(Number.isSafeInteger(counted) && (counted as number) >= 0).toBe(true);
         if (field === 'model') expect(typeof counted === 'string' && (counted as string) !== '').toBe(true);
         expect(Number.isSafeInteger(figures.totals.costNanoUsd)).toBe(true);
         expect(figures.totals.costNanoUsd).toBeGreaterThanOrEqual(0);

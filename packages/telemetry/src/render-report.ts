@@ -83,14 +83,14 @@ export function renderReport(figures: ReportFigures, options: RenderReportOption
     const rows = figures.costliest
       .slice(0, COSTLIEST_SHOWN)
       .map((call) => [
-        call.at,
         printable(call.role ?? '(none)'),
         printable(call.model),
+        call.at,
         usdText(nanoDecimal(call.costNanoUsd)),
         String(call.line),
       ]);
     lines.push(
-      indent(boxTable(['at', 'role', 'model', 'cost', 'line'], rows, { rightAligned: [3, 4], width, color })),
+      indent(boxTable(['role', 'model', 'at', 'cost', 'line'], rows, { rightAligned: [3, 4], width, color })),
     );
   }
   heading(`Spend per ${figures.spend.bucket}`);

@@ -91,7 +91,9 @@ describe('ReportAccumulator', () => {
 
     it('gives spend per minute over a short run, empty minutes included', () => {
       expect(figures.spend.bucket).toBe('minute');
-      expect(figures.spend.buckets.map(({ start, cost, calls, failures }) => ({ start, cost, calls, failures }))).toEqual([
+      expect(
+        figures.spend.buckets.map(({ start, cost, calls, failures }) => ({ start, cost, calls, failures })),
+      ).toEqual([
         { start: '2026-11-23T08:00:00.000Z', cost: '0.000210000', calls: 1, failures: 0 },
         { start: '2026-11-23T08:01:00.000Z', cost: '0.001200000', calls: 1, failures: 0 },
         { start: '2026-11-23T08:02:00.000Z', cost: '0.000000000', calls: 1, failures: 1 },
@@ -115,7 +117,12 @@ describe('ReportAccumulator', () => {
   });
 
   it('keeps to 60 buckets over the widest range a journal may have, lines in any order', () => {
-    const times = ['2050-06-01T00:00:00Z', '2000-01-01T00:00:00Z', '2099-12-31T23:59:59Z', '2026-11-23T08:00:00Z'];
+    const times = [
+      '2050-06-01T00:00:00Z',
+      '2000-01-01T00:00:00Z',
+      '2099-12-31T23:59:59Z',
+      '2026-11-23T08:00:00Z',
+    ];
     const figures = accumulate(times.map((at) => lineText({ ...PRIMARY_JUDGE_CALL, at })));
     expect(figures.spend.buckets.length).toBeLessThanOrEqual(60);
     expect(figures.spend.buckets.reduce((sum, bucket) => sum + bucket.calls, 0)).toBe(4);
