@@ -62,21 +62,33 @@ export async function openInChromium(url: string, expression: string): Promise<O
 }
 
 async function drive(protocol: DevToolsPipe, url: string, expression: string): Promise<OpenedPage> {
-  const { targetId } = (await protocol.send('Target.createTarget', { url: 'about:blank' })) as { targetId: string };
+  const { targetId } = (await protocol.send('Target.createTarget', { url: 'about:blank' })) as {
+    targetId: string;
+  };
   const { sessionId } = (await protocol.send('Target.attachToTarget', { targetId, flatten: true })) as {
     sessionId: string;
   };
   const requests: string[] = [];
-  protocol.on('Network.requestWillBeSent', (params) => requests.push((params as { request: { url: string } }).request.url));
+  protocol.on('Network.requestWillBeSent', (params) =>
+    requests.push((params as { request: { url: string } }).request.url),
+  );
   await protocol.send('Network.enable', {}, sessionId);
   await protocol.send('Page.enable', {}, sessionId);
   const loaded = protocol.once('Page.loadEventFired');
   await protocol.send('Page.navigate', { url }, sessionId);
   await loaded;
-  const evaluated = (await protocol.send('Runtime.evaluate', { expression, returnByValue: true }, sessionId)) as {
+  const evaluated = (await protocol.send(
+    'Runtime.evaluate',
+    { expression, returnByValue: true },
+    sessionId,
+  )) as {
     result: { value: unknown };
   };
-  const { data } = (await protocol.send('Page.captureScreenshot', { format: 'png', captureBeyondViewport: true }, sessionId)) as {
+  const { data } = (await protocol.send(
+    'Page.captureScreenshot',
+    { format: 'png', captureBeyondViewport: true },
+    sessionId,
+  )) as {
     data: string;
   };
   await protocol.send('Browser.close').catch(() => {});
@@ -88,7 +100,10 @@ class DevToolsPipe {
   readonly #input: Writable;
   #next = 1;
   #buffer = '';
-  readonly #pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  readonly #pending = new Map<
+    number,
+    { resolve: (value: unknown) => void; reject: (error: Error) => void }
+  >();
   readonly #listeners = new Map<string, Array<(params: unknown) => void>>();
 
   constructor(browser: ChildProcess) {

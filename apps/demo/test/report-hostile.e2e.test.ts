@@ -1,5 +1,4 @@
-import { spawn } from 'node:child_process';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,7 +42,10 @@ describe('switchboard report on lines it cannot trust', () => {
       line({ usage: { prompt_tokens: 'many' } }),
       line({ costNanoUsd: 1.5 }),
     ];
-    const file = await directory.file('bad.jsonl', `${line()}\n${bad.join('\n')}\n${line({ costNanoUsd: 250_000_001 })}\n`);
+    const file = await directory.file(
+      'bad.jsonl',
+      `${line()}\n${bad.join('\n')}\n${line({ costNanoUsd: 250_000_001 })}\n`,
+    );
     const run = await runCli(['report', file, '--json']);
     expect(run.code).toBe(0);
     const figures = JSON.parse(run.stdout);
@@ -60,7 +62,8 @@ describe('switchboard report on lines it cannot trust', () => {
 
   it('reports 200,000 distinct roles and a 1970 line among 2026 lines without overflowing the stack', async () => {
     const lines: string[] = [];
-    for (let index = 0; index < 200_000; index++) lines.push(line({ role: `role-${index}`, costUsd: 0.000001 }));
+    for (let index = 0; index < 200_000; index++)
+      lines.push(line({ role: `role-${index}`, costUsd: 0.000001 }));
     lines.push(line({ at: '2000-01-01T00:00:00Z' }));
     const file = await directory.file('roles.jsonl', `${lines.join('\n')}\n`);
     const run = await runCli(['report', file]);
@@ -103,26 +106,32 @@ describe('switchboard report on lines it cannot trust', () => {
     expect(run.stdout.split('\n').some((text) => text.startsWith('│ forged'))).toBe(false);
   });
 
-  it.each([['report'], ['cost']])('%s reads /dev/zero in flat memory (killed after 3 s, under 200 MiB)', async (command) => {
-    const child = spawn(process.execPath, [CLI_PATH, command, '/dev/zero'], { stdio: ['ignore', 'ignore', 'pipe'] });
-    let peak = 0;
-    const timer = setInterval(() => {
-      try {
-        const status = execFileSync('cat', [`/proc/${child.pid}/status`], { encoding: 'utf8' });
-        const rss = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
-        peak = Math.max(peak, rss);
-      } catch {
-        // The process has ended.
-      }
-    }, 100);
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
-    clearInterval(timer);
-    const ended = new Promise((resolve) => child.on('exit', resolve));
-    child.kill('SIGKILL');
-    await ended;
-    expect(peak).toBeGreaterThan(0);
-    expect(peak).toBeLessThan(200 * 1024 * 1024);
-  }, 20_000);
+  it.each([['report'], ['cost']])(
+    '%s reads /dev/zero in flat memory (killed after 3 s, under 200 MiB)',
+    async (command) => {
+      const child = spawn(process.execPath, [CLI_PATH, command, '/dev/zero'], {
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let peak = 0;
+      const timer = setInterval(() => {
+        try {
+          const status = execFileSync('cat', [`/proc/${child.pid}/status`], { encoding: 'utf8' });
+          const rss = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
+          peak = Math.max(peak, rss);
+        } catch {
+          // The process has ended.
+        }
+      }, 100);
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      clearInterval(timer);
+      const ended = new Promise((resolve) => child.on('exit', resolve));
+      child.kill('SIGKILL');
+      await ended;
+      expect(peak).toBeGreaterThan(0);
+      expect(peak).toBeLessThan(200 * 1024 * 1024);
+    },
+    20_000,
+  );
 });
 
 describe('switchboard report --since and --until', () => {
@@ -131,13 +140,19 @@ describe('switchboard report --since and --until', () => {
     async (since) => {
       const run = await runCli(['report', '-', '--since', since], {}, `${line()}\n`);
       expect(run.code).toBe(2);
-      expect(run.stderr).toMatch(/^switchboard: --since: expected an ISO time .*: no such date or time\n$|got "2026-13-01"/);
+      expect(run.stderr).toMatch(
+        /^switchboard: --since: expected an ISO time .*: no such date or time\n$|got "2026-13-01"/,
+      );
     },
   );
 
   it('reads a time without a zone as UTC, like a date', async () => {
     const input = `${line({ at: '2026-11-23T09:00:00.000Z' })}\n${line({ at: '2026-11-23T10:00:00.000Z' })}\n`;
-    const run = await runCli(['report', '-', '--json', '--since', '2026-11-23T09:30'], { TZ: 'America/New_York' }, input);
+    const run = await runCli(
+      ['report', '-', '--json', '--since', '2026-11-23T09:30'],
+      { TZ: 'America/New_York' },
+      input,
+    );
     expect(JSON.parse(run.stdout).totals.calls).toBe(1);
     const help = await runCli(['report', '--help']);
     expect(help.stdout).toMatch(/without a zone it\s+is UTC/);
@@ -148,7 +163,9 @@ describe('switchboard demo --journal on a device that fails every write', () => 
   it('does not crash: it says how many lines were not written, and the table still prints', async () => {
     const run = await runCli(['demo', '--journal', '/dev/full']);
     expect(run.code).toBe(0);
-    expect(run.stderr).toMatch(/switchboard: warning: journal \/dev\/full: \d+ lines were not written .*ENOSPC/);
+    expect(run.stderr).toMatch(
+      /switchboard: warning: journal \/dev\/full: \d+ lines were not written .*ENOSPC/,
+    );
     expect(run.stdout).toContain('/dev/full (not a file: no report read back)');
     expect(run.stdout).toMatch(/total cost: \$[\d.]+ over \d+ calls/);
   });

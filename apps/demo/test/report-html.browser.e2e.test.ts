@@ -11,7 +11,13 @@ const directory = tempDirectory('switchboard-html-');
 const ARTEFACTS = fileURLToPath(new URL('../test-artifacts/', import.meta.url));
 
 const ROLES = ['detector', 'judge', 'proposer', 'triage'];
-const ERRORS = [null, null, null, { kind: 'rate_limited', status: 429, degradation: false }, { kind: 'model_rejected', status: 400, degradation: true }];
+const ERRORS = [
+  null,
+  null,
+  null,
+  { kind: 'rate_limited', status: 429, degradation: false },
+  { kind: 'model_rejected', status: 400, degradation: true },
+];
 
 function journal(lines: number): string {
   const start = Date.parse('2026-11-23T06:00:00.000Z');
@@ -52,7 +58,12 @@ describe('switchboard report --html in headless Chromium', () => {
     );
     mkdirSync(ARTEFACTS, { recursive: true });
     writeFileSync(join(ARTEFACTS, 'report.png'), page.screenshot);
-    const shown = page.value as { figures: Record<string, string>; charts: number; bars: number; scripts: number };
+    const shown = page.value as {
+      figures: Record<string, string>;
+      charts: number;
+      bars: number;
+      scripts: number;
+    };
     const usd = (decimal: string) => `$${decimal.replace(/\B(?=(\d{3})+(?!\d)\.)/g, ',')}`;
     expect(shown.figures['totals.cost']).toBe(usd(figures.totals.cost));
     expect(shown.figures['totals.calls']).toBe(figures.totals.calls.toLocaleString('en-US'));

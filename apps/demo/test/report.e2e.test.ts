@@ -138,7 +138,7 @@ describe('switchboard report', () => {
     expect(wideBar.split('#').length - 1).toBe((bars[2]?.length ?? 0) + 50);
   });
 
-  it('sizes the bars from the run\'s range: a bar per hour over a day, at most 60 bars', async () => {
+  it("sizes the bars from the run's range: a bar per hour over a day, at most 60 bars", async () => {
     const long = [
       line('2026-11-23T07:10:00Z', 'detector', 2),
       line('2026-11-23T08:30:00Z', 'detector', 1),
