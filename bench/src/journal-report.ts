@@ -88,12 +88,12 @@ async function writeJournal(path: string, count: number): Promise<void> {
       }),
     );
     if (chunk.length === 10_000) {
-      if (!out.write(`${chunk.join('\n')}\n`)) await new Promise((resolve) => out.once('drain', resolve));
+      if (!out.write(`${chunk.join('\n')}\n`)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
       chunk = [];
     }
   }
   out.end(chunk.length > 0 ? `${chunk.join('\n')}\n` : '');
-  await new Promise((resolve) => out.on('finish', resolve));
+  await new Promise<void>((resolve) => out.on('finish', () => resolve()));
 }
 
 const machine = machineInfo();
