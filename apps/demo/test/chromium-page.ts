@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 
 /** The Chromium the tests open pages in: Debian's package (`.ci/run` installs it when missing). */
-export const CHROMIUM_PATH = '/usr/bin/chromium';
+const CHROMIUM_PATH = '/usr/bin/chromium';
 
 /** What opening a page in headless Chromium saw. */
 export interface OpenedPage {

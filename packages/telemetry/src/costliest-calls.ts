@@ -12,7 +12,7 @@ export interface CostlyCall {
 }
 
 /** How many of the dearest calls a report keeps. */
-export const COSTLIEST_CALLS = 20;
+const COSTLIEST_CALLS = 20;
 
 /** The dearest calls seen so far, at most {@link COSTLIEST_CALLS}: O(1) memory. */
 export class CostliestCalls {

@@ -139,7 +139,7 @@ function breakdownTable(
 }
 
 /** Spend over time as one bar per bucket (at most 60), the dearest bucket filling the width. */
-export function spendChart(spend: ReportFigures['spend'], width: number, color: boolean): string[] {
+function spendChart(spend: ReportFigures['spend'], width: number, color: boolean): string[] {
   const { buckets } = spend;
   if (buckets.length === 0) return ['  (no calls)'];
   const labels = buckets.map((bucket) => bucketLabel(bucket.start, spend.bucketMs));

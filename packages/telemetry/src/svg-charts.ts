@@ -16,7 +16,7 @@ export interface ChartOptions {
 }
 
 /** The colours of the series, in order; the last is reused past them. */
-export const PALETTE = [
+const PALETTE = [
   '#2f6fb0',
   '#e07b28',
   '#3a9a5b',

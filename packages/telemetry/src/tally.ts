@@ -83,7 +83,7 @@ export class Tally {
 }
 
 /** Most groups a breakdown keeps by name; calls of further names count under {@link OTHER_GROUP}. */
-export const MAX_GROUPS = 1000;
+const MAX_GROUPS = 1000;
 /** The group of the names past {@link MAX_GROUPS}. */
 export const OTHER_GROUP = '(others)';
 

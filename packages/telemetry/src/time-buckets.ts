@@ -1,9 +1,9 @@
 import { NanoSum } from './nano-usd.js';
 
 /** Most bars a chart over time has: the bucket size grows with the data's range to keep within it. */
-export const MAX_BUCKETS = 60;
+const MAX_BUCKETS = 60;
 /** Most roles (and error kinds) a bucket keeps apart; the rest count together as others. */
-export const MAX_SERIES_PER_BUCKET = 12;
+const MAX_SERIES_PER_BUCKET = 12;
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
