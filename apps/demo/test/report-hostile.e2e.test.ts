@@ -99,6 +99,20 @@ describe('switchboard report on lines it cannot trust', () => {
     expect(JSON.parse(cost.stdout).calls).toBe(2);
   });
 
+  it('reads a FIFO as it is written, to its end', async () => {
+    const fifo = join(directory.path, 'journal.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const reading = runCli(['report', fifo, '--json']);
+    const writer = spawn('sh', [
+      '-c',
+      `for i in 1 2 3; do printf '%s\\n' '${line()}'; sleep 0.2; done > '${fifo}'`,
+    ]);
+    await new Promise((resolve) => writer.on('exit', resolve));
+    const run = await reading;
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout).totals).toMatchObject({ calls: 3, cost: '0.750000000' });
+  });
+
   it('escapes a newline inside a role, so it cannot forge a table row', async () => {
     const file = await directory.file('forged.jsonl', `${line({ role: 'judge\n│ forged │ 99 │' })}\n`);
     const run = await runCli(['report', file]);
@@ -115,7 +129,7 @@ describe('switchboard report on lines it cannot trust', () => {
       let peak = 0;
       const timer = setInterval(() => {
         try {
-          const status = execFileSync('cat', [`/proc/${child.pid}/status`], { encoding: 'utf8' });
+          const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
           const rss = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
           peak = Math.max(peak, rss);
         } catch {

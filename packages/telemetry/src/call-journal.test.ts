@@ -1,6 +1,7 @@
 import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import {
   GATEWAY_DETECTOR_CALL,
@@ -180,6 +181,23 @@ describe('readJournal', () => {
       process.off('warning', listener);
     }
     expect(warnings).toEqual([`${path}:2: the last line is incomplete (cut off mid-write), skipped`]);
+  });
+
+  it('stops reading when the loop stops: the source is closed, not read on', async () => {
+    const good = `${JSON.stringify({ v: 1, ...PRIMARY_JUDGE_CALL })}\n`;
+    let reads = 0;
+    const source = Readable.from(
+      (function* () {
+        for (;;) {
+          reads += 1;
+          yield Buffer.from(good.repeat(10));
+        }
+      })(),
+    );
+    let seen = 0;
+    for await (const _ of readJournal(source)) if (++seen === 25) break;
+    expect(source.destroyed).toBe(true);
+    expect(reads).toBeLessThan(10);
   });
 
   it('reads a last line without a newline when it is whole', async () => {

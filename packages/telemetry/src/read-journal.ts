@@ -1,7 +1,7 @@
 import { type CheckedJournalLine, checkJournalLine } from './check-journal-line.js';
 import { JOURNAL_LIMITS } from './journal-limits.js';
 import type { JournalLine } from './journal-line.js';
-import { type JournalSource, scanLines } from './scan-lines.js';
+import { type JournalSource, LineSplitter, openSource, type ScannedLine, scanLines } from './scan-lines.js';
 
 /** A journal line that was skipped. */
 export interface JournalIssue {
@@ -30,8 +30,8 @@ export interface ReadJournalOptions {
 /** Options of {@link scanJournal}. */
 export interface ScanJournalOptions extends ReadJournalOptions {
   /** Told each line that passed every check, with its number. */
-  /** Told each line that passed every check, with its number; a promise it returns pauses the reading. */
-  readonly onLine: (checked: CheckedJournalLine, lineNumber: number) => void | Promise<void>;
+  /** Told each line that passed every check, with its number. */
+  readonly onLine: (checked: CheckedJournalLine, lineNumber: number) => void;
 }
 
 /** Most skipped lines the default `onIssue` warns about, one by one; the rest are counted. */
@@ -45,10 +45,23 @@ export const MAX_ISSUE_WARNINGS = 20;
  * never counted. Never throws for what the journal holds (only when it cannot be opened).
  */
 export async function scanJournal(source: JournalSource, options: ScanJournalOptions): Promise<void> {
-  const file = options.name ?? sourceName(source);
   const warner = options.onIssue === undefined ? cappedIssueWarner() : null;
-  const onIssue = options.onIssue ?? warner?.warn ?? warnJournalIssue;
-  await scanLines(source, JOURNAL_LIMITS.maxLineBytes, ({ number, text, bytes, last }) => {
+  const handle = lineHandler(
+    options.name ?? sourceName(source),
+    options.onIssue ?? warner?.warn ?? warnJournalIssue,
+    options.onLine,
+  );
+  await scanLines(source, JOURNAL_LIMITS.maxLineBytes, handle);
+  warner?.end();
+}
+
+// What every reader does with one line: skip blank ones, name the ones it cannot trust, hand on the rest.
+function lineHandler(
+  file: string,
+  onIssue: (issue: JournalIssue) => void,
+  onLine: (checked: CheckedJournalLine, lineNumber: number) => void,
+): (line: ScannedLine) => void {
+  return ({ number, text, bytes, last }) => {
     if (text === null) {
       onIssue(
         issue(
@@ -62,16 +75,14 @@ export async function scanJournal(source: JournalSource, options: ScanJournalOpt
     }
     if (text.trim() === '') return;
     const parsed = parseJournalLine(text, number, file);
-    if ('message' in parsed) {
+    if ('message' in parsed)
       onIssue(
         last && parsed.kind === 'malformed'
           ? issue(file, number, 'torn', 'the last line is incomplete (cut off mid-write)')
           : parsed,
       );
-    } else return options.onLine(parsed, number);
-    return undefined;
-  });
-  warner?.end();
+    else onLine(parsed, number);
+  };
 }
 
 /**
@@ -81,45 +92,28 @@ export async function* readJournal(
   source: JournalSource,
   options: ReadJournalOptions = {},
 ): AsyncGenerator<JournalLine> {
-  // A bounded hand-over: the scan pauses while the consumer catches up.
+  const warner = options.onIssue === undefined ? cappedIssueWarner() : null;
   let ready: JournalLine[] = [];
-  let wakeConsumer: (() => void) | null = null;
-  let wakeScan: (() => void) | null = null;
-  let done = false;
-  let failure: unknown = null;
-  void scanJournal(source, {
-    ...options,
-    onLine: (checked) => {
-      ready.push(checked.line);
-      wakeConsumer?.();
-      if (ready.length < 1024) return undefined;
-      return new Promise<void>((resolve) => {
-        wakeScan = resolve;
-      });
-    },
-  })
-    .catch((error: unknown) => {
-      failure = error ?? new Error('the journal could not be read');
-    })
-    .finally(() => {
-      done = true;
-      wakeConsumer?.();
-    });
-  for (;;) {
-    const batch = ready;
+  const splitter = new LineSplitter(
+    JOURNAL_LIMITS.maxLineBytes,
+    lineHandler(
+      options.name ?? sourceName(source),
+      options.onIssue ?? warner?.warn ?? warnJournalIssue,
+      (checked) => {
+        ready.push(checked.line);
+      },
+    ),
+  );
+  // One read's lines at a time: breaking out of the loop ends the read and closes the file.
+  for await (const data of openSource(source)) {
+    splitter.push(data);
+    const lines = ready;
     ready = [];
-    const resume = wakeScan as (() => void) | null;
-    wakeScan = null;
-    resume?.();
-    yield* batch;
-    if (ready.length > 0) continue;
-    if (done) break;
-    await new Promise<void>((resolve) => {
-      wakeConsumer = resolve;
-    });
-    wakeConsumer = null;
+    yield* lines;
   }
-  if (failure !== null) throw failure;
+  splitter.end();
+  yield* ready;
+  warner?.end();
 }
 
 /** The default of `onIssue` for one line: a process warning (type `JournalWarning`) naming it. */

@@ -16,21 +16,23 @@ export interface ScannedLine {
 }
 
 /**
- * Reads `source` line by line and calls `onLine` for each, streaming: memory
- * stays within `maxLineBytes` plus one read whatever the input (a line longer
- * than the cap is counted, never held whole; a device or FIFO without end is
- * read without end). `onLine` may return a promise to pause the reading.
+ * Splits bytes into lines, chunk by chunk, holding at most `maxLineBytes` of a
+ * line: a longer one is counted, never held whole.
  */
-export async function scanLines(
-  source: JournalSource,
-  maxLineBytes: number,
-  onLine: (line: ScannedLine) => void | Promise<void>,
-): Promise<void> {
-  const input = typeof source === 'string' ? openSource(source) : source;
-  let parts: Buffer[] = [];
-  let bytes = 0;
-  let number = 0;
-  for await (const data of input) {
+export class LineSplitter {
+  readonly #maxLineBytes: number;
+  readonly #onLine: (line: ScannedLine) => void;
+  #parts: Buffer[] = [];
+  #bytes = 0;
+  #number = 0;
+
+  constructor(maxLineBytes: number, onLine: (line: ScannedLine) => void) {
+    this.#maxLineBytes = maxLineBytes;
+    this.#onLine = onLine;
+  }
+
+  /** Splits one chunk, telling each line it ends. */
+  push(data: Uint8Array | string): void {
     const chunk =
       typeof data === 'string'
         ? Buffer.from(data)
@@ -39,35 +41,60 @@ export async function scanLines(
     while (start < chunk.length) {
       const newline = chunk.indexOf(0x0a, start);
       const end = newline === -1 ? chunk.length : newline;
-      if (bytes + (end - start) <= maxLineBytes) {
-        // Copied: a kept part must not pin the whole read buffer.
+      if (this.#bytes + (end - start) <= this.#maxLineBytes) {
+        // A part kept past this chunk is copied: it must not pin the whole read buffer.
         if (end > start)
-          parts.push(newline === -1 ? Buffer.from(chunk.subarray(start, end)) : chunk.subarray(start, end));
-      } else parts = [];
-      bytes += end - start;
+          this.#parts.push(
+            newline === -1 ? Buffer.from(chunk.subarray(start, end)) : chunk.subarray(start, end),
+          );
+      } else this.#parts = [];
+      this.#bytes += end - start;
       if (newline === -1) break;
-      number += 1;
-      const text = bytes <= maxLineBytes ? textOf(parts) : null;
-      parts = [];
-      const pause = onLine({ number, text, bytes, last: false });
-      bytes = 0;
-      if (pause !== undefined) await pause;
+      this.#emit(false);
       start = newline + 1;
     }
   }
-  if (bytes > 0) {
-    number += 1;
-    const pause = onLine({ number, text: bytes <= maxLineBytes ? textOf(parts) : null, bytes, last: true });
-    if (pause !== undefined) await pause;
+
+  /** The input ended: tells a last line without a newline, if any. */
+  end(): void {
+    if (this.#bytes > 0) this.#emit(true);
+  }
+
+  #emit(last: boolean): void {
+    this.#number += 1;
+    const parts = this.#parts;
+    const text =
+      this.#bytes > this.#maxLineBytes
+        ? null
+        : parts.length === 1
+          ? (parts[0] as Buffer).toString('utf8')
+          : Buffer.concat(parts).toString('utf8');
+    const bytes = this.#bytes;
+    this.#parts = [];
+    this.#bytes = 0;
+    this.#onLine({ number: this.#number, text, bytes, last });
   }
 }
 
-function textOf(parts: Buffer[]): string {
-  if (parts.length === 1) return (parts[0] as Buffer).toString('utf8');
-  return Buffer.concat(parts).toString('utf8');
+/**
+ * Reads `source` line by line and calls `onLine` for each, streaming: memory
+ * stays within `maxLineBytes` plus one read whatever the input (a line longer
+ * than the cap is counted, never held whole; a device or FIFO without end is
+ * read without end).
+ */
+export async function scanLines(
+  source: JournalSource,
+  maxLineBytes: number,
+  onLine: (line: ScannedLine) => void,
+): Promise<void> {
+  const splitter = new LineSplitter(maxLineBytes, onLine);
+  for await (const data of openSource(source)) splitter.push(data);
+  splitter.end();
 }
 
-function openSource(path: string): AsyncIterable<Buffer> {
-  if (path === '-') return process.stdin;
-  return createReadStream(path, { highWaterMark: 256 * 1024 });
+/** The bytes of a source: the file at a path (`-`: stdin), or the stream itself. */
+export function openSource(source: JournalSource): AsyncIterable<Uint8Array | string> {
+  if (typeof source !== 'string') return source;
+  if (source === '-') return process.stdin;
+  return createReadStream(source, { highWaterMark: 256 * 1024 });
 }

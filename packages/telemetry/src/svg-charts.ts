@@ -16,16 +16,7 @@ export interface ChartOptions {
 }
 
 /** The colours of the series, in order; the last is reused past them. */
-const PALETTE = [
-  '#2f6fb0',
-  '#e07b28',
-  '#3a9a5b',
-  '#c9423a',
-  '#8a5cb8',
-  '#8c6d3f',
-  '#d266a8',
-  '#7a7a7a',
-];
+const PALETTE = ['#2f6fb0', '#e07b28', '#3a9a5b', '#c9423a', '#8a5cb8', '#8c6d3f', '#d266a8', '#7a7a7a'];
 
 const WIDTH = 720;
 const HEIGHT = 220;
