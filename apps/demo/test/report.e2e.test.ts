@@ -8,6 +8,7 @@ const directory = tempDirectory('switchboard-report-');
 
 interface Totals {
   calls: number;
+  attempts: number;
   failures: number;
   degradations: number;
   costUsd: number;
