@@ -88,7 +88,8 @@ async function writeJournal(path: string, count: number): Promise<void> {
       }),
     );
     if (chunk.length === 10_000) {
-      if (!out.write(`${chunk.join('\n')}\n`)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
+      if (!out.write(`${chunk.join('\n')}\n`))
+        await new Promise<void>((resolve) => out.once('drain', () => resolve()));
       chunk = [];
     }
   }
