@@ -105,10 +105,15 @@ try {
   await writeJournal(path, lines);
   const size = statSync(path).size / 2 ** 20;
   const rows: string[] = [];
-  for (const command of ['report', 'cost']) {
-    const run = await measure([command, path, '--json']);
+  for (const args of [
+    ['report', '--json'],
+    ['report', '--html', join(folder, 'report.html')],
+    ['cost', '--json'],
+  ]) {
+    const [command = '', ...rest] = args;
+    const run = await measure([command, path, ...rest]);
     rows.push(
-      `| \`${command}\` | ${lines.toLocaleString('en-US')} lines (${size.toFixed(0)} MiB) | ${run.seconds.toFixed(1)} s | ${run.peakRssMiB.toFixed(0)} MiB | exit ${run.code} |`,
+      `| \`${args.join(' ').replace(folder, '…')}\` | ${lines.toLocaleString('en-US')} lines (${size.toFixed(0)} MiB) | ${run.seconds.toFixed(1)} s | ${run.peakRssMiB.toFixed(0)} MiB | exit ${run.code} |`,
     );
   }
   for (const command of ['report', 'cost']) {

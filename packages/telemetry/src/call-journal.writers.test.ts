@@ -56,6 +56,21 @@ describe('CallJournal with several writer processes on one file', () => {
     120_000,
   );
 
+  it('says at exit, on stderr, how many lines a process ending without close could not write', async () => {
+    const child = spawn(process.execPath, [WRITER, '/dev/full', 'full', '40', 'natural'], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (data: Buffer) => {
+      stderr += data.toString();
+    });
+    const code = await new Promise((resolve) => child.on('exit', resolve));
+    expect(code).toBe(0);
+    expect(stderr).toMatch(
+      /^Warning: journal \/dev\/full: 40 lines were not written and are missing from it \(first failed write: .*ENOSPC.*\); 0 written\n$/,
+    );
+  });
+
   it('journals to stdout with the path -', async () => {
     const child = spawn(process.execPath, [WRITER, '-', 'stdout', '300'], {
       stdio: ['ignore', 'pipe', 'inherit'],

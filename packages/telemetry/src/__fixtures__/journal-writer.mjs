@@ -1,6 +1,6 @@
 // Run by call-journal.writers.test.ts as one of several writer processes on one
 // journal: writes COUNT lines tagged with WRITER (role) and their number (attempts),
-// closing the journal at the end. With "kill", says "ready" and waits to be killed
+// closing the journal at the end ("natural": just ending). With "kill", says "ready" and waits to be killed
 // while writing without end.
 import { CallJournal } from '../../dist/index.js';
 
@@ -29,6 +29,9 @@ if (mode === 'kill') {
     setImmediate(more);
   };
   more();
+} else if (mode === 'natural') {
+  // Ends without closing the journal: the exit hook writes (or counts and says) what is left.
+  for (let call = 0; call < Number(count); call++) journal.afterCall(record(call));
 } else {
   for (let call = 0; call < Number(count); call++) {
     journal.afterCall(record(call));
