@@ -211,13 +211,12 @@ export class ReportAccumulator {
     }
     if (record.error) {
       const kind = record.error.kind;
-      const figures =
-        this.#errors.get(kind) ?? (this.#errors.size < 1000 ? { calls: 0, degradations: 0 } : null);
-      if (figures !== null) {
-        figures.calls += 1;
-        if (record.error.degradation) figures.degradations += 1;
-        this.#errors.set(kind, figures);
-      }
+      // Past 1,000 kinds (only a hostile file has them), the rest count together.
+      const key = this.#errors.has(kind) || this.#errors.size < 1000 ? kind : OTHER_GROUP;
+      const figures = this.#errors.get(key) ?? { calls: 0, degradations: 0 };
+      figures.calls += 1;
+      if (record.error.degradation) figures.degradations += 1;
+      this.#errors.set(key, figures);
       addError(bucket, kind);
     }
     if (tokens.cacheRead > 0) {
