@@ -186,6 +186,22 @@ describe('switchboard demo --journal on a device that fails every write', () => 
   });
 });
 
+describe('switchboard demo --journal -', () => {
+  it('journals every call to stdout, as whole lines before the report; refused with --json', async () => {
+    const run = await runCli(['demo', '--journal', '-']);
+    expect(run.code).toBe(0);
+    const lines = run.stdout.split('\n').filter((text) => text.startsWith('{"v":1,'));
+    expect(lines.length).toBeGreaterThan(5);
+    for (const text of lines) expect(JSON.parse(text)).toMatchObject({ v: 1, model: expect.any(String) });
+    expect(run.stdout).toContain('Journal: - (not a file: no report read back)');
+    const json = await runCli(['demo', '--journal', '-', '--json']);
+    expect(json.code).toBe(2);
+    expect(json.stderr).toBe(
+      'switchboard: --journal -: stdout carries the --json document; journal to a file instead\n',
+    );
+  });
+});
+
 describe('switchboard report --html', () => {
   it('writes one self-contained page whose totals are the JSON report’s', async () => {
     const file = await directory.file('html.jsonl', `${line()}\n${line({ role: 'a<b>&"c', costUsd: 1 })}\n`);

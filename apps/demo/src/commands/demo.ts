@@ -10,7 +10,7 @@ import {
   type SwitchboardConfig,
 } from '@switchboard/endpoint';
 import { renderReport } from '@switchboard/telemetry';
-import { CliError } from '../cli-error.js';
+import { BAD_INPUT_EXIT_CODE, CliError } from '../cli-error.js';
 import { openDemoJournal } from '../demo/demo-journal.js';
 import {
   type RoleOutcome,
@@ -67,6 +67,12 @@ export interface DemoCommandOptions {
  * and ends with the journal's report.
  */
 export async function demoCommand(io: Io, options: DemoCommandOptions = {}): Promise<void> {
+  if (options.journal === '-' && options.json) {
+    throw new CliError(
+      '--journal -: stdout carries the --json document; journal to a file instead',
+      BAD_INPUT_EXIT_CODE,
+    );
+  }
   const paint = colors(io.color);
   const errorPaint = colors(io.errorColor ?? io.color);
   // A throwaway key for the emulator: the demo never needs, reads or prints a real one.
