@@ -194,6 +194,10 @@ describe('switchboard demo --journal -', () => {
     expect(lines.length).toBeGreaterThan(5);
     for (const text of lines) expect(JSON.parse(text)).toMatchObject({ v: 1, model: expect.any(String) });
     expect(run.stdout).toContain('Journal: - (not a file: no report read back)');
+    // /dev/stdout, a pipe here, takes appended lines too.
+    const device = await runCli(['demo', '--journal', '/dev/stdout']);
+    expect(device.stderr).not.toMatch(/warning: journal/);
+    expect(device.stdout.split('\n').filter((text) => text.startsWith('{"v":1,'))).toHaveLength(lines.length);
     const json = await runCli(['demo', '--journal', '-', '--json']);
     expect(json.code).toBe(2);
     expect(json.stderr).toBe(
