@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -94,7 +94,10 @@ describe('CallJournal with several writer processes on one file', () => {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Killed mid-run, once it has written a good many lines (whatever the machine's load).
+    await expect
+      .poll(() => (existsSync(path) ? statSync(path).size : 0), { timeout: 20_000, interval: 20 })
+      .toBeGreaterThan(400_000);
     const ended = new Promise((resolve) => child.on('exit', resolve));
     child.kill('SIGKILL');
     await ended;
