@@ -1,5 +1,5 @@
 import type { CallObserver } from '@switchboard/adapter';
-import { breakdownOf, cacheHitRatio, recordCostNanoUsd, Tally, type TallyFigures, tallyOf } from './tally.js';
+import { breakdownOf, cacheHitRatio, Tally, type TallyFigures, tallyOf } from './tally.js';
 import type { TelemetryRecord } from './telemetry-record.js';
 import { usageTokens } from './usage-tokens.js';
 
@@ -59,12 +59,11 @@ export class CallMeter implements CallObserver {
   /** Counts one raw call under `endpoint`. */
   count(record: TelemetryRecord, endpoint: string): void {
     const tokens = usageTokens(record.usage);
-    const cost = recordCostNanoUsd(record);
-    this.#totals.add(record, cost, tokens);
-    tallyOf(this.#byRole, record.role ?? NO_ROLE).add(record, cost, tokens);
-    tallyOf(this.#byModel, record.model).add(record, cost, tokens);
-    tallyOf(this.#byEndpoint, endpoint).add(record, cost, tokens);
-    if (record.error) tallyOf(this.#byErrorKind, record.error.kind).add(record, cost, tokens);
+    this.#totals.add(record, tokens);
+    tallyOf(this.#byRole, record.role ?? NO_ROLE).add(record, tokens);
+    tallyOf(this.#byModel, record.model).add(record, tokens);
+    tallyOf(this.#byEndpoint, endpoint).add(record, tokens);
+    if (record.error) tallyOf(this.#byErrorKind, record.error.kind).add(record, tokens);
   }
 
   /** The figures so far. */

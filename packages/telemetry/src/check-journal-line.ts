@@ -1,3 +1,4 @@
+import { costNanoUsdOf } from './cost-nano-usd-of.js';
 import { JOURNAL_LIMITS } from './journal-limits.js';
 import { JOURNAL_VERSION, type JournalLine } from './journal-line.js';
 
@@ -50,12 +51,7 @@ export function checkJournalLine(value: unknown): CheckedJournalLine | string {
   if (problem !== undefined) return problem;
   const at = time(fields.at);
   if (typeof at === 'string') return at;
-  const costNanoUsd =
-    typeof fields.costNanoUsd === 'number'
-      ? fields.costNanoUsd
-      : typeof fields.costUsd === 'number'
-        ? Math.round(fields.costUsd * 1e9)
-        : null;
+  const costNanoUsd = costNanoUsdOf(fields);
   return { line: value as unknown as JournalLine, at, costNanoUsd };
 }
 
@@ -182,11 +178,20 @@ function kindOf(value: unknown): string {
   return `${typeof value === 'number' ? 'the number' : typeof value} ${shown(value)}`;
 }
 
-// A value as a problem message quotes it: short, one line (JSON escapes newlines and controls).
+// A value as a problem message quotes it: short, one line (JSON escapes newlines and controls). Objects
+// and arrays are named, never converted: a parsed line's {"toString": []} must not throw.
 function shown(value: unknown): string {
   const text =
     typeof value === 'string'
       ? JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)
-      : String(value);
+      : typeof value === 'number' || typeof value === 'boolean'
+        ? String(value)
+        : value === null
+          ? 'null'
+          : Array.isArray(value)
+            ? 'an array'
+            : typeof value === 'object'
+              ? 'an object'
+              : typeof value;
   return text.length > 60 ? `${text.slice(0, 60)}…` : text;
 }

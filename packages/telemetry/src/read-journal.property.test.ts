@@ -180,3 +180,20 @@ describe('the journal reader under arbitrary input', () => {
     );
   });
 });
+
+describe('the journal reader on objects that cannot be converted to text', () => {
+  it.each(FIELDS)('skips and names a line whose %s is {"toString": []}', async (field) => {
+    const issues: string[] = [];
+    const line = JSON.stringify({
+      v: 1,
+      model: 'primary-flash',
+      at: '2026-11-23T08:00:00Z',
+      [field]: { toString: [] },
+    });
+    const figures = await reportJournal(Readable.from([Buffer.from(`${line}\n`)]), {
+      onIssue: (issue) => issues.push(issue.message),
+    });
+    expect(figures.totals.calls + figures.skipped.count).toBe(1);
+    if (figures.skipped.count === 1) expect(issues[0]).toMatch(/^journal:1: .*, skipped$/);
+  });
+});

@@ -151,7 +151,13 @@ export function parseJournalLine(
   } catch {
     return issue(file, lineNumber, 'malformed', 'not JSON');
   }
-  const checked = checkJournalLine(value);
+  let checked: CheckedJournalLine | string;
+  try {
+    checked = checkJournalLine(value);
+  } catch {
+    // The checks never throw; should one ever, the line is still only skipped.
+    checked = 'could not be checked';
+  }
   return typeof checked === 'string' ? issue(file, lineNumber, 'invalid', checked) : checked;
 }
 

@@ -191,10 +191,10 @@ export class ReportAccumulator {
     const { line: record, at, costNanoUsd } = checked;
     const tokens = usageTokens(record.usage);
     const role = record.role ?? NO_ROLE;
-    this.#totals.add(record, costNanoUsd, tokens);
-    tallyOf(this.#byRole, role).add(record, costNanoUsd, tokens);
-    tallyOf(this.#byModel, record.model).add(record, costNanoUsd, tokens);
-    tallyOf(this.#byEndpoint, endpointLabel(record.endpoint)).add(record, costNanoUsd, tokens);
+    this.#totals.add(record, tokens);
+    tallyOf(this.#byRole, role).add(record, tokens);
+    tallyOf(this.#byModel, record.model).add(record, tokens);
+    tallyOf(this.#byEndpoint, endpointLabel(record.endpoint)).add(record, tokens);
     const bucket = this.#time.bucketAt(at);
     bucket.calls += 1;
     if (costNanoUsd !== null) {

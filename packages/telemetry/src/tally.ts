@@ -1,3 +1,4 @@
+import { costNanoUsdOf } from './cost-nano-usd-of.js';
 import { NanoSum } from './nano-usd.js';
 import type { TelemetryRecord } from './telemetry-record.js';
 import type { UsageTokens } from './usage-tokens.js';
@@ -44,8 +45,9 @@ export class Tally {
   reasoningTokens = 0;
   durationMs = 0;
 
-  /** Counts one call (a checked journal line) and its cost in nano-dollars (null: unpriced). */
-  add(record: TelemetryRecord, costNanoUsd: number | null, tokens: UsageTokens): void {
+  /** Counts one call, its cost in integer nano-dollars (see {@link costNanoUsdOf}). */
+  add(record: TelemetryRecord, tokens: UsageTokens): void {
+    const costNanoUsd = costNanoUsdOf(record);
     this.calls += 1;
     const error = record.error;
     if (error) {
@@ -111,17 +113,6 @@ export function breakdownOf(groups: Map<string, Tally>): Record<string, TallyFig
 /** The share of prompt tokens served from the cache, or null with no prompt tokens. */
 export function cacheHitRatio(tally: Tally): number | null {
   return tally.inputTokens > 0 ? tally.cacheHitTokens / tally.inputTokens : null;
-}
-
-/**
- * A record's cost in nano-dollars: its `costNanoUsd` when it has one, else
- * `round(costUsd * 1e9)`; null when unpriced (or the cost is not a finite number >= 0).
- */
-export function recordCostNanoUsd(record: TelemetryRecord): number | null {
-  const nano = (record as { readonly costNanoUsd?: unknown }).costNanoUsd;
-  if (typeof nano === 'number' && Number.isSafeInteger(nano) && nano >= 0) return nano;
-  const usd = record.costUsd;
-  return typeof usd === 'number' && Number.isFinite(usd) && usd >= 0 ? Math.round(usd * 1e9) : null;
 }
 
 function finite(value: unknown): number {
