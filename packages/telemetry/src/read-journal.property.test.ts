@@ -176,7 +176,7 @@ describe('the journal reader under arbitrary input', () => {
         expect(Number.isSafeInteger(figures.totals.costNanoUsd)).toBe(true);
         expect(figures.totals.costNanoUsd).toBeGreaterThanOrEqual(0);
       }),
-      { numRuns: 500 },
+      { numRuns: 1_000 },
     );
   });
 });
