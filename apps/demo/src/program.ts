@@ -49,7 +49,7 @@ export function createProgram(io: Io): Command {
     .addOption(jsonOption())
     .option(
       '--journal <file>',
-      "append the session's call records to this journal (default: a new file under the OS temp directory)",
+      "append the session's call records to this journal; - writes them to stdout (default: a new file under the OS temp directory)",
     )
     .action((options: DemoCommandOptions) => demoCommand(io, options));
 
@@ -113,7 +113,7 @@ export function createProgram(io: Io): Command {
   program
     .command('cost')
     .description('cost out a usage log: JSON Lines, one usage object or call record per line')
-    .argument('<file>', 'the usage log')
+    .argument('<file>', 'the usage log; - reads stdin')
     .option('-m, --model <id>', 'the model of lines without their own "model" field')
     .addOption(configOption())
     .addOption(strictOption())
@@ -129,10 +129,17 @@ export function createProgram(io: Io): Command {
     )
     .argument(
       '<journal>',
-      'the journal file (JSON Lines, one call record per line), e.g. from demo --journal',
+      'the journal file (JSON Lines, one call record per line), e.g. from demo --journal; - reads stdin',
     )
-    .option('--since <time>', 'only calls at or after this ISO time (e.g. 2026-11-23T09:00:00Z)')
-    .option('--until <time>', 'only calls before this ISO time')
+    .option(
+      '--since <time>',
+      'only calls at or after this time: an ISO date or time (2026-11-23, 2026-11-23T09:00:00Z); without a zone it is UTC',
+    )
+    .option('--until <time>', 'only calls before this time (same forms as --since; UTC without a zone)')
+    .option(
+      '--html <file>',
+      'also write the report as one self-contained HTML page (charts, no network) to this file',
+    )
     .addOption(jsonOption())
     .action((file: string, options: ReportCommandOptions) => reportCommand(io, file, options));
 

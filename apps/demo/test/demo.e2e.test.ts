@@ -6,6 +6,8 @@ interface Row {
   role: string;
   model: string;
   calls: number;
+  /** Requests that reached the endpoint. */
+  attempts: number;
   cacheHit: number;
   cacheMiss: number;
   output: number;
@@ -20,9 +22,10 @@ function tableRows(stdout: string): Row[] {
       .map((cell) => cell.trim())
       .filter((cell) => cell !== '');
     // The total row has no model: its cell is blank, so it has one cell fewer.
-    if (cells.length < 6 || !cells.at(-1)?.startsWith('$')) continue;
-    if (cells.length === 6) cells.splice(1, 0, '');
-    const [role, model, calls, cacheHit, cacheMiss, output, usd] = cells as [
+    if (cells.length < 7 || !cells.at(-1)?.startsWith('$')) continue;
+    if (cells.length === 7) cells.splice(1, 0, '');
+    const [role, model, calls, attempts, cacheHit, cacheMiss, output, usd] = cells as [
+      string,
       string,
       string,
       string,
@@ -36,6 +39,7 @@ function tableRows(stdout: string): Row[] {
       role,
       model,
       calls: count(calls),
+      attempts: count(attempts),
       cacheHit: count(cacheHit),
       cacheMiss: count(cacheMiss),
       output: count(output),
@@ -97,6 +101,7 @@ describe('switchboard demo', () => {
     const sum = (pick: (row: Row) => number) =>
       roles.reduce((accumulator, row) => accumulator + pick(row), 0);
     expect(total?.calls).toBe(sum((row) => row.calls));
+    expect(total?.attempts).toBe(sum((row) => row.attempts));
     expect(total?.cacheHit).toBe(sum((row) => row.cacheHit));
     expect(total?.cacheMiss).toBe(sum((row) => row.cacheMiss));
     expect(total?.output).toBe(sum((row) => row.output));
@@ -104,7 +109,11 @@ describe('switchboard demo', () => {
       sum((row) => row.usd),
       9,
     );
-    expect(run.stdout).toMatch(new RegExp(`total cost: \\$${total?.usd.toFixed(9)} over \\d+ calls\n`));
+    expect(run.stdout).toMatch(
+      new RegExp(
+        `total cost: \\$${total?.usd.toFixed(9)} over \\d+ calls \\(\\d+ attempts reached the endpoint\\)\n`,
+      ),
+    );
   });
 
   it('shows progress and each role doing its job', async () => {
@@ -132,20 +141,22 @@ describe('switchboard demo', () => {
     );
     const sent = Number(/triage: budget \S+: (\d+) calls sent/.exec(run.stderr)?.[1]);
     const triage = tableRows(run.stdout).find((row) => row.role === 'triage (1 refused)');
-    // The table counts the calls that were sent, not the refused one, and they stay within the budget.
-    expect(triage?.calls).toBe(sent);
+    // The table counts calls as the journal does: the refused one is a call with no attempt.
+    expect(triage?.calls).toBe(sent + 1);
+    expect(triage?.attempts).toBe(sent);
     expect(sent).toBeGreaterThan(0);
     expect(triage?.usd).toBeGreaterThan(0);
     expect(triage?.usd).toBeLessThanOrEqual(0.0005);
 
     // The JSON form carries the emulator's own count of requests for the refused call.
     const json = JSON.parse((await runCli(['demo', '--json'])).stdout) as {
-      roles: { role: string; calls: number; budget?: Record<string, unknown> }[];
+      roles: { role: string; calls: number; attempts: number; budget?: Record<string, unknown> }[];
     };
     const role = json.roles.find((entry) => entry.role === 'triage');
     expect(role?.budget).toMatchObject({ limitUsd: 0.0005, refused: 1, requestsForRefused: 0 });
     expect(role?.budget?.refusal).toMatch(/^budget scope "demo\/triage" refused a call/);
-    expect(role?.calls).toBe(sent);
+    expect(role?.calls).toBe(sent + 1);
+    expect(role?.attempts).toBe(sent);
   });
 
   it("ignores the user's own keys: the demo resolves its own emulator endpoint", async () => {

@@ -8,6 +8,7 @@ const directory = tempDirectory('switchboard-report-');
 
 interface Totals {
   calls: number;
+  attempts: number;
   failures: number;
   degradations: number;
   costUsd: number;
@@ -138,18 +139,23 @@ describe('switchboard report', () => {
     expect(wideBar.split('#').length - 1).toBe((bars[2]?.length ?? 0) + 50);
   });
 
-  it('draws a bar per hour for a run over two hours', async () => {
+  it("sizes the bars from the run's range: a bar per hour over a day, at most 60 bars", async () => {
     const long = [
       line('2026-11-23T07:10:00Z', 'detector', 2),
       line('2026-11-23T08:30:00Z', 'detector', 1),
-      line('2026-11-23T10:05:00Z', 'judge', 4),
+      line('2026-11-24T10:05:00Z', 'judge', 4),
     ].join('\n');
     const run = await runCli(['report', await directory.file('hours.jsonl', `${long}\n`)]);
     expect(run.stdout).toMatch(/^Spend per hour$/m);
-    const bars = run.stdout.split('\n').filter((text) => /^ {2}11-23 \d\d \|/.test(text));
-    expect(bars.map((text) => text.slice(2, 10))).toEqual(['11-23 07', '11-23 08', '11-23 09', '11-23 10']);
+    const bars = run.stdout.split('\n').filter((text) => /^ {2}11-2\d \d\d \|/.test(text));
+    expect(bars).toHaveLength(28);
+    expect(bars.map((text) => text.slice(2, 10)).slice(0, 2)).toEqual(['11-23 07', '11-23 08']);
     expect(bars[2]).toMatch(/\| \$0\.000000000 {2}0 calls$/);
-    expect(bars[3]).toMatch(/\|#+\| \$4\.000000000 {2}1 call$/);
+    expect(bars[27]).toMatch(/^ {2}11-24 10 \|#+\| \$4\.000000000 {2}1 call$/);
+    const wide = [line('2000-01-01T00:00:00Z', 'old', 1), line('2099-12-31T00:00:00Z', 'new', 1)].join('\n');
+    const century = await runCli(['report', await directory.file('century.jsonl', `${wide}\n`), '--json']);
+    expect(century.code).toBe(0);
+    expect(JSON.parse(century.stdout).spend.buckets.length).toBeLessThanOrEqual(60);
   });
 
   it('draws the chart in colour with block characters on a terminal, plain under NO_COLOR', async () => {
@@ -169,9 +175,9 @@ describe('switchboard report', () => {
     const file = await directory.file('torn.jsonl', `${RUN}\nnot json\n[1]\n${torn}`);
     const run = await runCli(['report', file, '--json']);
     expect(run.code).toBe(0);
-    expect(run.stderr).toContain(`switchboard: warning: ${file}: line 5: not JSON, skipped`);
-    expect(run.stderr).toMatch(/line 6: not a call record/);
-    expect(run.stderr).toMatch(/line 7: the last line is incomplete \(cut off mid-write\), skipped/);
+    expect(run.stderr).toContain(`switchboard: warning: ${file}:5: not JSON, skipped`);
+    expect(run.stderr).toContain(`${file}:6: expected a JSON object (a call record), got an array, skipped`);
+    expect(run.stderr).toContain(`${file}:7: the last line is incomplete (cut off mid-write), skipped`);
     const figures = JSON.parse(run.stdout) as Figures;
     expect(figures.totals.calls).toBe(4);
     expect(figures.skipped).toEqual({ count: 3, lines: [5, 6, 7] });
@@ -195,7 +201,7 @@ describe('switchboard report', () => {
     const since = await runCli(['report', file, '--since', 'yesterday']);
     expect(since.code).toBe(2);
     expect(since.stderr).toBe(
-      'switchboard: --since: expected an ISO time such as 2026-11-23T09:00:00Z (or a date, 2026-11-23), got "yesterday"\n',
+      'switchboard: --since: expected an ISO time such as 2026-11-23T09:00:00Z (or a date, 2026-11-23; UTC unless a zone is given), got "yesterday"\n',
     );
     const until = await runCli(['report', file, '--until', '2026-13-45']);
     expect(until.code).toBe(2);
@@ -223,7 +229,8 @@ describe('switchboard demo journal', () => {
       totalCostUsd: number;
       journal: string;
       report: Figures;
-      roles: { role: string; calls: number; usd: number }[];
+      roles: { role: string; calls: number; attempts: number; usd: number }[];
+      total: { calls: number; attempts: number };
     };
     expect(demo.journal).toBe(journal);
     expect(demo.totalCostUsd).toBeGreaterThan(0);
@@ -241,11 +248,16 @@ describe('switchboard demo journal', () => {
       budget: { calls: 1, degradations: 0 },
     });
     const triage = demo.roles.find((row) => row.role === 'triage');
+    // The demo's table counts calls and attempts as the journal does: the refused call is a call of 0 attempts.
     expect(figures.byRole.triage).toMatchObject({
-      calls: (triage?.calls ?? 0) + 1,
+      calls: triage?.calls,
+      attempts: triage?.attempts,
       failures: 1,
       degradations: 0,
     });
+    expect(figures.totals.calls).toBe(demo.total.calls);
+    expect(figures.totals.attempts).toBe(demo.total.attempts);
+    expect(figures.totals.attempts).toBe(figures.totals.calls - 1);
     expect(figures.byRole.triage?.costUsd).toBeCloseTo(triage?.usd ?? -1, 15);
     for (const role of demo.roles.filter((row) => row.role !== 'rejected-model' && row.role !== 'triage')) {
       expect(figures.byRole[role.role]?.calls).toBe(role.calls);

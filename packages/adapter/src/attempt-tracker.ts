@@ -12,7 +12,10 @@ export type AttemptContext = Omit<AttemptInfo, 'attempt'>;
  * attempt, or with the call's record when its attempt's reply was read.
  */
 export class AttemptTracker {
-  /** `beforeAttempt` calls so far. */
+  /**
+   * Attempts that went on the wire: counted once every observer's `beforeAttempt`
+   * let the attempt through, so a call a budget refused before sending has 0.
+   */
   attempts = 0;
   readonly #context: AttemptContext;
   readonly #observers: readonly CallObserver[];
@@ -28,10 +31,14 @@ export class AttemptTracker {
 
   /** Before an attempt goes on the wire: may wait, or throw to refuse it. */
   before(attempt: number): undefined | Promise<void> {
-    this.attempts += 1;
     // No observers, no await: the hot path stays synchronous.
-    if (this.#observers.length === 0) return undefined;
-    return this.#acquire({ ...this.#context, attempt });
+    if (this.#observers.length === 0) {
+      this.attempts += 1;
+      return undefined;
+    }
+    return this.#acquire({ ...this.#context, attempt }).then(() => {
+      this.attempts += 1;
+    });
   }
 
   /** When an attempt `before` let through ends: `failure` null when its reply was read. */

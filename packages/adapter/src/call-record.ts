@@ -17,7 +17,10 @@ export interface CallRecord extends CallPricing {
   readonly at: string;
   /** Milliseconds from the first attempt's start to the reply or the last failure. */
   readonly durationMs: number;
-  /** Attempts made, the first included. */
+  /**
+   * Requests that reached the wire, retries included: 0 when the call was refused
+   * before anything was sent (e.g. by a budget's `beforeAttempt`).
+   */
   readonly attempts: number;
   /**
    * What the call cost in whole nano-dollars (1e-9 USD): the cost model's figure

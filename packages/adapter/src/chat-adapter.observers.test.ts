@@ -128,7 +128,7 @@ describe('ChatAdapter observers', () => {
       await expect(adapter.complete(request)).rejects.toBe(refusal);
       expect(transport.requests).toHaveLength(0);
       expect(events).toEqual(['gate before 1', 'gate end 1 error budget of $1 spent', 'gate after']);
-      expect(records[0]).toMatchObject({ usage: null, attempts: 1, error: { kind: 'budget' } });
+      expect(records[0]).toMatchObject({ usage: null, attempts: 0, error: { kind: 'budget' } });
     });
 
     it('waits for an observer that waits (a concurrency slot)', async () => {

@@ -1,6 +1,7 @@
 import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import {
   GATEWAY_DETECTOR_CALL,
@@ -105,7 +106,9 @@ describe('CallJournal', () => {
       for await (const line of readJournal(path, { onIssue: (issue) => issues.push(issue) })) read.push(line);
       expect(read.map((line) => line.model)).toEqual(['primary-flash', 'primary-old']);
       expect(read[1]?.endpoint).toEqual(PRIMARY);
-      expect(issues).toEqual([{ line: 2, kind: 'malformed', message: 'line 2: not JSON, skipped' }]);
+      expect(issues).toEqual([
+        { file: path, line: 2, kind: 'malformed', message: `${path}:2: not JSON, skipped` },
+      ]);
     });
 
     it('drops and counts records given after close, without throwing', async () => {
@@ -154,11 +157,14 @@ describe('readJournal', () => {
     expect(models).toEqual(['primary-flash', 'primary-flash']);
     expect(issues.map((issue) => [issue.line, issue.kind])).toEqual([
       [3, 'malformed'],
-      [4, 'malformed'],
-      [5, 'malformed'],
+      [4, 'invalid'],
+      [5, 'invalid'],
       [7, 'torn'],
     ]);
-    expect(issues[3]?.message).toBe('line 7: the last line is incomplete (cut off mid-write), skipped');
+    expect(issues[2]?.message).toBe(
+      `${path}:5: at: expected an ISO time with a zone (2026-11-23T09:00:00Z), got "yesterday", skipped`,
+    );
+    expect(issues[3]?.message).toBe(`${path}:7: the last line is incomplete (cut off mid-write), skipped`);
   });
 
   it('warns by default', async () => {
@@ -174,7 +180,24 @@ describe('readJournal', () => {
     } finally {
       process.off('warning', listener);
     }
-    expect(warnings).toEqual(['line 2: the last line is incomplete (cut off mid-write), skipped']);
+    expect(warnings).toEqual([`${path}:2: the last line is incomplete (cut off mid-write), skipped`]);
+  });
+
+  it('stops reading when the loop stops: the source is closed, not read on', async () => {
+    const good = `${JSON.stringify({ v: 1, ...PRIMARY_JUDGE_CALL })}\n`;
+    let reads = 0;
+    const source = Readable.from(
+      (function* () {
+        for (;;) {
+          reads += 1;
+          yield Buffer.from(good.repeat(10));
+        }
+      })(),
+    );
+    let seen = 0;
+    for await (const _ of readJournal(source)) if (++seen === 25) break;
+    expect(source.destroyed).toBe(true);
+    expect(reads).toBeLessThan(10);
   });
 
   it('reads a last line without a newline when it is whole', async () => {

@@ -14,9 +14,9 @@ describe('CallMeter', () => {
         failures: 2,
         degradations: 1,
         attempts: 7,
-        // Summed as integer nano-dollars: no float noise (0.00021 + 0.0012 is 0.0014099999999999998).
         costUsd: 0.00141,
         costNanoUsd: 1_410_000,
+        cost: '0.001410000',
         unpricedCalls: 2,
         inputTokens: 3200,
         cacheHitTokens: 2524,

@@ -4,13 +4,15 @@ export interface ExitFlushable {
   flushSync(): void;
   /** Writes everything buffered. */
   flush(): Promise<void>;
+  /** The process is ending: a last synchronous try, then what is left is counted lost and said. */
+  closeAtExit(): void;
 }
 
 const open = new Set<ExitFlushable>();
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
 function onExit(): void {
-  for (const item of open) item.flushSync();
+  for (const item of [...open]) item.closeAtExit();
 }
 
 function onBeforeExit(): void {
@@ -19,11 +21,15 @@ function onBeforeExit(): void {
 }
 
 function onSignal(signal: NodeJS.Signals): void {
-  for (const item of open) item.flushSync();
+  const ending = process.listenerCount(signal) === 1;
+  for (const item of [...open]) {
+    if (ending) item.closeAtExit();
+    else item.flushSync();
+  }
   // Node's default for these signals is to end the process, but only while no
   // listener is set: when ours was the only one, re-raise the signal so the
   // process still ends (with the signal's exit status) as it would have.
-  if (process.listenerCount(signal) === 1) {
+  if (ending) {
     uninstall();
     process.kill(process.pid, signal);
   }

@@ -20,7 +20,9 @@ describe('journalLineText', () => {
 
   it('adds a null role when the record has none, and extra when given', () => {
     const { role: _, ...withoutRole } = RECORDS[0] ?? { role: null };
-    const line = JSON.parse(journalLineText(withoutRole as never, 'null', { note: 'n' }));
+    const line = JSON.parse(
+      journalLineText(withoutRole as never, 'null', { json: JSON.stringify({ note: 'n' }) }),
+    );
     expect(line).toMatchObject({ role: null, endpoint: null, extra: { note: 'n' } });
     expect(line).toEqual(journalLineOf(withoutRole as never, null, { note: 'n' }));
   });

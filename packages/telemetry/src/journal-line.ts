@@ -1,4 +1,5 @@
 import { withoutCredentials } from './endpoint-label.js';
+import type { JournalAnnotation } from './journal-annotation.js';
 import type { EndpointInfo, TelemetryRecord } from './telemetry-record.js';
 
 /** The journal format's version, the `v` of every line. */
@@ -20,6 +21,8 @@ export interface JournalLine extends TelemetryRecord {
   readonly degradation: boolean;
   /** What the code opted in to journal with the call (see `CallJournalOptions.annotate`). */
   readonly extra?: Readonly<Record<string, unknown>>;
+  /** Why the call's annotation was left out (it threw, or was too large). */
+  readonly extraError?: string;
 }
 
 /** The journal line of a record. */
@@ -58,7 +61,7 @@ export function journalEndpoint(endpoint: EndpointInfo | null | undefined): Endp
 export function journalLineText(
   record: TelemetryRecord,
   endpointJson: string,
-  extra: Record<string, unknown> | undefined,
+  annotation: JournalAnnotation | undefined,
 ): string {
   const body = JSON.stringify(record);
   // The record's own fields, then the journal's (a later duplicate key wins when read).
@@ -66,6 +69,11 @@ export function journalLineText(
   const role = record.role === undefined ? '"role":null,' : '';
   const outcome = JSON.stringify(record.error ? record.error.kind : 'ok');
   const degradation = record.error?.degradation === true;
-  const annotation = extra === undefined ? '' : `,"extra":${JSON.stringify(extra)}`;
-  return `{"v":${JOURNAL_VERSION},${fields}${role}"endpoint":${endpointJson},"outcome":${outcome},"degradation":${degradation}${annotation}}`;
+  const extra =
+    annotation?.json !== undefined
+      ? `,"extra":${annotation.json}`
+      : annotation?.error !== undefined
+        ? `,"extraError":${JSON.stringify(annotation.error)}`
+        : '';
+  return `{"v":${JOURNAL_VERSION},${fields}${role}"endpoint":${endpointJson},"outcome":${outcome},"degradation":${degradation}${extra}}`;
 }

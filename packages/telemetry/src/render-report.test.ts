@@ -6,10 +6,10 @@ import { ReportAccumulator } from './report-accumulator.js';
 
 const ENDPOINT = { provider: 'primary', baseUrl: 'https://api.primary.example', thinking: false };
 
-function figures() {
+function figures(extra: object[] = []) {
   const accumulator = new ReportAccumulator();
-  for (const record of [PRIMARY_JUDGE_CALL, GATEWAY_DETECTOR_CALL, REJECTED_CALL])
-    accumulator.add(journalLineOf(record, ENDPOINT, undefined));
+  for (const record of [PRIMARY_JUDGE_CALL, GATEWAY_DETECTOR_CALL, REJECTED_CALL, ...extra])
+    accumulator.add(journalLineOf(record as typeof PRIMARY_JUDGE_CALL, ENDPOINT, undefined));
   accumulator.skip(9);
   return accumulator.result();
 }
@@ -18,29 +18,44 @@ describe('renderReport', () => {
   describe('plain (not a TTY, or NO_COLOR)', () => {
     const text = renderReport(figures(), { width: 60 });
 
-    it('prints totals, the tables, errors and skipped lines', () => {
-      expect(text).toContain('calls 3, failed 1 (degradations 1), attempts 4');
-      expect(text).toContain('cost $0.001410 (unpriced calls: 1)');
-      expect(text).toMatch(
-        /By role\n {2}name +calls +failed +cost +share\n {2}detector +1 +0 +\$0\.001200 +85\.1%/,
-      );
-      // Names too long for the width are cut, marked with ~.
-      expect(text).toContain('  primary https://api.pri~  ');
-      expect(renderReport(figures())).toContain('  primary https://api.primary.example  ');
-      expect(text).toMatch(/Errors\n {2}kind +calls +degradations\n {2}model_rejected +1 +1/);
-      expect(text).toContain('skipped 1 unreadable lines: 9');
+    it('prints totals, the tables, errors and skipped lines, USD as exact nine-place decimals', () => {
+      expect(text).toContain('  3 calls, 1 failed (1 degradation), 4 attempts');
+      expect(text).toContain('  cost $0.001410000 (1 call unpriced)');
+      expect(text).toMatch(/By role\n {2}┌─+┬/);
+      expect(text).toMatch(/│ detector +│ +1 │ +0 │ \$0\.001200000 │ +85\.1% │/);
+      // Names too long for the width are cut, marked with …
+      expect(text).toMatch(/│ primary http[^ │]*… │/);
+      expect(renderReport(figures(), { width: 100 })).toContain('│ primary https://api.primary.example │');
+      expect(text).toMatch(/│ model_rejected +│ +1 │ +1 │/);
+      expect(text).toContain('skipped 1 unreadable line: 9');
+      expect(text).toMatch(/Costliest calls\n/);
     });
 
     it('draws spend per minute as # bars scaled to the width, with no escape codes', () => {
       const chart = text.slice(text.indexOf('Spend per minute')).split('\n').slice(1, 4);
       expect(chart).toEqual([
-        expect.stringMatching(/^ {2}08:00 \|#{1,9} +\| \$0\.000210$/),
-        expect.stringMatching(/^ {2}08:01 \|#+\| \$0\.001200$/),
-        expect.stringMatching(/^ {2}08:02 \| +\| +\$0$/),
+        expect.stringMatching(/^ {2}08:00 \|#{1,9} +\| \$0\.000210000 {2}1 call$/),
+        expect.stringMatching(/^ {2}08:01 \|#+\| \$0\.001200000 {2}1 call$/),
+        expect.stringMatching(/^ {2}08:02 \| +\| \$0\.000000000 {2}1 call$/),
       ]);
       for (const line of chart) expect(line.length).toBeLessThanOrEqual(60);
       expect(text).not.toContain('\u001b[');
     });
+  });
+
+  it('escapes newlines and control characters of names, so no line of the file can forge a row', () => {
+    const forged = { ...PRIMARY_JUDGE_CALL, role: 'judge\n│ forged │ 1 │\u001b[2J\u009b' };
+    const text = renderReport(figures([forged]), { width: 100 });
+    expect(text).toContain('judge\\n│ forged │ 1 │\\u001b[2J\\u009b');
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the characters that must not get through.
+    expect(text).not.toMatch(/[\u001b\u009b]/);
+    expect(text.split('\n').filter((line) => line.startsWith('│ forged'))).toEqual([]);
+  });
+
+  it('shows at most 20 rows per table, then how many more', () => {
+    const many = Array.from({ length: 30 }, (_, index) => ({ ...PRIMARY_JUDGE_CALL, role: `role-${index}` }));
+    const text = renderReport(figures(many), { width: 100 });
+    expect(text).toContain('  … and 12 more (see --json)');
   });
 
   it('uses colour and block characters when asked', () => {
@@ -49,15 +64,12 @@ describe('renderReport', () => {
   });
 
   it('takes the width into account', () => {
-    const wide = renderReport(figures(), { width: 120 });
     const longest = (text: string) =>
-      Math.max(
-        ...text
-          .slice(text.indexOf('Spend'))
-          .split('\n')
-          .map((line) => line.length),
-      );
-    expect(longest(wide)).toBe(120);
+      text
+        .slice(text.indexOf('Spend'))
+        .split('\n')
+        .reduce((most, line) => Math.max(most, line.length), 0);
+    expect(longest(renderReport(figures(), { width: 120 }))).toBe(120);
     expect(longest(renderReport(figures(), { width: 50 }))).toBe(50);
   });
 });

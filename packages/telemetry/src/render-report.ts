@@ -1,4 +1,6 @@
+import { nanoDecimal } from './nano-usd.js';
 import type { ReportFigures } from './report-accumulator.js';
+import { boxTable, bucketLabel, countText, percentText, plural, printable, usdText } from './report-text.js';
 import type { TallyFigures } from './tally.js';
 
 /** Options of {@link renderReport}. */
@@ -8,6 +10,11 @@ export interface RenderReportOptions {
   /** Colour and block characters; default false: plain characters (see {@link useColor}). */
   readonly color?: boolean;
 }
+
+/** Most rows a table of the text report shows; the rest are summed up in one line. */
+const MAX_ROWS = 20;
+/** Costliest calls the text report lists. */
+const COSTLIEST_SHOWN = 5;
 
 /**
  * Whether a report written to `stream` should use colour: only on a TTY and
@@ -20,116 +27,146 @@ export function useColor(
   return stream.isTTY === true && (env.NO_COLOR === undefined || env.NO_COLOR === '');
 }
 
-/** The report as text: totals, tables by role, model and endpoint, errors, and spend over time as bars. */
+/**
+ * The report as text, as `switchboard report` prints it: totals, cost and
+ * calls by role, model and endpoint, the cache, errors and degradations, the
+ * costliest calls and spend over time. USD figures are exact nine-place
+ * decimals; every name from the journal is escaped (control characters and
+ * newlines show as `\u001b`, `\n`).
+ */
 export function renderReport(figures: ReportFigures, options: RenderReportOptions = {}): string {
   const width = Math.max(40, Math.floor(options.width ?? 80));
   const color = options.color === true;
   const bold = (text: string) => (color ? `\u001b[1m${text}\u001b[22m` : text);
   const { totals, cache } = figures;
-  const out: string[] = [];
-  out.push(bold(`Switchboard report: ${figures.from ?? '-'} .. ${figures.to ?? '-'}`), '');
-  out.push(bold('Totals'));
-  out.push(
-    `  calls ${totals.calls}, failed ${totals.failures} (degradations ${totals.degradations}), attempts ${totals.attempts}`,
+  const lines: string[] = [];
+  const heading = (title: string) => lines.push('', bold(title));
+  lines.push(
+    `${bold('Journal report')}: ${figures.from ?? 'no calls'}${figures.to ? ` .. ${figures.to}` : ''}`,
   );
-  out.push(
-    `  cost ${usd(totals.costUsd)}${totals.unpricedCalls > 0 ? ` (unpriced calls: ${totals.unpricedCalls})` : ''}`,
+  heading('Totals');
+  const failed = `${countText(totals.failures)} failed (${plural(totals.degradations, 'degradation')})`;
+  lines.push(`  ${plural(totals.calls, 'call')}, ${failed}, ${plural(totals.attempts, 'attempt')}`);
+  const unpriced = totals.unpricedCalls > 0 ? ` (${plural(totals.unpricedCalls, 'call')} unpriced)` : '';
+  lines.push(`  cost ${usdText(totals.cost)}${unpriced}`);
+  lines.push(
+    `  tokens: input ${countText(totals.inputTokens)}, output ${countText(totals.outputTokens)} ` +
+      `(reasoning ${countText(totals.reasoningTokens)})`,
   );
-  out.push(
-    `  tokens: input ${totals.inputTokens} (cache hits ${cache.hitTokens}, ratio ${percent(cache.ratio)}), ` +
-      `output ${totals.outputTokens} (reasoning ${totals.reasoningTokens})`,
+  lines.push(
+    `  cache: ${countText(cache.hitTokens)} hit tokens, ratio ${percentText(cache.ratio)}; ` +
+      `it saved ${usdText(cache.saved)} at the prices in force`,
   );
-  out.push(`  the cache saved ${usd(cache.savedUsd)} at the prices in force`, '');
-  for (const [title, breakdown] of [
-    ['By role', figures.byRole],
-    ['By model', figures.byModel],
-    ['By endpoint', figures.byEndpoint],
+  for (const [title, label, breakdown] of [
+    ['By role', 'role', figures.byRole],
+    ['By model', 'model', figures.byModel],
+    ['By endpoint', 'endpoint', figures.byEndpoint],
   ] as const) {
-    out.push(bold(title), ...breakdownTable(breakdown, totals.costUsd, width), '');
+    heading(title);
+    lines.push(...breakdownTable(label, breakdown, totals.costNanoUsd, width, color));
   }
+  heading('Errors and degradations');
   const errors = Object.entries(figures.errors);
-  if (errors.length > 0) {
-    out.push(bold('Errors'));
-    out.push(
-      ...table(
-        ['kind', 'calls', 'degradations'],
-        errors.map(([kind, error]) => [kind, String(error.calls), String(error.degradations)]),
-        width,
-      ),
-      '',
+  if (errors.length === 0) lines.push('  none');
+  else {
+    const rows = errors
+      .slice(0, MAX_ROWS)
+      .map(([kind, error]) => [printable(kind), countText(error.calls), countText(error.degradations)]);
+    lines.push(
+      indent(boxTable(['kind', 'calls', 'degradations'], rows, { rightAligned: [1, 2], width, color })),
+    );
+    if (errors.length > MAX_ROWS) lines.push(`  … and ${countText(errors.length - MAX_ROWS)} more kinds`);
+    lines.push(`  degradations are recorded, not verdicts: ${countText(figures.degradations)}`);
+  }
+  if (figures.costliest.length > 0) {
+    heading('Costliest calls');
+    const rows = figures.costliest
+      .slice(0, COSTLIEST_SHOWN)
+      .map((call) => [
+        printable(call.role ?? '(none)'),
+        printable(call.model),
+        call.at,
+        usdText(nanoDecimal(call.costNanoUsd)),
+        String(call.line),
+      ]);
+    lines.push(
+      indent(boxTable(['role', 'model', 'at', 'cost', 'line'], rows, { rightAligned: [3, 4], width, color })),
     );
   }
-  out.push(bold(`Spend per ${figures.spend.bucket}`), ...spendChart(figures, width, color));
+  heading(`Spend per ${figures.spend.bucket}`);
+  lines.push(...spendChart(figures.spend, width, color));
   if (figures.skipped.count > 0) {
-    const more = figures.skipped.count > figures.skipped.lines.length ? ', ...' : '';
-    out.push(
+    const more = figures.skipped.count > figures.skipped.lines.length ? ', …' : '';
+    lines.push(
       '',
-      `skipped ${figures.skipped.count} unreadable lines: ${figures.skipped.lines.join(', ')}${more}`,
+      `skipped ${plural(figures.skipped.count, 'unreadable line')}: ${figures.skipped.lines.join(', ')}${more}`,
     );
   }
-  if (figures.filteredOut > 0) out.push(`${figures.filteredOut} calls outside --since/--until left out`);
-  return `${out.join('\n')}\n`;
+  if (figures.filteredOut > 0)
+    lines.push(`${plural(figures.filteredOut, 'call')} outside the time window (--since, --until) left out`);
+  return `${lines.join('\n')}\n`;
 }
 
 function breakdownTable(
+  label: string,
   breakdown: Readonly<Record<string, TallyFigures>>,
-  total: number,
+  totalNanoUsd: number,
   width: number,
+  color: boolean,
 ): string[] {
-  const rows = Object.entries(breakdown).map(([name, figures]) => [
-    name,
-    String(figures.calls),
-    String(figures.failures),
-    usd(figures.costUsd),
-    total > 0 ? percent(figures.costUsd / total) : '-',
-  ]);
-  return table(['name', 'calls', 'failed', 'cost', 'share'], rows, width);
+  const entries = Object.entries(breakdown);
+  const rows = entries
+    .slice(0, MAX_ROWS)
+    .map(([name, figures]) => [
+      printable(name),
+      countText(figures.calls),
+      countText(figures.failures),
+      usdText(figures.cost),
+      totalNanoUsd > 0 ? percentText(figures.costNanoUsd / totalNanoUsd) : '-',
+    ]);
+  const table = [
+    indent(
+      boxTable([label, 'calls', 'failed', 'cost', 'share'], rows, {
+        rightAligned: [1, 2, 3, 4],
+        width,
+        color,
+      }),
+    ),
+  ];
+  if (entries.length > MAX_ROWS)
+    table.push(`  … and ${countText(entries.length - MAX_ROWS)} more (see --json)`);
+  return table;
 }
 
-// A table whose first column is cut to fit the width; the others are right-aligned.
-function table(header: string[], rows: string[][], width: number): string[] {
-  const all = [header, ...rows];
-  const widths = header.map((_, column) => Math.max(...all.map((row) => (row[column] ?? '').length)));
-  const others = widths.slice(1).reduce((sum, columnWidth) => sum + columnWidth + 2, 2);
-  widths[0] = Math.max(8, Math.min(widths[0] ?? 8, width - others));
-  return all.map((row) =>
-    `  ${row
-      .map((cell, column) =>
-        column === 0 ? fit(cell, widths[0] ?? 8).padEnd(widths[0] ?? 8) : cell.padStart(widths[column] ?? 0),
-      )
-      .join('  ')}`.trimEnd(),
-  );
-}
-
-function spendChart(figures: ReportFigures, width: number, color: boolean): string[] {
-  const buckets = figures.spend.buckets;
+/** Spend over time as one bar per bucket (at most 60), the dearest bucket filling the width. */
+function spendChart(spend: ReportFigures['spend'], width: number, color: boolean): string[] {
+  const { buckets } = spend;
   if (buckets.length === 0) return ['  (no calls)'];
-  const hourly = figures.spend.bucket === 'hour';
-  const labels = buckets.map((bucket) =>
-    hourly ? bucket.start.slice(5, 13).replace('T', ' ') : bucket.start.slice(11, 16),
-  );
-  const amounts = buckets.map((bucket) => usd(bucket.costUsd));
-  const labelWidth = Math.max(...labels.map((label) => label.length));
-  const amountWidth = Math.max(...amounts.map((amount) => amount.length));
+  const labels = buckets.map((bucket) => bucketLabel(bucket.start, spend.bucketMs));
+  const amounts = buckets.map((bucket) => `${usdText(bucket.cost)}  ${plural(bucket.calls, 'call')}`);
+  let labelWidth = 0;
+  let dearest = 0;
+  for (const [index, bucket] of buckets.entries()) {
+    labelWidth = Math.max(labelWidth, labels[index]?.length ?? 0);
+    dearest = Math.max(dearest, bucket.costUsd);
+  }
+  const amountWidth = amounts.reduce((most, amount) => Math.max(most, amount.length), 0);
   const barWidth = Math.max(10, width - labelWidth - amountWidth - 6);
-  const most = Math.max(...buckets.map((bucket) => bucket.costUsd));
+  const [full, rule] = color ? ['█', '│'] : ['#', '|'];
   return buckets.map((bucket, index) => {
-    const length = most > 0 ? Math.round((bucket.costUsd / most) * barWidth) : 0;
-    const bar = color ? `\u001b[36m${'█'.repeat(length)}\u001b[39m` : '#'.repeat(length);
-    const padding = ' '.repeat(barWidth - length);
-    return `  ${labels[index]?.padEnd(labelWidth)} |${bar}${padding}| ${amounts[index]?.padStart(amountWidth)}`;
+    // A bucket that spent anything shows at least one mark, however small beside the dearest.
+    const share = dearest > 0 ? bucket.costUsd / dearest : 0;
+    const length = bucket.costUsd > 0 ? Math.max(1, Math.round(share * barWidth)) : 0;
+    const bar =
+      (color ? `\u001b[36m${full.repeat(length)}\u001b[39m` : full.repeat(length)) +
+      ' '.repeat(barWidth - length);
+    return `  ${labels[index]?.padEnd(labelWidth)} ${rule}${bar}${rule} ${amounts[index]}`.trimEnd();
   });
 }
 
-function fit(text: string, width: number): string {
-  return text.length <= width ? text : `${text.slice(0, width - 1)}~`;
-}
-
-function usd(amount: number): string {
-  if (amount === 0) return '$0';
-  return `$${amount.toFixed(Math.abs(amount) < 0.01 ? 6 : 4)}`;
-}
-
-function percent(ratio: number | null): string {
-  return ratio === null ? '-' : `${(ratio * 100).toFixed(1)}%`;
+function indent(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => `  ${line}`)
+    .join('\n');
 }

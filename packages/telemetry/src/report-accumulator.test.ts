@@ -38,7 +38,7 @@ describe('ReportAccumulator', () => {
   describe('a run of four calls', () => {
     const figures = accumulate(LINES);
 
-    it('totals the run, with the cost summed in call order', () => {
+    it('totals the run, the cost summed exactly in nano-dollars', () => {
       expect(figures.totals).toMatchObject({
         calls: 4,
         failures: 2,
@@ -47,8 +47,7 @@ describe('ReportAccumulator', () => {
         unpricedCalls: 2,
       });
       // Summed as integer nano-dollars, so without float noise.
-      expect(figures.totals.costUsd).toBe(0.00141);
-      expect(figures.totals.costNanoUsd).toBe(1_410_000);
+      expect(figures.totals).toMatchObject({ costNanoUsd: 1_410_000, costUsd: 0.00141, cost: '0.001410000' });
       expect(figures.from).toBe('2026-11-23T08:00:10.500Z');
       expect(figures.to).toBe('2026-11-23T08:03:00.000Z');
     });
@@ -67,13 +66,15 @@ describe('ReportAccumulator', () => {
       const flash = priceOf('primary-flash');
       const pro = priceOf('primary-v4-pro');
       if (flash === null || pro === null) throw new Error('the price table lost a model');
+      const savedNano =
+        Math.round(1024 * (flash.inputPerM - flash.cacheHitPerM) * 1000) +
+        Math.round(1500 * (pro.inputPerM - pro.cacheHitPerM) * 1000);
       expect(figures.cache).toEqual({
         hitTokens: 2524,
         inputTokens: 3200,
         ratio: 2524 / 3200,
-        savedUsd:
-          (1024 * (flash.inputPerM - flash.cacheHitPerM)) / 1e6 +
-          (1500 * (pro.inputPerM - pro.cacheHitPerM)) / 1e6,
+        savedUsd: savedNano / 1e9,
+        saved: `0.${String(savedNano).padStart(9, '0')}`,
         unpricedHitTokens: 0,
       });
       expect(figures.cache.savedUsd).toBeGreaterThan(0);
@@ -89,12 +90,16 @@ describe('ReportAccumulator', () => {
 
     it('gives spend per minute over a short run, empty minutes included', () => {
       expect(figures.spend.bucket).toBe('minute');
-      expect(figures.spend.buckets).toEqual([
-        { start: '2026-11-23T08:00:00.000Z', costUsd: 0.00021, calls: 1 },
-        { start: '2026-11-23T08:01:00.000Z', costUsd: 0.0012, calls: 1 },
-        { start: '2026-11-23T08:02:00.000Z', costUsd: 0, calls: 1 },
-        { start: '2026-11-23T08:03:00.000Z', costUsd: 0, calls: 1 },
+      expect(
+        figures.spend.buckets.map(({ start, cost, calls, failures }) => ({ start, cost, calls, failures })),
+      ).toEqual([
+        { start: '2026-11-23T08:00:00.000Z', cost: '0.000210000', calls: 1, failures: 0 },
+        { start: '2026-11-23T08:01:00.000Z', cost: '0.001200000', calls: 1, failures: 0 },
+        { start: '2026-11-23T08:02:00.000Z', cost: '0.000000000', calls: 1, failures: 1 },
+        { start: '2026-11-23T08:03:00.000Z', cost: '0.000000000', calls: 1, failures: 1 },
       ]);
+      expect(figures.spend.buckets[0]?.byRole).toEqual({ judge: '0.000210000' });
+      expect(figures.spend.buckets[2]?.errors).toEqual({ model_rejected: 1 });
     });
 
     it('is plain data', () => {
@@ -102,16 +107,25 @@ describe('ReportAccumulator', () => {
     });
   });
 
-  it('gives spend per hour over a run longer than two hours', () => {
+  it('picks the bucket size from the range: at most 60 buckets (an hour each over 3.5 hours)', () => {
     const later = { ...PRIMARY_JUDGE_CALL, at: '2026-11-23T11:30:00.000Z' };
     const figures = accumulate([lineText(PRIMARY_JUDGE_CALL), lineText(later)]);
-    expect(figures.spend.bucket).toBe('hour');
-    expect(figures.spend.buckets.map((bucket) => [bucket.start.slice(11, 13), bucket.calls])).toEqual([
-      ['08', 1],
-      ['09', 0],
-      ['10', 0],
-      ['11', 1],
-    ]);
+    expect(figures.spend).toMatchObject({ bucket: '5 minutes', bucketMs: 300_000 });
+    expect(figures.spend.buckets).toHaveLength(43);
+    expect(figures.spend.buckets.map((bucket) => bucket.calls).filter((calls) => calls > 0)).toEqual([1, 1]);
+  });
+
+  it('keeps to 60 buckets over the widest range a journal may have, lines in any order', () => {
+    const times = [
+      '2050-06-01T00:00:00Z',
+      '2000-01-01T00:00:00Z',
+      '2099-12-31T23:59:59Z',
+      '2026-11-23T08:00:00Z',
+    ];
+    const figures = accumulate(times.map((at) => lineText({ ...PRIMARY_JUDGE_CALL, at })));
+    expect(figures.spend.buckets.length).toBeLessThanOrEqual(60);
+    expect(figures.spend.buckets.reduce((sum, bucket) => sum + bucket.calls, 0)).toBe(4);
+    expect(figures.totals.cost).toBe('0.000840000');
   });
 
   it('filters with since (inclusive) and until (exclusive)', () => {

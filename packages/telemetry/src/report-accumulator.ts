@@ -1,9 +1,13 @@
 import { priceOf } from '@switchboard/prices';
 import { NO_ROLE } from './call-meter.js';
+import { type CheckedJournalLine, checkJournalLine } from './check-journal-line.js';
+import { CostliestCalls, type CostlyCall } from './costliest-calls.js';
 import { endpointLabel } from './endpoint-label.js';
 import type { JournalLine } from './journal-line.js';
+import { NanoSum } from './nano-usd.js';
 import { parseJournalLine } from './read-journal.js';
-import { breakdownOf, cacheHitRatio, Tally, type TallyFigures, tallyOf } from './tally.js';
+import { breakdownOf, cacheHitRatio, OTHER_GROUP, Tally, type TallyFigures, tallyOf } from './tally.js';
+import { addError, addRoleCost, type Bucket, TimeBuckets } from './time-buckets.js';
 import { usageTokens } from './usage-tokens.js';
 
 /** Options of {@link ReportAccumulator}. */
@@ -12,16 +16,23 @@ export interface ReportOptions {
   readonly since?: Date | string | number;
   /** Only calls before this time. */
   readonly until?: Date | string | number;
-  /** Line numbers of malformed lines kept for the report (the count is always exact); default 100. */
+  /** Line numbers of skipped lines kept for the report (the count is always exact); default 100. */
   readonly maxIssueLines?: number;
 }
 
-/** One bar of the spend-over-time chart. */
+/** One bar of the charts over time. */
 export interface SpendBucket {
   /** ISO start of the bucket. */
   readonly start: string;
   readonly costUsd: number;
+  /** The bucket's cost, an exact decimal with nine places. */
+  readonly cost: string;
   readonly calls: number;
+  readonly failures: number;
+  /** Cost (exact decimals) by role, for the roles of `spend.roles`; the rest under `(others)`. */
+  readonly byRole: Readonly<Record<string, string>>;
+  /** Failed calls by error kind; kinds past the bucket's first 12 under `(others)`. */
+  readonly errors: Readonly<Record<string, number>>;
 }
 
 /** Everything a report says about a run, as plain data (`--json`). */
@@ -30,6 +41,7 @@ export interface ReportFigures {
   readonly from: string | null;
   readonly to: string | null;
   readonly totals: TallyFigures;
+  /** By role, model and endpoint: the dearest first; past 1,000 names, the rest under `(others)`. */
   readonly byRole: Readonly<Record<string, TallyFigures>>;
   readonly byModel: Readonly<Record<string, TallyFigures>>;
   readonly byEndpoint: Readonly<Record<string, TallyFigures>>;
@@ -40,9 +52,11 @@ export interface ReportFigures {
     readonly ratio: number | null;
     /**
      * USD the cache saved: per call, cache-hit tokens × (inputPerM − cacheHitPerM) / 1e6 at the
-     * flat prices of `priceOf(pricedAs ?? model)` in the current price table.
+     * flat prices of `priceOf(pricedAs ?? model)` in the current price table, rounded to nano-dollars.
      */
     readonly savedUsd: number;
+    /** The same as an exact decimal with nine places. */
+    readonly saved: string;
     /** Cache-hit tokens of models the price table does not know (not in savedUsd). */
     readonly unpricedHitTokens: number;
   };
@@ -50,22 +64,33 @@ export interface ReportFigures {
   readonly errors: Readonly<Record<string, { readonly calls: number; readonly degradations: number }>>;
   /** Failed calls that were degradations, not verdicts. */
   readonly degradations: number;
-  readonly spend: { readonly bucket: 'minute' | 'hour'; readonly buckets: readonly SpendBucket[] };
+  /**
+   * Spend, calls and errors over time: at most 60 buckets, their size (`bucket`, in
+   * words, and `bucketMs`) chosen from the range of the calls' times; `roles` are
+   * the dearest roles (at most 6) the buckets split their cost by.
+   */
+  readonly spend: {
+    readonly bucket: string;
+    readonly bucketMs: number;
+    readonly roles: readonly string[];
+    readonly buckets: readonly SpendBucket[];
+  };
+  /** The dearest calls (at most 20), dearest first. */
+  readonly costliest: readonly CostlyCall[];
   /** Lines skipped: their count, and the numbers of the first ones. */
   readonly skipped: { readonly count: number; readonly lines: readonly number[] };
   /** Lines outside `since`/`until`. */
   readonly filteredOut: number;
 }
 
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-// Runs up to this long get a bar per minute, longer ones a bar per hour.
-const MINUTE_BARS_UP_TO = 2 * HOUR;
+/** Most roles the spend-over-time chart stacks; the others are summed together. */
+const STACKED_ROLES = 6;
 
 /**
- * Adds up journal lines, one at a time (memory grows with the run's minutes and
- * distinct roles, models and endpoints, not with its lines): `add(line)` each,
- * then `result()`.
+ * Adds up journal lines, one at a time, in memory that does not grow with the
+ * lines (at most 60 time buckets, 1,000 names per breakdown, 20 costliest calls):
+ * `add(line)` each, then `result()`. Every line is checked first; one that
+ * fails is counted as skipped, never in the figures.
  */
 export class ReportAccumulator {
   readonly #since: number;
@@ -76,14 +101,15 @@ export class ReportAccumulator {
   readonly #byModel = new Map<string, Tally>();
   readonly #byEndpoint = new Map<string, Tally>();
   readonly #errors = new Map<string, { calls: number; degradations: number }>();
-  readonly #perMinute = new Map<number, { costUsd: number; calls: number }>();
+  readonly #time = new TimeBuckets();
+  readonly #costliest = new CostliestCalls();
   readonly #skippedLines: number[] = [];
+  readonly #saved = new NanoSum();
   #skipped = 0;
   #filteredOut = 0;
   #lineNumber = 0;
   #first = Number.POSITIVE_INFINITY;
   #last = Number.NEGATIVE_INFINITY;
-  #savedUsd = 0;
   #unpricedHitTokens = 0;
 
   constructor(options: ReportOptions = {}) {
@@ -93,120 +119,159 @@ export class ReportAccumulator {
   }
 
   /**
-   * Adds one journal line: its text (as read from the file) or a parsed line.
-   * `lineNumber` names it when it is malformed; default: one past the last line added.
+   * Adds one journal line: its text (as read from the file), a parsed line, or a
+   * line {@link checkJournalLine} has checked. `lineNumber` names it when it is
+   * skipped; default: one past the last line added.
    */
-  add(line: string | JournalLine, lineNumber = this.#lineNumber + 1): void {
+  add(line: string | JournalLine | CheckedJournalLine, lineNumber = this.#lineNumber + 1): void {
     this.#lineNumber = lineNumber;
     if (typeof line === 'string' && line.trim() === '') return;
-    const record = recordOf(line, lineNumber);
-    const at = record === null ? Number.NaN : Date.parse(record.at);
-    if (record === null || Number.isNaN(at)) {
-      this.skip(lineNumber);
-    } else if (at < this.#since || at >= this.#until) {
-      this.#filteredOut += 1;
-    } else {
-      this.#count(record, at);
-    }
+    const checked = checkedOf(line, lineNumber);
+    if (checked === null) this.skip(lineNumber);
+    else this.addChecked(checked, lineNumber);
   }
 
-  /** Counts a line that could not be read (named by number in the report). */
+  /** Adds a line that passed {@link checkJournalLine}. */
+  addChecked(checked: CheckedJournalLine, lineNumber = this.#lineNumber + 1): void {
+    this.#lineNumber = lineNumber;
+    if (checked.at < this.#since || checked.at >= this.#until) this.#filteredOut += 1;
+    else this.#count(checked, lineNumber);
+  }
+
+  /** Counts a line that could not be trusted (named by number in the report). */
   skip(lineNumber: number): void {
+    this.#lineNumber = lineNumber;
     this.#skipped += 1;
     if (this.#skippedLines.length < this.#maxIssueLines) this.#skippedLines.push(lineNumber);
   }
 
   /** The figures of every line added so far. */
   result(): ReportFigures {
-    const span = this.#last - this.#first;
-    const bucket = span > MINUTE_BARS_UP_TO ? 'hour' : 'minute';
+    const calls = this.#totals.calls;
+    const byRole = breakdownOf(this.#byRole);
+    const roles = Object.keys(byRole)
+      .filter((role) => role !== OTHER_GROUP)
+      .slice(0, STACKED_ROLES);
     return Object.freeze({
-      from: this.#totals.calls > 0 ? new Date(this.#first).toISOString() : null,
-      to: this.#totals.calls > 0 ? new Date(this.#last).toISOString() : null,
+      from: calls > 0 ? new Date(this.#first).toISOString() : null,
+      to: calls > 0 ? new Date(this.#last).toISOString() : null,
       totals: this.#totals.figures(),
-      byRole: breakdownOf(this.#byRole),
+      byRole,
       byModel: breakdownOf(this.#byModel),
       byEndpoint: breakdownOf(this.#byEndpoint),
       cache: Object.freeze({
         hitTokens: this.#totals.cacheHitTokens,
         inputTokens: this.#totals.inputTokens,
         ratio: cacheHitRatio(this.#totals),
-        savedUsd: this.#savedUsd,
+        savedUsd: this.#saved.usd,
+        saved: this.#saved.decimal,
         unpricedHitTokens: this.#unpricedHitTokens,
       }),
       errors: Object.freeze(
-        Object.fromEntries([...this.#errors].map(([kind, figures]) => [kind, { ...figures }])),
+        Object.fromEntries(
+          [...this.#errors]
+            .sort(([, a], [, b]) => b.calls - a.calls)
+            .map(([kind, figures]) => [kind, Object.freeze({ ...figures })]),
+        ),
       ),
       degradations: this.#totals.degradations,
-      spend: Object.freeze({ bucket, buckets: this.#buckets(bucket === 'hour' ? HOUR : MINUTE) }),
+      spend: Object.freeze({
+        bucket: this.#time.label,
+        bucketMs: this.#time.size,
+        roles,
+        buckets: this.#time.all().map(([start, bucket]) => spendBucket(start, bucket, roles)),
+      }),
+      costliest: this.#costliest.calls(),
       skipped: Object.freeze({ count: this.#skipped, lines: [...this.#skippedLines] }),
       filteredOut: this.#filteredOut,
-    }) as ReportFigures;
+    });
   }
 
-  #count(record: JournalLine, at: number): void {
+  #count(checked: CheckedJournalLine, lineNumber: number): void {
+    const { line: record, at, costNanoUsd } = checked;
     const tokens = usageTokens(record.usage);
+    const role = record.role ?? NO_ROLE;
     this.#totals.add(record, tokens);
-    tallyOf(this.#byRole, record.role ?? NO_ROLE).add(record, tokens);
+    tallyOf(this.#byRole, role).add(record, tokens);
     tallyOf(this.#byModel, record.model).add(record, tokens);
     tallyOf(this.#byEndpoint, endpointLabel(record.endpoint)).add(record, tokens);
+    const bucket = this.#time.bucketAt(at);
+    bucket.calls += 1;
+    if (costNanoUsd !== null) {
+      bucket.cost.add(costNanoUsd);
+      addRoleCost(bucket, role, costNanoUsd);
+      this.#costliest.offer(costNanoUsd, () => ({
+        at: record.at,
+        line: lineNumber,
+        model: record.model,
+        role: record.role ?? null,
+        outcome: record.error ? record.error.kind : 'ok',
+        costNanoUsd,
+      }));
+    }
     if (record.error) {
-      const kind = String(record.error.kind);
-      const figures = this.#errors.get(kind) ?? { calls: 0, degradations: 0 };
+      const kind = record.error.kind;
+      // Past 1,000 kinds (only a hostile file has them), the rest count together.
+      const key = this.#errors.has(kind) || this.#errors.size < 1000 ? kind : OTHER_GROUP;
+      const figures = this.#errors.get(key) ?? { calls: 0, degradations: 0 };
       figures.calls += 1;
       if (record.error.degradation) figures.degradations += 1;
-      this.#errors.set(kind, figures);
+      this.#errors.set(key, figures);
+      addError(bucket, kind);
     }
     if (tokens.cacheRead > 0) {
       const prices = priceOf(record.pricedAs ?? record.model);
       if (prices === null) this.#unpricedHitTokens += tokens.cacheRead;
-      else this.#savedUsd += (tokens.cacheRead * (prices.inputPerM - prices.cacheHitPerM)) / 1_000_000;
+      else
+        this.#saved.add(
+          Math.max(0, Math.round(tokens.cacheRead * (prices.inputPerM - prices.cacheHitPerM) * 1000)),
+        );
     }
-    this.#first = Math.min(this.#first, at);
-    this.#last = Math.max(this.#last, at);
-    const minute = Math.floor(at / MINUTE) * MINUTE;
-    const bar = this.#perMinute.get(minute) ?? { costUsd: 0, calls: 0 };
-    bar.calls += 1;
-    if (typeof record.costUsd === 'number' && Number.isFinite(record.costUsd)) bar.costUsd += record.costUsd;
-    this.#perMinute.set(minute, bar);
-  }
-
-  // Every bucket from the first call's to the last's, empty ones included, so the chart's time axis is even.
-  #buckets(size: number): SpendBucket[] {
-    if (this.#totals.calls === 0) return [];
-    const sums = new Map<number, { costUsd: number; calls: number }>();
-    for (const [minute, bar] of this.#perMinute) {
-      const start = Math.floor(minute / size) * size;
-      const sum = sums.get(start) ?? { costUsd: 0, calls: 0 };
-      sum.costUsd += bar.costUsd;
-      sum.calls += bar.calls;
-      sums.set(start, sum);
-    }
-    const buckets: SpendBucket[] = [];
-    const last = Math.floor(this.#last / size) * size;
-    for (let start = Math.floor(this.#first / size) * size; start <= last; start += size) {
-      const sum = sums.get(start);
-      buckets.push({
-        start: new Date(start).toISOString(),
-        costUsd: sum?.costUsd ?? 0,
-        calls: sum?.calls ?? 0,
-      });
-    }
-    return buckets;
+    if (at < this.#first) this.#first = at;
+    if (at > this.#last) this.#last = at;
   }
 }
 
-function recordOf(line: string | JournalLine, lineNumber: number): JournalLine | null {
+function spendBucket(start: number, bucket: Bucket, roles: readonly string[]): SpendBucket {
+  const byRole: Record<string, string> = {};
+  const others = new NanoSum();
+  others.addSum(bucket.otherRoles);
+  for (const [role, sum] of bucket.roles) {
+    if (roles.includes(role)) byRole[role] = sum.decimal;
+    else others.addSum(sum);
+  }
+  if (others.nanoUsd > 0) byRole[OTHER_GROUP] = others.decimal;
+  const errors: Record<string, number> = Object.fromEntries(bucket.errors);
+  if (bucket.otherErrors > 0) errors[OTHER_GROUP] = bucket.otherErrors;
+  return Object.freeze({
+    start: new Date(start).toISOString(),
+    costUsd: bucket.cost.usd,
+    cost: bucket.cost.decimal,
+    calls: bucket.calls,
+    failures: bucket.failures,
+    byRole: Object.freeze(byRole),
+    errors: Object.freeze(errors),
+  });
+}
+
+function checkedOf(
+  line: string | JournalLine | CheckedJournalLine,
+  lineNumber: number,
+): CheckedJournalLine | null {
   if (typeof line === 'string') {
     const parsed = parseJournalLine(line, lineNumber);
-    return parsed !== null && 'record' in parsed ? parsed.record : null;
+    return 'message' in parsed ? null : parsed;
   }
-  return typeof line === 'object' &&
+  if (
+    typeof line === 'object' &&
     line !== null &&
-    typeof line.model === 'string' &&
-    typeof line.at === 'string'
-    ? line
-    : null;
+    'line' in line &&
+    'at' in line &&
+    typeof line.at === 'number'
+  )
+    return line as CheckedJournalLine;
+  const checked = checkJournalLine(line);
+  return typeof checked === 'string' ? null : checked;
 }
 
 function timeOption(value: Date | string | number | undefined, name: string): number | undefined {

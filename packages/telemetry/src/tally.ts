@@ -1,5 +1,5 @@
-import { usdOfNano } from '@switchboard/prices';
 import { costNanoUsdOf } from './cost-nano-usd-of.js';
+import { NanoSum } from './nano-usd.js';
 import type { TelemetryRecord } from './telemetry-record.js';
 import type { UsageTokens } from './usage-tokens.js';
 
@@ -11,12 +11,14 @@ export interface TallyFigures {
   readonly failures: number;
   /** Failed calls that were degradations (e.g. a model the platform rejected), not verdicts. */
   readonly degradations: number;
-  /** Attempts, retries included. */
+  /** Requests that reached the wire, retries included (a call refused before sending has none). */
   readonly attempts: number;
-  /** USD of the priced calls, summed exactly (`costNanoUsd / 1e9`). */
+  /** USD of the priced calls: `costNanoUsd / 1e9`. */
   readonly costUsd: number;
-  /** The exact sum of the priced calls' costs, in whole nano-dollars (1e-9 USD). */
+  /** The same, in integer nano-dollars, summed exactly. */
   readonly costNanoUsd: number;
+  /** The same as an exact decimal with nine places (`0.000210000`). */
+  readonly cost: string;
   /** Calls nothing priced. */
   readonly unpricedCalls: number;
   /** Prompt tokens, cache reads included. */
@@ -35,7 +37,7 @@ export class Tally {
   failures = 0;
   degradations = 0;
   attempts = 0;
-  costNanoUsd = 0;
+  readonly cost = new NanoSum();
   unpricedCalls = 0;
   inputTokens = 0;
   cacheHitTokens = 0;
@@ -43,8 +45,9 @@ export class Tally {
   reasoningTokens = 0;
   durationMs = 0;
 
-  /** Counts one call. */
+  /** Counts one call, its cost in integer nano-dollars (see {@link costNanoUsdOf}). */
   add(record: TelemetryRecord, tokens: UsageTokens): void {
+    const costNanoUsd = costNanoUsdOf(record);
     this.calls += 1;
     const error = record.error;
     if (error) {
@@ -52,20 +55,13 @@ export class Tally {
       if (error.degradation) this.degradations += 1;
     }
     this.attempts += finite(record.attempts);
-    // Integer nano-dollars, as the adapter's running total: the sums agree exactly, in any order.
-    const nano = costNanoUsdOf(record);
-    if (nano !== null) this.costNanoUsd += nano;
-    else this.unpricedCalls += 1;
+    if (costNanoUsd === null) this.unpricedCalls += 1;
+    else this.cost.add(costNanoUsd);
     this.inputTokens += tokens.input;
     this.cacheHitTokens += tokens.cacheRead;
     this.outputTokens += tokens.output;
     this.reasoningTokens += tokens.reasoning;
     this.durationMs += finite(record.durationMs);
-  }
-
-  /** USD of the priced calls, summed exactly. */
-  get costUsd(): number {
-    return usdOfNano(this.costNanoUsd);
   }
 
   /** A frozen plain copy of the figures. */
@@ -75,8 +71,9 @@ export class Tally {
       failures: this.failures,
       degradations: this.degradations,
       attempts: this.attempts,
-      costUsd: this.costUsd,
-      costNanoUsd: this.costNanoUsd,
+      costUsd: this.cost.usd,
+      costNanoUsd: this.cost.nanoUsd,
+      cost: this.cost.decimal,
       unpricedCalls: this.unpricedCalls,
       inputTokens: this.inputTokens,
       cacheHitTokens: this.cacheHitTokens,
@@ -87,12 +84,18 @@ export class Tally {
   }
 }
 
-/** The tally of `key` in `groups`, created on first use. */
+/** Most groups a breakdown keeps by name; calls of further names count under {@link OTHER_GROUP}. */
+const MAX_GROUPS = 1000;
+/** The group of the names past {@link MAX_GROUPS}. */
+export const OTHER_GROUP = '(others)';
+
+/** The tally of `key` in `groups`, created on first use (past MAX_GROUPS names: the others' tally). */
 export function tallyOf(groups: Map<string, Tally>, key: string): Tally {
   let tally = groups.get(key);
   if (tally === undefined) {
-    tally = new Tally();
-    groups.set(key, tally);
+    const name = groups.size >= MAX_GROUPS ? OTHER_GROUP : key;
+    tally = groups.get(name) ?? new Tally();
+    groups.set(name, tally);
   }
   return tally;
 }
@@ -101,8 +104,9 @@ export function tallyOf(groups: Map<string, Tally>, key: string): Tally {
 export function breakdownOf(groups: Map<string, Tally>): Record<string, TallyFigures> {
   const entries = [...groups].sort(
     ([nameA, a], [nameB, b]) =>
-      b.costNanoUsd - a.costNanoUsd || b.calls - a.calls || nameA.localeCompare(nameB),
+      b.cost.nanoUsd - a.cost.nanoUsd || b.calls - a.calls || (nameA < nameB ? -1 : nameA > nameB ? 1 : 0),
   );
+  // fromEntries defines own properties: a group named __proto__ stays a group.
   return Object.freeze(Object.fromEntries(entries.map(([key, tally]) => [key, tally.figures()])));
 }
 
@@ -112,5 +116,5 @@ export function cacheHitRatio(tally: Tally): number | null {
 }
 
 function finite(value: unknown): number {
-  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : 0;
 }

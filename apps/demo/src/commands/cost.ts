@@ -1,13 +1,14 @@
 import type { SwitchboardConfig } from '@switchboard/endpoint';
-import { PriceBook } from '@switchboard/prices';
+import { PriceBook, tokensOf } from '@switchboard/prices';
+import { checkJournalLine, JOURNAL_LIMITS, MAX_ISSUE_WARNINGS, scanLines } from '@switchboard/telemetry';
 import { BAD_INPUT_EXIT_CODE, CliError } from '../cli-error.js';
 import { formatUsd } from '../format.js';
 import type { Io } from '../io.js';
 import { plural } from '../plural.js';
-import { readInputFile } from '../read-input-file.js';
+import { unreadableFileError } from '../read-input-file.js';
 import { safeJson, safeText } from '../terminal-text.js';
 import { renderUsageTable } from '../usage-table.js';
-import { sumTotals, type UsageTotals, usageTotals } from '../usage-totals.js';
+import { sumTotals, type UsageTotals } from '../usage-totals.js';
 import { readCostLine } from './cost-line.js';
 
 /** Options of `switchboard cost`. */
@@ -17,18 +18,42 @@ export interface CostCommandOptions {
   json?: boolean;
 }
 
-/** The usage entries priced as one model, and what each cost. */
-interface ModelLines {
-  readonly entries: Record<string, unknown>[];
-  readonly costs: Map<unknown, number>;
+/** Problems the JSON output lists one by one; all are counted. */
+const MAX_LISTED_PROBLEMS = 100;
+
+/** A running total of one model's lines: tokens, and USD in integer nano-dollars. */
+class ModelTotals {
+  calls = 0;
+  cacheHit = 0;
+  cacheMiss = 0;
+  output = 0;
+  nanoUsd = 0;
+
+  add(usage: unknown, costUsd: number): void {
+    const tokens = tokensOf(usage);
+    this.calls += 1;
+    if (tokens !== null) {
+      this.cacheHit += tokens.cacheHit;
+      this.cacheMiss += tokens.input;
+      this.output += tokens.output;
+    }
+    this.nanoUsd += Math.round(costUsd * 1e9);
+  }
+
+  totals(): UsageTotals {
+    const { calls, cacheHit, cacheMiss, output } = this;
+    return { calls, cacheHit, cacheMiss, output, usd: this.nanoUsd / 1e9 };
+  }
 }
 
 /**
  * `switchboard cost FILE [--model ID]`: costs out a usage log (JSON Lines, one
- * usage object or call record per line), each line by its own `model` and `at`
- * when it has them, at the shipped prices plus the config's `[prices."id"]`
- * entries. Every line that cannot be costed is named with its line number and
- * why, left out of the total, and makes the exit code 2.
+ * usage object or call record per line; `-` reads stdin), streaming in flat
+ * memory, each line by its own `model` and `at` when it has them, at the
+ * shipped prices plus the config's `[prices."id"]` entries. A journal line
+ * (one with `v`) is first held to the journal's schema. Every line that cannot
+ * be costed is named (`file:line: why`; the first 20 on stderr, then how many
+ * more), left out of the total, and makes the exit code 2.
  */
 export async function costCommand(
   io: Io,
@@ -44,52 +69,72 @@ export async function costCommand(
       BAD_INPUT_EXIT_CODE,
     );
   }
-  const text = await readInputFile(file, 'usage log');
-
-  const byModel = new Map<string, ModelLines>();
+  const name = file === '-' ? '<stdin>' : file;
+  const byModel = new Map<string, ModelTotals>();
   const problems: string[] = [];
+  let problemCount = 0;
+  const problem = (text: string) => {
+    problemCount += 1;
+    if (problems.length < MAX_LISTED_PROBLEMS) problems.push(text);
+  };
   const unpricedModels = new Set<string>();
-  text.split(/\r?\n/).forEach((raw, index) => {
-    if (raw.trim() === '') return;
-    const where = `${file}:${index + 1}`;
+  const costLine = (text: string, where: string) => {
     let value: unknown;
     try {
-      value = JSON.parse(raw);
+      value = JSON.parse(text);
     } catch (error) {
-      problems.push(`${where}: not valid JSON (${(error as Error).message})`);
+      problem(`${where}: not valid JSON (${(error as Error).message})`);
       return;
+    }
+    if (typeof value === 'object' && value !== null && 'v' in value) {
+      const checked = checkJournalLine(value);
+      if (typeof checked === 'string') {
+        problem(`${where}: ${checked}`);
+        return;
+      }
     }
     const line = readCostLine(value, defaultModel);
     if ('problem' in line) {
-      problems.push(`${where}: ${line.problem}`);
+      problem(`${where}: ${line.problem}`);
       return;
     }
     const pricing = book.priceCall({ model: line.model, usage: line.usage, at: line.at ?? Date.now() });
     if (pricing.costUsd === null || pricing.pricedAs === null) {
       const known = book.has(line.model);
-      if (!known) unpricedModels.add(line.model);
-      problems.push(
+      // Once per model, not once per line: a long log of one unknown model says it once (up to 100 models).
+      if (!known && unpricedModels.size < MAX_LISTED_PROBLEMS) unpricedModels.add(line.model);
+      problem(
         `${where}: no price for model ${JSON.stringify(line.model)}${known && line.at ? ` at ${line.at}` : ''}`,
       );
       return;
     }
-    const lines: ModelLines = byModel.get(pricing.pricedAs) ?? { entries: [], costs: new Map() };
-    lines.entries.push(line.usage);
-    lines.costs.set(line.usage, pricing.costUsd);
-    byModel.set(pricing.pricedAs, lines);
-  });
-
-  // Once per model, not once per line: a long log of one unknown model says it once.
+    let totals = byModel.get(pricing.pricedAs);
+    if (totals === undefined) {
+      totals = new ModelTotals();
+      byModel.set(pricing.pricedAs, totals);
+    }
+    totals.add(line.usage, pricing.costUsd);
+  };
+  try {
+    await scanLines(file, JOURNAL_LIMITS.maxLineBytes, ({ number, text, bytes }) => {
+      const where = `${name}:${number}`;
+      if (text === null)
+        problem(`${where}: ${bytes} bytes, over the ${JOURNAL_LIMITS.maxLineBytes}-byte line cap`);
+      else if (text.trim() !== '') costLine(text, where);
+    });
+  } catch (error) {
+    if (typeof (error as NodeJS.ErrnoException | undefined)?.code === 'string')
+      throw unreadableFileError(file, 'usage log', error);
+    throw error;
+  }
   for (const model of unpricedModels) {
     io.stderr(
       `switchboard: warning: no price recorded for model ${safeText(JSON.stringify(model))}; add [prices."${safeText(model)}"] to a --config file\n`,
     );
   }
-  const rows = [...byModel].map(([model, lines]) => ({
-    label: model,
-    totals: usageTotals(lines.entries, (usage) => lines.costs.get(usage) ?? null),
-  }));
-  const totals: UsageTotals = sumTotals(rows.map((row) => row.totals));
+  const rows = [...byModel].map(([model, totals]) => ({ label: model, totals: totals.totals() }));
+  const nanoUsd = [...byModel.values()].reduce((sum, totals) => sum + totals.nanoUsd, 0);
+  const totals: UsageTotals = { ...sumTotals(rows.map((row) => row.totals)), usd: nanoUsd / 1e9 };
   if (options.json) {
     io.stdout(
       safeJson({
@@ -97,17 +142,19 @@ export async function costCommand(
         ...totals,
         models: Object.fromEntries(rows.map((row) => [row.label, row.totals])),
         problems,
+        problemCount,
       }),
     );
   } else {
     const table = rows.length > 1 ? [...rows, { label: 'total', totals }] : rows;
     if (table.length > 0) io.stdout(`${renderUsageTable('model', table, { color: io.color })}\n`);
     io.stdout(`total: ${formatUsd(totals.usd)} over ${plural(totals.calls, 'call')}\n`);
-    for (const problem of problems) io.stderr(`${safeText(problem)}\n`);
+    for (const text of problems.slice(0, MAX_ISSUE_WARNINGS)) io.stderr(`${safeText(text)}\n`);
+    if (problemCount > MAX_ISSUE_WARNINGS) io.stderr(`… and ${problemCount - MAX_ISSUE_WARNINGS} more\n`);
   }
-  if (problems.length > 0) {
+  if (problemCount > 0) {
     throw new CliError(
-      `${plural(problems.length, 'line')} in ${file} could not be costed, left out of the total`,
+      `${plural(problemCount, 'line')} in ${name} could not be costed, left out of the total`,
       BAD_INPUT_EXIT_CODE,
     );
   }

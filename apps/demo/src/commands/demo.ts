@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { statSync } from 'node:fs';
 import type { CallRecord } from '@switchboard/adapter';
 import type { Budget } from '@switchboard/budget';
 import { startEmulator } from '@switchboard/emulator';
@@ -8,7 +9,8 @@ import {
   resolveModels,
   type SwitchboardConfig,
 } from '@switchboard/endpoint';
-import { CliError } from '../cli-error.js';
+import { renderReport } from '@switchboard/telemetry';
+import { BAD_INPUT_EXIT_CODE, CliError } from '../cli-error.js';
 import { openDemoJournal } from '../demo/demo-journal.js';
 import {
   type RoleOutcome,
@@ -23,7 +25,6 @@ import { colors, formatUsd } from '../format.js';
 import type { Io } from '../io.js';
 import { plural } from '../plural.js';
 import { readJournalReport } from '../report/read-journal-report.js';
-import { renderJournalReport } from '../report/render-journal-report.js';
 import { reportWidth } from '../report/report-width.js';
 import { safeJson, safeText } from '../terminal-text.js';
 import { renderUsageTable } from '../usage-table.js';
@@ -66,6 +67,12 @@ export interface DemoCommandOptions {
  * and ends with the journal's report.
  */
 export async function demoCommand(io: Io, options: DemoCommandOptions = {}): Promise<void> {
+  if (options.journal === '-' && options.json) {
+    throw new CliError(
+      '--journal -: stdout carries the --json document; journal to a file instead',
+      BAD_INPUT_EXIT_CODE,
+    );
+  }
   const paint = colors(io.color);
   const errorPaint = colors(io.errorColor ?? io.color);
   // A throwaway key for the emulator: the demo never needs, reads or prints a real one.
@@ -122,19 +129,31 @@ export async function demoCommand(io: Io, options: DemoCommandOptions = {}): Pro
       io.stderr(`  ${errorPaint.green('✓')} ${role}: ${safeText(outcome.summary)}\n`);
     }
 
+    // Calls and attempts as the journal counts them: one call per raw call record (a refused one
+    // included), attempts only for requests that reached the wire.
     const rows = outcomes.map((outcome, index) => {
-      const { model, usd } = roleCosts(roleRecords[index] ?? []);
+      const calls = roleRecords[index] ?? [];
+      const { model, usd } = roleCosts(calls);
       const label = outcome.budget?.refused
         ? `${outcome.role} (${outcome.budget.refused} refused)`
         : outcome.role;
-      return { label, model, totals: { ...usageTotals(outcome.usage, () => 0), usd } };
+      const attempts = calls.reduce((sum, record) => sum + record.attempts, 0);
+      return {
+        label,
+        model,
+        attempts,
+        totals: { ...usageTotals(outcome.usage, () => 0), calls: calls.length, usd },
+      };
     });
     const total = sumTotals(rows.map((row) => row.totals));
+    const totalAttempts = rows.reduce((sum, row) => sum + row.attempts, 0);
     const degraded = outcomes.filter((outcome) => outcome.degraded);
-    await session.journal.close();
-    const warn = (message: string) =>
-      io.stderr(`switchboard: warning: ${safeText(session.path)}: ${safeText(message)}\n`);
-    const report = await readJournalReport(session.path, { since: session.since, warn });
+    const dropped = await session.journal.close();
+    const warn = (message: string) => io.stderr(`switchboard: warning: ${safeText(message)}\n`);
+    // Only a regular file is read back: stdout (-) and devices such as /dev/full are not.
+    const report = isRegularFile(session.path)
+      ? await readJournalReport(session.path, { since: session.since, warn })
+      : null;
 
     if (options.json) {
       io.stdout(
@@ -147,12 +166,15 @@ export async function demoCommand(io: Io, options: DemoCommandOptions = {}): Pro
             summary: outcome.summary,
             degraded: outcome.degraded === true,
             ...rows[index]?.totals,
+            attempts: rows[index]?.attempts,
             ...(outcome.budget ? { budget: outcome.budget } : {}),
           })),
-          total,
+          total: { ...total, attempts: totalAttempts },
           // The adapter's own sum over every raw call, its bounded copies' included: the report's total.
           totalCostUsd: adapter.totalCostUsd(),
           journal: session.path,
+          // Lines the journal could not write (a full disk, say): the report is short of them.
+          journalDropped: dropped,
           report,
         }),
       );
@@ -164,9 +186,11 @@ export async function demoCommand(io: Io, options: DemoCommandOptions = {}): Pro
     io.stdout(`note: ${THINKING_NOTE}\n`);
     io.stdout(`\n${paint.bold('Cost per role')} (each call at its own model's prices, USD)\n`);
     io.stdout(
-      `${renderUsageTable('role', [...rows, { label: 'total', model: '', totals: total }], { color: io.color })}\n`,
+      `${renderUsageTable('role', [...rows, { label: 'total', model: '', attempts: totalAttempts, totals: total }], { color: io.color })}\n`,
     );
-    io.stdout(`total cost: ${formatUsd(total.usd)} over ${plural(total.calls, 'call')}\n`);
+    io.stdout(
+      `total cost: ${formatUsd(total.usd)} over ${plural(total.calls, 'call')} (${plural(totalAttempts, 'attempt')} reached the endpoint)\n`,
+    );
     for (const outcome of degraded) {
       io.stdout(`degradation recorded (not a verdict): ${safeText(outcome.summary)}\n`);
     }
@@ -176,10 +200,23 @@ export async function demoCommand(io: Io, options: DemoCommandOptions = {}): Pro
         `refused before it was sent (${outcome.role}, budget ${formatUsd(outcome.budget.limitUsd)}; the emulator received ${plural(outcome.budget.requestsForRefused, 'request')} for it): ${safeText(outcome.budget.refusal)}\n`,
       );
     }
+    if (report === null) {
+      io.stdout(`\n${paint.bold('Journal')}: ${safeText(session.path)} (not a file: no report read back)\n`);
+      return;
+    }
     io.stdout(`\n${paint.bold('Journal')}: ${safeText(session.path)} (switchboard report reads it again)\n`);
-    io.stdout(renderJournalReport(report, { color: io.color, width: reportWidth(io) }));
+    io.stdout(renderReport(report, { color: io.color, width: reportWidth(io) }));
   } finally {
     budget?.close();
     await emulator.close();
+  }
+}
+
+function isRegularFile(path: string): boolean {
+  if (path === '-') return false;
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
   }
 }

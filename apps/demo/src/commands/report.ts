@@ -1,8 +1,10 @@
+import { writeFile } from 'node:fs/promises';
+import { renderReport, renderReportHtml } from '@switchboard/telemetry';
 import { BAD_INPUT_EXIT_CODE, CliError } from '../cli-error.js';
 import type { Io } from '../io.js';
+import { fileErrorReason } from '../read-input-file.js';
 import { parseTimeOption } from '../report/parse-time-option.js';
 import { readJournalReport } from '../report/read-journal-report.js';
-import { renderJournalReport } from '../report/render-journal-report.js';
 import { reportWidth } from '../report/report-width.js';
 import { safeJson, safeText } from '../terminal-text.js';
 
@@ -11,12 +13,15 @@ export interface ReportCommandOptions {
   json?: boolean;
   since?: string;
   until?: string;
+  /** Also write the report as one self-contained HTML page to this file. */
+  html?: string;
 }
 
 /**
  * `switchboard report JOURNAL`: the report of a run's journal (JSON Lines, one
- * call record per line), read streaming. Unreadable lines are named by number
- * on stderr and left out; the report still exits 0.
+ * call record per line; `-` reads stdin), read streaming in flat memory. Lines
+ * that cannot be trusted are named on stderr (`file:line: why`, the first 20,
+ * then how many more) and left out; the report still exits 0.
  */
 export async function reportCommand(io: Io, file: string, options: ReportCommandOptions): Promise<void> {
   const since = parseTimeOption(options.since, '--since');
@@ -24,11 +29,23 @@ export async function reportCommand(io: Io, file: string, options: ReportCommand
   if (since !== undefined && until !== undefined && until <= since) {
     throw new CliError('--until: must be later than --since', BAD_INPUT_EXIT_CODE);
   }
+  if (options.html !== undefined && options.html.trim() === '')
+    throw new CliError('--html: expected a file to write the HTML report to', BAD_INPUT_EXIT_CODE);
   const figures = await readJournalReport(file, {
     since,
     until,
-    warn: (message) => io.stderr(`switchboard: warning: ${safeText(file)}: ${safeText(message)}\n`),
+    warn: (message) => io.stderr(`switchboard: warning: ${safeText(message)}\n`),
   });
+  if (options.html !== undefined) {
+    try {
+      await writeFile(options.html, renderReportHtml(figures, { title: file === '-' ? 'stdin' : file }));
+    } catch (error) {
+      throw new CliError(
+        `--html: cannot write the HTML report: ${fileErrorReason(error, 'failed')}: ${options.html}`,
+        BAD_INPUT_EXIT_CODE,
+      );
+    }
+  }
   if (options.json) io.stdout(safeJson(figures));
-  else io.stdout(renderJournalReport(figures, { color: io.color, width: reportWidth(io) }));
+  else io.stdout(renderReport(figures, { color: io.color, width: reportWidth(io) }));
 }

@@ -31,10 +31,7 @@ export function openDemoJournal(io: Io, endpoint: EndpointInfo, path: string | u
   try {
     const journal = new CallJournal(file, {
       endpoint,
-      onError: (error) =>
-        io.stderr(
-          `switchboard: warning: journal ${safeText(file)}: a write failed: ${safeText(String(error))}\n`,
-        ),
+      warn: (message) => io.stderr(`switchboard: warning: ${safeText(message)}\n`),
     });
     const session: DemoJournal = {
       journal,
@@ -52,7 +49,11 @@ export function openDemoJournal(io: Io, endpoint: EndpointInfo, path: string | u
     return session;
   } catch (error) {
     throw new CliError(
-      `--journal: cannot open the journal for writing: ${fileErrorReason(error, 'failed')}: ${file}`,
+      `--journal: cannot open the journal for writing: ${fileErrorReason(error, 'failed')}: ${file}${
+        (error as NodeJS.ErrnoException | undefined)?.code === 'ENXIO'
+          ? ' (a socket cannot be opened by path: --journal - writes to stdout)'
+          : ''
+      }`,
       BAD_INPUT_EXIT_CODE,
     );
   }

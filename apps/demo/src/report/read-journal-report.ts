@@ -1,4 +1,4 @@
-import { type ReportFigures, reportJournal } from '@switchboard/telemetry';
+import { MAX_ISSUE_WARNINGS, type ReportFigures, reportJournal } from '@switchboard/telemetry';
 import { unreadableFileError } from '../read-input-file.js';
 
 /** Options of {@link readJournalReport}. */
@@ -7,23 +7,30 @@ export interface ReadJournalReportOptions {
   readonly since?: number;
   /** Only calls before this time (epoch milliseconds). */
   readonly until?: number;
-  /** Told about each skipped line, e.g. `line 7: not JSON, skipped`. */
+  /**
+   * Told about skipped lines (`run.jsonl:7: not JSON, skipped`): the first 20 one by
+   * one, then once how many more.
+   */
   readonly warn: (message: string) => void;
 }
 
 /**
- * The report figures of a journal file, read streaming; a file that cannot be
- * read (missing, a directory) exits 2 saying why in words.
+ * The report figures of a journal file (`-`: stdin), read streaming in flat
+ * memory; a file that cannot be read (missing, a directory) exits 2 saying why in words.
  */
 export async function readJournalReport(
   file: string,
   options: ReadJournalReportOptions,
 ): Promise<ReportFigures> {
+  let issues = 0;
   try {
     return await reportJournal(file, {
       ...(options.since === undefined ? {} : { since: options.since }),
       ...(options.until === undefined ? {} : { until: options.until }),
-      onIssue: (issue) => options.warn(issue.message),
+      onIssue: (issue) => {
+        issues += 1;
+        if (issues <= MAX_ISSUE_WARNINGS) options.warn(issue.message);
+      },
     });
   } catch (error) {
     // Only the file system's errors carry a code; anything else is a bug, reported as one.
@@ -31,5 +38,7 @@ export async function readJournalReport(
       throw unreadableFileError(file, 'journal', error);
     }
     throw error;
+  } finally {
+    if (issues > MAX_ISSUE_WARNINGS) options.warn(`… and ${issues - MAX_ISSUE_WARNINGS} more lines skipped`);
   }
 }

@@ -1,0 +1,22 @@
+/**
+ * The bounds a journal's reader holds every line to. Anything outside them is
+ * not trusted: the line is skipped and named, never counted.
+ */
+export const JOURNAL_LIMITS = Object.freeze({
+  /** Longest line read, in bytes; a longer one is skipped without being held whole. */
+  maxLineBytes: 1024 * 1024,
+  /** Longest model id, role, error kind, provider, price source or `pricedAs`, in characters. */
+  maxNameLength: 256,
+  /** Longest endpoint address, in characters. */
+  maxUrlLength: 2048,
+  /** Earliest `at` accepted (epoch ms): 2000-01-01T00:00:00Z. */
+  earliestAt: Date.UTC(2000, 0, 1),
+  /** Latest `at` accepted (epoch ms, exclusive): 2100-01-01T00:00:00Z. */
+  latestAt: Date.UTC(2100, 0, 1),
+  /** Largest cost of one call, in USD ($1,000,000). */
+  maxCostUsd: 1_000_000,
+  /** Largest token count of one call. */
+  maxTokens: 1e12,
+  /** Most attempts of one call. */
+  maxAttempts: 1_000_000,
+});

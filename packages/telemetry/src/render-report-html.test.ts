@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { GATEWAY_DETECTOR_CALL, PRIMARY_JUDGE_CALL, REJECTED_CALL } from './__fixtures__/call-records.js';
+import { journalLineOf } from './journal-line.js';
+import { renderReportHtml } from './render-report-html.js';
+import { ReportAccumulator } from './report-accumulator.js';
+
+const ENDPOINT = { provider: 'primary', baseUrl: 'https://api.primary.example', thinking: false };
+
+function figures(records: object[]) {
+  const accumulator = new ReportAccumulator();
+  for (const record of records)
+    accumulator.add(journalLineOf(record as typeof PRIMARY_JUDGE_CALL, ENDPOINT, undefined));
+  return accumulator.result();
+}
+
+describe('renderReportHtml', () => {
+  it('is one self-contained page: no script, no link, nothing to fetch, a policy that forbids it', () => {
+    const page = renderReportHtml(figures([PRIMARY_JUDGE_CALL, GATEWAY_DETECTOR_CALL, REJECTED_CALL]), {
+      title: 'run.jsonl',
+    });
+    expect(page).toMatch(/^<!doctype html>/);
+    expect(page).toContain(`content="default-src 'none'; style-src 'unsafe-inline'; img-src data:"`);
+    expect(page).not.toMatch(/<script|<link|<img|<iframe|@import|url\(|src=|href=/i);
+    expect(page).toContain('data-figure="totals.cost">$0.001410000<');
+    expect(page.match(/<svg /g)).toHaveLength(5);
+  });
+
+  it('escapes names from the journal as text, control characters too', () => {
+    const hostile = { ...PRIMARY_JUDGE_CALL, role: '</title><script>alert(1)</script>\u001b[2J\n' };
+    const page = renderReportHtml(figures([hostile]));
+    expect(page).not.toContain('<script>');
+    expect(page).toContain('&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;\\u001b[2J\\n');
+  });
+
+  it('stays small however many calls and names: aggregated, capped rows', () => {
+    const many = Array.from({ length: 20_000 }, (_, index) => ({
+      ...PRIMARY_JUDGE_CALL,
+      role: `role-${index}`,
+      at: new Date(Date.UTC(2026, 0, 1) + index * 3_600_000).toISOString(),
+    }));
+    const page = renderReportHtml(figures(many));
+    expect(page.length).toBeLessThan(200_000);
+    expect(page).toContain('… and 986 more');
+  });
+});

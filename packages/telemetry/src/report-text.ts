@@ -1,0 +1,92 @@
+// C0 and C1 controls, DEL, the line and paragraph separators and the bidirectional overrides: each can
+// move the cursor, clear the screen, forge table rows or reorder what the reader sees.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * Text from a journal made safe to print on one line: every control character
+ * (newlines and tabs too) shows as a visible escape (`\n`, `\u001b`).
+ */
+export function printable(text: string): string {
+  return text.replace(UNSAFE, (character) =>
+    character === '\n'
+      ? '\\n'
+      : character === '\t'
+        ? '\\t'
+        : `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+/** An exact nine-place decimal of USD as reports print it: `$1,234.500000000`. */
+export function usdText(decimal: string): string {
+  const [dollars = '0', nanos = '000000000'] = decimal.split('.');
+  return `$${dollars.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${nanos}`;
+}
+
+/** A whole number with thousands separators. */
+export function countText(count: number): string {
+  return count.toLocaleString('en-US');
+}
+
+/** `1 call`, `2 calls`. */
+export function plural(count: number, noun: string): string {
+  return `${countText(count)} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+/** A ratio as a percentage with one decimal, or `-`. */
+export function percentText(ratio: number | null): string {
+  return ratio === null || !Number.isFinite(ratio) ? '-' : `${(ratio * 100).toFixed(1)}%`;
+}
+
+/** Options of {@link boxTable}. */
+export interface BoxTableOptions {
+  /** Columns right-aligned (numbers). */
+  readonly rightAligned: readonly number[];
+  /** Most characters the table may be wide; the first column is cut (with `…`) to fit. */
+  readonly width: number;
+  /** Header in bold. */
+  readonly color: boolean;
+}
+
+/** Rows as a boxed table: a rule under the header, none between rows. */
+export function boxTable(
+  head: readonly string[],
+  rows: readonly (readonly string[])[],
+  options: BoxTableOptions,
+): string {
+  const widths = head.map((title) => title.length);
+  for (const row of rows)
+    for (let column = 0; column < widths.length; column++)
+      widths[column] = Math.max(widths[column] ?? 0, (row[column] ?? '').length);
+  let others = 1;
+  for (let column = 1; column < widths.length; column++) others += (widths[column] ?? 0) + 3;
+  widths[0] = Math.max(Math.min(widths[0] ?? 0, options.width - others - 4), Math.min(widths[0] ?? 0, 12));
+  const rule = (left: string, middle: string, right: string) =>
+    `${left}${widths.map((width) => '─'.repeat(width + 2)).join(middle)}${right}`;
+  const line = (cells: readonly string[], bold: boolean) =>
+    `│${widths
+      .map((width, column) => {
+        const cell = fit(cells[column] ?? '', width);
+        const padded = options.rightAligned.includes(column) ? cell.padStart(width) : cell.padEnd(width);
+        return ` ${bold && options.color ? `\u001b[1m${padded}\u001b[22m` : padded} `;
+      })
+      .join('│')}│`;
+  return [
+    rule('┌', '┬', '┐'),
+    line(head, true),
+    rule('├', '┼', '┤'),
+    ...rows.map((row) => line(row, false)),
+    rule('└', '┴', '┘'),
+  ].join('\n');
+}
+
+function fit(text: string, width: number): string {
+  return text.length <= width ? text : `${text.slice(0, Math.max(0, width - 1))}…`;
+}
+
+/** A time bucket's label: HH:MM under an hour, MM-DD HH under a day, else its date. */
+export function bucketLabel(start: string, bucketMs: number): string {
+  if (bucketMs < 3_600_000) return start.slice(11, 16);
+  if (bucketMs < 86_400_000) return start.slice(5, 13).replace('T', ' ');
+  return start.slice(0, 10);
+}
