@@ -49,6 +49,8 @@ interface PreparedCall {
   readonly request: TransportRequest;
   readonly role: string | null;
   readonly maxTokens: number | null;
+  readonly jsonObject: boolean;
+  readonly temperature: number;
 }
 
 /**
@@ -215,7 +217,14 @@ export class ChatAdapter implements ChatClient {
       extraBody,
     };
     if (signal !== undefined) transportRequest.signal = signal;
-    return { request: transportRequest, role, maxTokens };
+    return {
+      request: transportRequest,
+      role,
+      maxTokens,
+      jsonObject: request.jsonObject === true,
+      // Spec section 8: the raw call's default temperature is 0.
+      temperature: typeof request.temperature === 'number' ? request.temperature : 0,
+    };
   }
 
   /** The `max_tokens` to send: the request's and the bounded cap, the smaller when both are set. */
@@ -233,6 +242,8 @@ export class ChatAdapter implements ChatClient {
       request: call.request,
       role: call.role,
       maxTokens: call.maxTokens,
+      jsonObject: call.jsonObject,
+      temperature: call.temperature,
       observers: this.#observers.list(),
       record: this.#recordCall,
     });
@@ -254,7 +265,7 @@ export class ChatAdapter implements ChatClient {
         code: 'SWITCHBOARD_COST_MODEL',
       });
     }
-    return makeCallRecord(model, call.role, facts, usage, pricing);
+    return makeCallRecord(call, facts, usage, pricing);
   }
 }
 
