@@ -47,6 +47,7 @@ export class CallJournal implements CallObserver {
   /** The file's path. */
   readonly path: string;
   readonly #endpointJson: string;
+  readonly #hasEndpoint: boolean;
   readonly #annotate: CallJournalOptions['annotate'];
   readonly #highWaterMark: number;
   readonly #flushIntervalMs: number;
@@ -67,6 +68,7 @@ export class CallJournal implements CallObserver {
     if (typeof path !== 'string' || path === '') throw new TypeError('path must be a non-empty file path');
     this.path = path;
     this.#endpointJson = JSON.stringify(journalEndpoint(options.endpoint));
+    this.#hasEndpoint = options.endpoint !== undefined && options.endpoint !== null;
     this.#annotate = options.annotate;
     this.#highWaterMark = positive(options.highWaterMark, 'highWaterMark') ?? 64 * 1024;
     this.#flushIntervalMs = positive(options.flushIntervalMs, 'flushIntervalMs') ?? 50;
@@ -104,6 +106,14 @@ export class CallJournal implements CallObserver {
   forEndpoint(endpoint: EndpointInfo | null): CallObserver {
     const endpointJson = JSON.stringify(journalEndpoint(endpoint));
     return { afterCall: (record) => this.#append(record, endpointJson) };
+  }
+
+  /**
+   * What `resolveChatEndpoint` attaches: this journal when it was given an endpoint,
+   * else a writer into it with the resolved endpoint (so no line says `endpoint: null`).
+   */
+  withEndpoint(endpoint: EndpointInfo): CallObserver {
+    return this.#hasEndpoint ? this : this.forEndpoint(endpoint);
   }
 
   /** Resolves once every line queued so far is written. */
