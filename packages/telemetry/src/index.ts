@@ -20,6 +20,7 @@ export type {
   OtelRecorder,
   OtelScopeOptions,
   OtelSpan,
+  OtelTime,
   OtelTracer,
 } from './otel-api.js';
 export type { OtelConventions } from './otel-conventions.js';
