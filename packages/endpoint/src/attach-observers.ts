@@ -36,10 +36,7 @@ export function attachObservers(
 }
 
 /** The endpoint as observers learn it: the record's provider, address and thinking, never the key. */
-export function observedEndpoint(
-  resolved: ResolvedChatEndpoint,
-  config: SwitchboardConfig,
-): ObservedEndpoint {
+function observedEndpoint(resolved: ResolvedChatEndpoint, config: SwitchboardConfig): ObservedEndpoint {
   const { provider, baseUrl, thinking } = resolved.endpoint;
   return Object.freeze({
     provider,

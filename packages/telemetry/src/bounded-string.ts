@@ -1,5 +1,5 @@
 /** The longest string the telemetry puts on a span or metric point (ids, models, roles, routes). */
-export const MAX_ATTRIBUTE_LENGTH = 256;
+const MAX_ATTRIBUTE_LENGTH = 256;
 
 /**
  * `value` cut to `max` UTF-16 code units (never splitting a surrogate pair), so a

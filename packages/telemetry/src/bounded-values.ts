@@ -1,7 +1,7 @@
 import { boundedString } from './bounded-string.js';
 
 /** The value distinct values beyond the cap are reported as. */
-export const OTHER_VALUE = 'other';
+const OTHER_VALUE = 'other';
 
 /**
  * Keeps one metric attribute's distinct values under a cap: the first `cap`

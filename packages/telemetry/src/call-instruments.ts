@@ -17,10 +17,10 @@ export const METRIC_VALUE_CAP = 64;
 // Bucket advice of the GenAI conventions: token histograms (v1.41.0 docs/gen-ai/gen-ai-metrics.md,
 // genai docs/gen-ai/gen-ai-token-metrics.md) and duration histograms (v1.41.0
 // docs/gen-ai/gen-ai-metrics.md, genai docs/gen-ai/client-inference.md).
-export const TOKEN_BUCKETS: readonly number[] = Object.freeze([
+const TOKEN_BUCKETS: readonly number[] = Object.freeze([
   1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864,
 ]);
-export const DURATION_BUCKETS: readonly number[] = Object.freeze([
+const DURATION_BUCKETS: readonly number[] = Object.freeze([
   0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92,
 ]);
 

@@ -30,7 +30,7 @@ export function costAmounts(record: TelemetryRecord): CostAmounts {
 }
 
 /** The record's ledger cost in integer nano-dollars: `costNanoUsd` when it has one, else `round(costUsd × 1e9)`. */
-export function ledgerNanoUsd(record: TelemetryRecord): number | null {
+function ledgerNanoUsd(record: TelemetryRecord): number | null {
   const nano = (record as { readonly costNanoUsd?: unknown }).costNanoUsd;
   if (typeof nano === 'number' && Number.isSafeInteger(nano) && nano >= 0) return nano;
   return nanoUsd(record.costUsd);

@@ -121,7 +121,7 @@ export function resultAttributes(
 }
 
 /** The span attribute of cache-write tokens: renamed after v1.41.0. */
-export function cacheWriteName(conventions: OtelConventions): string {
+function cacheWriteName(conventions: OtelConventions): string {
   return conventions === 'v1.41.0' ? GEN_AI.cacheCreationTokens : GEN_AI.cacheWriteTokens;
 }
 

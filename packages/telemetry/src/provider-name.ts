@@ -7,7 +7,7 @@ const PROVIDER_NAME = /^[a-z][a-z0-9_]*(\.[a-z0-9_]+)*$/;
 const MAX_PROVIDER_NAME = 64;
 
 /** Whether `value` is shaped like a `gen_ai.provider.name` value of the conventions' list. */
-export function isProviderName(value: unknown): value is string {
+function isProviderName(value: unknown): value is string {
   return typeof value === 'string' && value.length <= MAX_PROVIDER_NAME && PROVIDER_NAME.test(value);
 }
 
