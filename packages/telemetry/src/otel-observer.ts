@@ -87,7 +87,7 @@ export function createOtelObserver(api: OtelApi, options: OtelObserverOptions = 
     () => options.meterProvider ?? api.metrics.getMeterProvider(),
     context,
   );
-  return {
+  const observer: CallObserver = {
     afterCall(record: TelemetryRecord): void {
       try {
         report(api, tracer, instruments, context, record);
@@ -97,10 +97,11 @@ export function createOtelObserver(api: OtelApi, options: OtelObserverOptions = 
     },
     withEndpoint(observed: ObservedEndpoint): CallObserver {
       // An endpoint given in code stays.
-      if (options.endpoint) return this;
+      if (options.endpoint) return observer;
       return createOtelObserver(api, { ...options, conventions, endpoint: observed });
     },
   };
+  return observer;
 }
 
 function report(
