@@ -1,5 +1,5 @@
 import type { OtelScopeOptions } from './otel-api.js';
-import { type OtelConventions, SCHEMA_URL_V1_41 } from './otel-conventions.js';
+import { type OtelConventions, SCHEMA_URL_GEN_AI_DEV, SCHEMA_URL_V1_41 } from './otel-conventions.js';
 
 declare const __SWITCHBOARD_TELEMETRY_VERSION__: string | undefined;
 
@@ -10,10 +10,7 @@ export const INSTRUMENTATION_NAME = '@switchboard/telemetry';
 export const INSTRUMENTATION_VERSION: string =
   typeof __SWITCHBOARD_TELEMETRY_VERSION__ === 'string' ? __SWITCHBOARD_TELEMETRY_VERSION__ : '0.0.0';
 
-/**
- * The scope's schema URL: v1.41.0's in that mode; none in the latest mode, for
- * which the GenAI conventions repository publishes no schema file yet.
- */
-export function scopeOptions(conventions: OtelConventions): OtelScopeOptions | undefined {
-  return conventions === 'v1.41.0' ? { schemaUrl: SCHEMA_URL_V1_41 } : undefined;
+/** The scope's schema URL: the conventions' of each mode. */
+export function scopeOptions(conventions: OtelConventions): OtelScopeOptions {
+  return { schemaUrl: conventions === 'v1.41.0' ? SCHEMA_URL_V1_41 : SCHEMA_URL_GEN_AI_DEV };
 }

@@ -141,7 +141,12 @@ const METRICS: Record<OtelConventions, Record<string, MetricSpec>> = {
   },
 };
 
-const SCHEMA_URL = 'https://opentelemetry.io/schemas/1.41.0';
+// The schema URL of each mode: v1.41.0's, and the development schema of semantic-conventions-genai
+// (its model/manifest.yaml).
+const SCHEMA_URLS: Record<OtelConventions, string> = {
+  'v1.41.0': 'https://opentelemetry.io/schemas/1.41.0',
+  gen_ai_latest_experimental: 'https://opentelemetry.io/schemas/gen-ai-dev/1.42.0-dev',
+};
 const PACKAGE_VERSION = (await import('../package.json', { with: { type: 'json' } })).default.version;
 const KEY = 'capture-test-key-51d0';
 
@@ -349,7 +354,7 @@ describe.each<OtelConventions>(['v1.41.0', 'gen_ai_latest_experimental'])(
       expect(span.instrumentationScope).toEqual({
         name: '@switchboard/telemetry',
         version: PACKAGE_VERSION,
-        ...(latest ? {} : { schemaUrl: SCHEMA_URL }),
+        schemaUrl: SCHEMA_URLS[mode],
       });
       expect(span.attributes).toEqual({
         ...callAttributes(primary, 'primary', 'primary-flash'),
@@ -557,7 +562,7 @@ describe.each<OtelConventions>(['v1.41.0', 'gen_ai_latest_experimental'])(
         {
           name: '@switchboard/telemetry',
           version: PACKAGE_VERSION,
-          ...(latest ? {} : { schemaUrl: SCHEMA_URL }),
+          schemaUrl: SCHEMA_URLS[mode],
         },
       ]);
       const collected = new Map<string, MetricData>(

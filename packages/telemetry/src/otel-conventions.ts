@@ -12,6 +12,13 @@ export const STABILITY_OPT_IN_ENV = 'OTEL_SEMCONV_STABILITY_OPT_IN';
 /** The schema URL of the v1.41.0 mode's instrumentation scope. */
 export const SCHEMA_URL_V1_41 = 'https://opentelemetry.io/schemas/1.41.0';
 
+/**
+ * The schema URL of the latest mode's scope: the development schema that
+ * open-telemetry/semantic-conventions-genai declares in its model/manifest.yaml
+ * (the repository has no release yet).
+ */
+export const SCHEMA_URL_GEN_AI_DEV = 'https://opentelemetry.io/schemas/gen-ai-dev/1.42.0-dev';
+
 const MODES: readonly OtelConventions[] = ['v1.41.0', 'gen_ai_latest_experimental'];
 
 /**
