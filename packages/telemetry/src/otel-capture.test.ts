@@ -49,50 +49,44 @@ const INFERENCE_METRICS = `${GENAI} docs/gen-ai/client-inference.md, docs/gen-ai
 type AttributeType = 'string' | 'int' | 'double' | 'string[]';
 type Mode = OtelConventions | 'both';
 
-/** Every span and metric-point attribute the observer sets: name -> [type, modes, source]. */
-const ATTRIBUTES: Record<string, readonly [AttributeType, Mode, string]> = {
-  'gen_ai.operation.name': ['string', 'both', SPANS],
-  'gen_ai.provider.name': ['string', 'both', SPANS],
-  'gen_ai.request.model': ['string', 'both', SPANS],
-  'gen_ai.request.max_tokens': ['int', 'both', SPANS],
-  'gen_ai.request.temperature': ['double', 'both', SPANS],
-  'gen_ai.output.type': ['string', 'both', SPANS],
-  'gen_ai.response.model': ['string', 'both', SPANS],
-  'gen_ai.response.id': ['string', 'both', SPANS],
-  'gen_ai.response.finish_reasons': ['string[]', 'both', SPANS],
-  'gen_ai.usage.input_tokens': ['int', 'both', SPANS],
-  'gen_ai.usage.output_tokens': ['int', 'both', SPANS],
-  'gen_ai.usage.cache_read.input_tokens': ['int', 'both', SPANS],
-  'gen_ai.usage.cache_creation.input_tokens': ['int', 'v1.41.0', `${CORE} docs/gen-ai/gen-ai-spans.md`],
-  'gen_ai.usage.cache_write.input_tokens': [
-    'int',
-    'gen_ai_latest_experimental',
-    `${GENAI} docs/gen-ai/client-inference.md (renamed in pull request 440, docs/gen-ai/non-normative/migration.md)`,
-  ],
-  'gen_ai.usage.reasoning.output_tokens': ['int', 'both', SPANS],
-  'server.address': ['string', 'both', SPANS_AND_METRICS],
-  'server.port': ['int', 'both', SPANS_AND_METRICS],
-  'error.type': [
-    'string',
-    'both',
-    `${CORE} docs/gen-ai/gen-ai-spans.md and gen-ai-metrics.md; ${GENAI} docs/gen-ai/client-inference.md`,
-  ],
-  'gen_ai.token.type': [
-    'string',
-    'v1.41.0',
-    `${CORE} docs/gen-ai/gen-ai-metrics.md (metric gen_ai.client.token.usage)`,
-  ],
-  'gen_ai.token.modality': ['string', 'gen_ai_latest_experimental', TOKEN_METRICS],
-  'gen_ai.usage.cost.amount': ['double', 'both', PROPOSAL],
-  'gen_ai.usage.cost.currency': ['string', 'both', PROPOSAL],
-  'gen_ai.usage.cost.source': ['string', 'both', PROPOSAL],
-  'switchboard.route': ['string', 'both', OURS],
-  'switchboard.role': ['string', 'both', OURS],
-  'switchboard.attempts': ['int', 'both', OURS],
-  'switchboard.price.version': ['string', 'both', OURS],
-  'switchboard.price.source': ['string', 'both', OURS],
-  'switchboard.cost.amount': ['double', 'both', OURS],
-};
+interface AttributeRow {
+  readonly kind: 'attribute';
+  readonly type: AttributeType;
+  readonly modes: Mode;
+  readonly source: string;
+}
+
+interface MetricRow {
+  readonly kind: 'metric';
+  readonly instrument: InstrumentType;
+  readonly unit: string;
+  readonly buckets: readonly number[] | null;
+  readonly modes: Mode;
+  readonly source: string;
+}
+
+type Row = AttributeRow | MetricRow;
+
+const attribute = (type: AttributeType, modes: Mode, source: string): AttributeRow => ({
+  kind: 'attribute',
+  type,
+  modes,
+  source,
+});
+const metric = (
+  instrument: 'histogram' | 'counter',
+  unit: string,
+  buckets: readonly number[] | null,
+  modes: Mode,
+  source: string,
+): MetricRow => ({
+  kind: 'metric',
+  instrument: instrument === 'histogram' ? InstrumentType.HISTOGRAM : InstrumentType.COUNTER,
+  unit,
+  buckets,
+  modes,
+  source,
+});
 
 const TOKEN_BUCKETS = [
   1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864,
@@ -101,45 +95,125 @@ const SECONDS_BUCKETS = [
   0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92,
 ];
 
-interface MetricSpec {
-  readonly instrument: InstrumentType;
-  readonly unit: string;
-  readonly buckets: readonly number[] | null;
-  readonly source: string;
-}
-
-const histogram = (unit: string, buckets: readonly number[], source: string): MetricSpec => ({
-  instrument: InstrumentType.HISTOGRAM,
-  unit,
-  buckets,
-  source,
-});
-const counter = (unit: string, source: string): MetricSpec => ({
-  instrument: InstrumentType.COUNTER,
-  unit,
-  buckets: null,
-  source,
-});
-
-/** Every metric of each mode: instrument, unit, bucket advice and the file it comes from. */
-const METRICS: Record<OtelConventions, Record<string, MetricSpec>> = {
-  'v1.41.0': {
-    'gen_ai.client.operation.duration': histogram('s', SECONDS_BUCKETS, CORE_METRICS),
-    'gen_ai.client.token.usage': histogram('{token}', TOKEN_BUCKETS, CORE_METRICS),
-    'switchboard.client.cost': counter('USD', OURS),
-  },
-  gen_ai_latest_experimental: {
-    'gen_ai.client.inference.duration': histogram('s', SECONDS_BUCKETS, INFERENCE_METRICS),
-    'gen_ai.client.inference.usage.input_tokens': counter('{token}', TOKEN_METRICS),
-    'gen_ai.client.inference.usage.output_tokens': counter('{token}', TOKEN_METRICS),
-    'gen_ai.client.inference.usage.cache_read.input_tokens': counter('{token}', TOKEN_METRICS),
-    'gen_ai.client.inference.usage.cache_write.input_tokens': counter('{token}', TOKEN_METRICS),
-    'gen_ai.client.inference.usage.reasoning.output_tokens': counter('{token}', TOKEN_METRICS),
-    'gen_ai.client.inference.operation.input_tokens': histogram('{token}', TOKEN_BUCKETS, TOKEN_METRICS),
-    'gen_ai.client.inference.operation.output_tokens': histogram('{token}', TOKEN_BUCKETS, TOKEN_METRICS),
-    'switchboard.client.cost': counter('USD', OURS),
-  },
+/**
+ * Every name the observer emits, in one table: span and metric-point attributes (value type) and
+ * metrics (instrument, unit, bucket advice), the convention modes each belongs to, and the file it comes from.
+ */
+const NAMES: Record<string, Row> = {
+  'gen_ai.operation.name': attribute('string', 'both', SPANS),
+  'gen_ai.provider.name': attribute('string', 'both', SPANS),
+  'gen_ai.request.model': attribute('string', 'both', SPANS),
+  'gen_ai.request.max_tokens': attribute('int', 'both', SPANS),
+  'gen_ai.request.temperature': attribute('double', 'both', SPANS),
+  'gen_ai.output.type': attribute('string', 'both', SPANS),
+  'gen_ai.response.model': attribute('string', 'both', SPANS),
+  'gen_ai.response.id': attribute('string', 'both', SPANS),
+  'gen_ai.response.finish_reasons': attribute('string[]', 'both', SPANS),
+  'gen_ai.usage.input_tokens': attribute('int', 'both', SPANS),
+  'gen_ai.usage.output_tokens': attribute('int', 'both', SPANS),
+  'gen_ai.usage.cache_read.input_tokens': attribute('int', 'both', SPANS),
+  'gen_ai.usage.cache_creation.input_tokens': attribute(
+    'int',
+    'v1.41.0',
+    `${CORE} docs/gen-ai/gen-ai-spans.md`,
+  ),
+  'gen_ai.usage.cache_write.input_tokens': attribute(
+    'int',
+    'gen_ai_latest_experimental',
+    `${GENAI} docs/gen-ai/client-inference.md (renamed in pull request 440, docs/gen-ai/non-normative/migration.md)`,
+  ),
+  'gen_ai.usage.reasoning.output_tokens': attribute('int', 'both', SPANS),
+  'server.address': attribute('string', 'both', SPANS_AND_METRICS),
+  'server.port': attribute('int', 'both', SPANS_AND_METRICS),
+  'error.type': attribute(
+    'string',
+    'both',
+    `${CORE} docs/gen-ai/gen-ai-spans.md and gen-ai-metrics.md; ${GENAI} docs/gen-ai/client-inference.md`,
+  ),
+  'gen_ai.token.type': attribute(
+    'string',
+    'v1.41.0',
+    `${CORE} docs/gen-ai/gen-ai-metrics.md (metric gen_ai.client.token.usage)`,
+  ),
+  'gen_ai.token.modality': attribute('string', 'gen_ai_latest_experimental', TOKEN_METRICS),
+  'gen_ai.usage.cost.amount': attribute('double', 'both', PROPOSAL),
+  'gen_ai.usage.cost.currency': attribute('string', 'both', PROPOSAL),
+  'gen_ai.usage.cost.source': attribute('string', 'both', PROPOSAL),
+  'switchboard.route': attribute('string', 'both', OURS),
+  'switchboard.role': attribute('string', 'both', OURS),
+  'switchboard.attempts': attribute('int', 'both', OURS),
+  'switchboard.price.version': attribute('string', 'both', OURS),
+  'switchboard.price.source': attribute('string', 'both', OURS),
+  'switchboard.cost.amount': attribute('double', 'both', OURS),
+  'gen_ai.client.operation.duration': metric('histogram', 's', SECONDS_BUCKETS, 'v1.41.0', CORE_METRICS),
+  'gen_ai.client.token.usage': metric('histogram', '{token}', TOKEN_BUCKETS, 'v1.41.0', CORE_METRICS),
+  'switchboard.client.cost': metric('counter', 'USD', null, 'both', OURS),
+  'gen_ai.client.inference.duration': metric(
+    'histogram',
+    's',
+    SECONDS_BUCKETS,
+    'gen_ai_latest_experimental',
+    INFERENCE_METRICS,
+  ),
+  'gen_ai.client.inference.usage.input_tokens': metric(
+    'counter',
+    '{token}',
+    null,
+    'gen_ai_latest_experimental',
+    TOKEN_METRICS,
+  ),
+  'gen_ai.client.inference.usage.output_tokens': metric(
+    'counter',
+    '{token}',
+    null,
+    'gen_ai_latest_experimental',
+    TOKEN_METRICS,
+  ),
+  'gen_ai.client.inference.usage.cache_read.input_tokens': metric(
+    'counter',
+    '{token}',
+    null,
+    'gen_ai_latest_experimental',
+    TOKEN_METRICS,
+  ),
+  'gen_ai.client.inference.usage.cache_write.input_tokens': metric(
+    'counter',
+    '{token}',
+    null,
+    'gen_ai_latest_experimental',
+    TOKEN_METRICS,
+  ),
+  'gen_ai.client.inference.usage.reasoning.output_tokens': metric(
+    'counter',
+    '{token}',
+    null,
+    'gen_ai_latest_experimental',
+    TOKEN_METRICS,
+  ),
+  'gen_ai.client.inference.operation.input_tokens': metric(
+    'histogram',
+    '{token}',
+    TOKEN_BUCKETS,
+    'gen_ai_latest_experimental',
+    TOKEN_METRICS,
+  ),
+  'gen_ai.client.inference.operation.output_tokens': metric(
+    'histogram',
+    '{token}',
+    TOKEN_BUCKETS,
+    'gen_ai_latest_experimental',
+    TOKEN_METRICS,
+  ),
 };
+
+/** The metrics of one mode, from the table. */
+function metricsOf(mode: OtelConventions): Map<string, MetricRow> {
+  const rows = Object.entries(NAMES).filter(
+    (entry): entry is [string, MetricRow] =>
+      entry[1].kind === 'metric' && (entry[1].modes === 'both' || entry[1].modes === mode),
+  );
+  return new Map(rows);
+}
 
 // The schema URL of each mode: v1.41.0's, and the development schema of semantic-conventions-genai
 // (its model/manifest.yaml).
@@ -243,9 +317,9 @@ function seconds(span: ReadableSpan): number {
 
 function checkTypes(attributes: Record<string, unknown>, mode: OtelConventions): void {
   for (const [name, value] of Object.entries(attributes)) {
-    const row = ATTRIBUTES[name];
-    expect(row, `${name} is in the table of expected names`).toBeDefined();
-    const [type, modes] = row as (typeof ATTRIBUTES)[string];
+    const row = NAMES[name];
+    expect(row?.kind, `${name} is an attribute in the table of expected names`).toBe('attribute');
+    const { type, modes } = row as AttributeRow;
     expect(modes === 'both' || modes === mode, `${name} belongs to ${mode}`).toBe(true);
     if (type === 'string') expect(typeof value, name).toBe('string');
     if (type === 'double') expect(typeof value, name).toBe('number');
@@ -568,9 +642,9 @@ describe.each<OtelConventions>(['v1.41.0', 'gen_ai_latest_experimental'])(
       const collected = new Map<string, MetricData>(
         scopes[0]?.metrics.map((metric) => [metric.descriptor.name, metric]),
       );
-      const specs = METRICS[mode];
-      expect([...collected.keys()].sort()).toEqual(Object.keys(specs).sort());
-      for (const [name, spec] of Object.entries(specs)) {
+      const specs = metricsOf(mode);
+      expect([...collected.keys()].sort()).toEqual([...specs.keys()].sort());
+      for (const [name, spec] of specs) {
         const metric = collected.get(name) as MetricData;
         // What the exporter sees of the instrument: a histogram's points, or a monotonic sum's (a counter).
         expect((metric.descriptor as { type?: unknown }).type, name).toBe(spec.instrument);
