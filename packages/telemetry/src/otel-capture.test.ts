@@ -144,6 +144,7 @@ const NAMES: Record<string, Row> = {
   'switchboard.attempts': attribute('int', 'both', OURS),
   'switchboard.price.version': attribute('string', 'both', OURS),
   'switchboard.price.source': attribute('string', 'both', OURS),
+  'switchboard.price.band': attribute('string', 'both', OURS),
   'switchboard.cost.amount': attribute('double', 'both', OURS),
   'gen_ai.client.operation.duration': metric('histogram', 's', SECONDS_BUCKETS, 'v1.41.0', CORE_METRICS),
   'gen_ai.client.token.usage': metric('histogram', '{token}', TOKEN_BUCKETS, 'v1.41.0', CORE_METRICS),
@@ -233,7 +234,8 @@ const tablePrices: CostModel = {
       costUsd,
       pricedAs: costUsd === null ? null : model,
       priceSource: costUsd === null ? null : 'table',
-      tariff: null,
+      // A dated tariff's band, as a price book reports it.
+      tariff: costUsd === null ? null : { entry: '2026-09-01', band: 'off-peak' },
       providerCostUsd: typeof usage.cost === 'number' ? usage.cost : null,
       priceVersion: PRICES_VERSION,
     };
@@ -392,6 +394,7 @@ describe.each<OtelConventions>(['v1.41.0', 'gen_ai_latest_experimental'])(
       'switchboard.cost.amount': amount,
       'switchboard.price.source': 'table',
       'switchboard.price.version': PRICES_VERSION,
+      'switchboard.price.band': 'off-peak',
     });
 
     it('a primary-style reply: every attribute, the span name, kind, status and scope', async () => {
@@ -487,6 +490,7 @@ describe.each<OtelConventions>(['v1.41.0', 'gen_ai_latest_experimental'])(
         'switchboard.cost.amount': table,
         'switchboard.price.source': 'table',
         'switchboard.price.version': PRICES_VERSION,
+        'switchboard.price.band': 'off-peak',
         'switchboard.role': 'detector',
       });
       checkTypes(span.attributes, mode);
