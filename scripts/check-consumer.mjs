@@ -14,6 +14,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { programDiagnostics } from './program-diagnostics.mjs';
 import { publishedPackages, root } from './workspace-packages.mjs';
 
 const fixture = `${root}fixtures/consumer`;
@@ -84,11 +85,7 @@ export function missingImports() {
   return problems;
 }
 
-/**
- * Compiles the fixture with one of its tsconfigs. Only the fixture and our own
- * declarations are type-checked (as `skipLibCheck: false` would check them);
- * other libraries' declarations, e.g. @types/node, are left to their authors.
- */
+/** Compiles the fixture with one of its tsconfigs; only the fixture and our own declarations are type-checked. */
 function compile(resolution) {
   const configFile = `${fixture}/tsconfig.${resolution}.json`;
   const config = ts.getParsedCommandLineOfConfigFile(
@@ -103,30 +100,18 @@ function compile(resolution) {
   );
   const program = ts.createProgram({ rootNames: config.fileNames, options: config.options });
   const emitted = config.options.noEmit ? null : program.emit();
-  const ours = program
-    .getSourceFiles()
-    .filter((file) => file.fileName.startsWith(fixture) || /\/packages\/[^/]+\/dist\//.test(file.fileName));
-  const diagnostics = [
-    ...config.errors,
-    ...(emitted?.diagnostics ?? []),
-    ...program.getOptionsDiagnostics(),
-    ...program.getGlobalDiagnostics(),
-    ...ours.flatMap((file) => [
-      ...program.getSyntacticDiagnostics(file),
-      ...program.getSemanticDiagnostics(file),
-    ]),
-  ];
-  const checked = ours.filter((file) => /\.d\.c?ts$/.test(file.fileName)).length;
-  const output = ts.formatDiagnostics(diagnostics, {
-    getCanonicalFileName: (name) => name,
-    getCurrentDirectory: () => root,
-    getNewLine: () => '\n',
-  });
+  const { diagnostics, checked, text } = programDiagnostics(
+    program,
+    (fileName) => fileName.startsWith(fixture) || /\/packages\/[^/]+\/dist\//.test(fileName),
+    emitted,
+    root,
+    config.errors,
+  );
   return {
     resolution,
     checked,
     code: diagnostics.length === 0 ? 0 : 1,
-    output,
+    output: text,
     outDir: config.options.outDir,
   };
 }

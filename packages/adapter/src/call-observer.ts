@@ -37,6 +37,22 @@ export interface AttemptHandle {
 }
 
 /**
+ * The endpoint an observer watches, as `resolveChatEndpoint` tells it: never a key.
+ * `provider` is the endpoint kind (`primary`, `gateway`, `custom`, `scripted`).
+ */
+export interface ObservedEndpoint {
+  readonly provider: string;
+  /** The base address, without credentials. */
+  readonly baseUrl: string;
+  readonly thinking: boolean;
+  /**
+   * The vendor as the OpenTelemetry GenAI conventions list it (`gen_ai.provider.name`),
+   * when the configuration named one (`[telemetry] provider_name`); else null.
+   */
+  readonly providerName: string | null;
+}
+
+/**
  * A plug-in of the adapter's two places: before each attempt (may wait, or refuse
  * by throwing a `ChatError`, e.g. kind `budget`) and after each raw call (record).
  * Meters, journals, telemetry, budgets and concurrency gates are observers.
@@ -45,4 +61,10 @@ export interface CallObserver {
   beforeAttempt?(attempt: AttemptInfo): void | AttemptHandle | Promise<void | AttemptHandle>;
   /** Called once per raw call, after its reply or its last failure. Must not throw; errors are ignored. */
   afterCall?(record: CallRecord): void;
+  /**
+   * Called by `resolveChatEndpoint` before it attaches the observer to the adapter it
+   * resolved: returns the observer to attach for calls to `endpoint` (itself, or a copy
+   * that knows the endpoint). An observer that already has an endpoint keeps its own.
+   */
+  withEndpoint?(endpoint: ObservedEndpoint): CallObserver;
 }

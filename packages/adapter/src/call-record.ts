@@ -31,6 +31,18 @@ export interface CallRecord extends CallPricing {
   /** The caller's role for the call, or null. */
   readonly role?: string | null;
   /**
+   * Whether the request asked for JSON mode (`response_format: {type: 'json_object'}`);
+   * OpenTelemetry reports it as `gen_ai.output.type = json`.
+   */
+  readonly jsonObject?: boolean;
+  /** The answer cap sent as `max_tokens` (the request's, or a bounded copy's), or null when none was sent. */
+  readonly maxTokens?: number | null;
+  /**
+   * The sampling temperature of the request: the caller's, or 0, the raw call's own default
+   * (spec section 8) when the caller gave none.
+   */
+  readonly temperature?: number;
+  /**
    * Set when the cost model threw or gave a negative or non-finite cost: says
    * what went wrong; the call then counts 0 in every total and `costUsd` is null.
    */

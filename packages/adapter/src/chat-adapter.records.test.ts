@@ -43,6 +43,25 @@ describe('ChatAdapter call records', () => {
     expect(response.costUsd).toBe(5);
   });
 
+  it('records the request facts: JSON mode, the max_tokens sent and the temperature (0 when none was given)', async () => {
+    const transport = new RawTransport([answer('{}'), answer('{}'), answer('x'), answer('y')]);
+    const adapter = new ChatAdapter(transport);
+    const json = await adapter.complete({ ...request, jsonObject: true, temperature: 0.7, maxTokens: 300 });
+    expect(json.calls[0]).toMatchObject({ jsonObject: true, maxTokens: 300, temperature: 0.7 });
+    const plain = await adapter.complete(request);
+    expect(plain.calls[0]).toMatchObject({ jsonObject: false, maxTokens: null, temperature: 0 });
+    // A bounded copy's cap is what went on the wire, the smaller of the two.
+    const bounded = await adapter.bounded(64).complete({ ...request, maxTokens: 500 });
+    expect(bounded.calls[0]).toMatchObject({ maxTokens: 64, temperature: 0, jsonObject: false });
+    const failing = new ChatAdapter(
+      new RawTransport([new ChatError({ kind: 'server', message: 'down', status: 503 })]),
+    );
+    const seen: CallRecord[] = [];
+    failing.observe({ afterCall: (record) => seen.push(record) });
+    await expect(failing.complete({ ...request, jsonObject: true, temperature: 1 })).rejects.toThrow();
+    expect(seen[0]).toMatchObject({ jsonObject: true, temperature: 1, maxTokens: null });
+  });
+
   it('records the reply facts: its id, the model it names and the first choice’s finish reason', async () => {
     const adapter = new ChatAdapter(
       new RawTransport([

@@ -58,6 +58,8 @@ interface PreparedCall {
   readonly maxTokens: number | null;
   /** The call's total deadline in seconds, or null for none. */
   readonly deadlineSeconds: number | null;
+  readonly jsonObject: boolean;
+  readonly temperature: number;
 }
 
 /**
@@ -256,7 +258,15 @@ export class ChatAdapter implements ChatClient {
       extraBody,
     };
     if (signal !== undefined) transportRequest.signal = signal;
-    return { request: transportRequest, role, maxTokens, deadlineSeconds };
+    return {
+      request: transportRequest,
+      role,
+      maxTokens,
+      deadlineSeconds,
+      jsonObject: request.jsonObject === true,
+      // Spec section 8: the raw call's default temperature is 0.
+      temperature: typeof request.temperature === 'number' ? request.temperature : 0,
+    };
   }
 
   /** The `max_tokens` to send: the request's and the bounded cap, the smaller when both are set. */
@@ -274,6 +284,8 @@ export class ChatAdapter implements ChatClient {
       request: call.request,
       role: call.role,
       maxTokens: call.maxTokens,
+      jsonObject: call.jsonObject,
+      temperature: call.temperature,
       observers: this.#observers.list(),
       record: this.#recordCall,
     });
@@ -304,7 +316,7 @@ export class ChatAdapter implements ChatClient {
         code: 'SWITCHBOARD_COST_MODEL',
       });
     }
-    return makeCallRecord(model, call.role, facts, usage, pricing);
+    return makeCallRecord(call, facts, usage, pricing);
   }
 }
 

@@ -1,6 +1,12 @@
 export type { ParseBaseUrlOptions } from './base-url.js';
 export { BaseUrlError, parseBaseUrl } from './base-url.js';
-export type { AttemptHandle, AttemptInfo, AttemptOutcome, CallObserver } from './call-observer.js';
+export type {
+  AttemptHandle,
+  AttemptInfo,
+  AttemptOutcome,
+  CallObserver,
+  ObservedEndpoint,
+} from './call-observer.js';
 export type { CallRecord } from './call-record.js';
 export type { AdapterListModelsOptions, ChatAdapterOptions } from './chat-adapter.js';
 export { ChatAdapter } from './chat-adapter.js';

@@ -1,19 +1,18 @@
 import type { CallRecord } from './call-record.js';
 import { ChatError } from './chat-error.js';
 import type { PricingOutcome } from './price-call.js';
-import type { CallFacts } from './raw-call.js';
+import type { CallFacts, RawCallSetup } from './raw-call.js';
 import type { UsageEntry } from './usage-entry.js';
 
 /** The frozen record of one raw call, from what the call did and how it was priced. */
 export function makeCallRecord(
-  model: string,
-  role: string | null,
+  call: Pick<RawCallSetup, 'request' | 'role' | 'maxTokens' | 'jsonObject' | 'temperature'>,
   facts: CallFacts,
   usage: UsageEntry | null,
   pricing: PricingOutcome,
 ): CallRecord {
   const record: { -readonly [K in keyof CallRecord]: CallRecord[K] } = {
-    model,
+    model: call.request.model,
     usage,
     costUsd: pricing.costUsd,
     costNanoUsd: pricing.costNanoUsd,
@@ -23,7 +22,10 @@ export function makeCallRecord(
     at: facts.at.toISOString(),
     durationMs: facts.durationMs,
     attempts: facts.attempts,
-    role,
+    role: call.role,
+    jsonObject: call.jsonObject,
+    maxTokens: call.maxTokens,
+    temperature: call.temperature,
     responseId: facts.responseId,
     responseModel: facts.responseModel,
     finishReason: facts.finishReason,

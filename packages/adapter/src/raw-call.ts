@@ -28,6 +28,10 @@ export interface RawCallSetup {
   readonly request: TransportRequest;
   readonly role: string | null;
   readonly maxTokens: number | null;
+  /** Whether the request asked for JSON mode. */
+  readonly jsonObject: boolean;
+  /** The request's temperature, or 0 (the raw call's default) when none was given. */
+  readonly temperature: number;
   readonly observers: readonly CallObserver[];
   /** Makes (and accounts) the call's record from its setup and facts. Must not throw. */
   readonly record: (setup: RawCallSetup, facts: CallFacts) => CallRecord;

@@ -14,7 +14,8 @@ export interface ConfigWarning {
 /** The keys `parseConfig` reads under `[models]` (spec 2.4). */
 const MODELS_KEYS: readonly string[] = ['chat_base_url', 'chat_api_key_env', 'thinking', 'hunter', 'judge'];
 const PRICE_KEYS: readonly string[] = ['cache_hit_per_m', 'input_per_m', 'output_per_m'];
-const SECTIONS: readonly string[] = ['models', 'prices'];
+const SECTIONS: readonly string[] = ['models', 'prices', 'telemetry'];
+const TELEMETRY_KEYS: readonly string[] = ['provider_name'];
 
 // Edit distance, capped: keys come from an untrusted file and may be long.
 function distance(a: string, b: string): number {
@@ -81,7 +82,7 @@ function strayTopLevelKeys(input: Record<string, unknown>): ConfigWarning[] {
 
 /**
  * The warnings of a configuration that passed `parseConfig`'s type checks (issue 14): unknown
- * keys inside `models` and inside each `prices` entry (with the nearest known key), and
+ * keys inside `models`, `telemetry` and each `prices` entry (with the nearest known key), and
  * top-level keys that look like models keys or section names. Other sections pass silently.
  */
 export function configWarnings(input: Record<string, unknown>): ConfigWarning[] {
@@ -89,6 +90,7 @@ export function configWarnings(input: Record<string, unknown>): ConfigWarning[] 
   return [
     ...strayTopLevelKeys(input),
     ...unknownKeys(input.models, MODELS_KEYS, ['models']),
+    ...unknownKeys(input.telemetry, TELEMETRY_KEYS, ['telemetry']),
     ...Object.keys(prices).flatMap((model) => unknownKeys(prices[model], PRICE_KEYS, ['prices', model])),
   ];
 }

@@ -27,4 +27,9 @@ export type {
 } from './resolved-chat-endpoint.js';
 export { isAdapterResolution } from './resolved-chat-endpoint.js';
 export { SCRIPTED_FLAG_ENV } from './scripted-rules.js';
-export type { ModelPriceConfig, ModelsConfig, SwitchboardConfig } from './switchboard-config.js';
+export type {
+  ModelPriceConfig,
+  ModelsConfig,
+  SwitchboardConfig,
+  TelemetryConfig,
+} from './switchboard-config.js';

@@ -33,6 +33,16 @@ const chatApiKeyEnv = z.string().superRefine((value, context) => {
   });
 });
 
+// The shape of the OpenTelemetry GenAI conventions' `gen_ai.provider.name` values.
+const GEN_AI_PROVIDER_NAME = /^[a-z][a-z0-9_]*(\.[a-z0-9_]+)*$/;
+const providerName = z
+  .string()
+  .max(64, { error: 'expected at most 64 characters' })
+  .regex(GEN_AI_PROVIDER_NAME, {
+    error:
+      "expected a gen_ai.provider.name value as the OpenTelemetry GenAI conventions list it (lowercase words joined by '.')",
+  });
+
 // z.number() already refuses NaN and the infinities.
 const pricePerMillion = z.number().min(0, { error: 'expected a finite number >= 0' });
 
@@ -57,6 +67,26 @@ const switchboardConfigSchema = z.looseObject({
       }),
     )
     .optional(),
+  telemetry: z
+    .looseObject({
+      provider_name: z
+        .union(
+          [
+            providerName,
+            z.strictObject({
+              primary: providerName.optional(),
+              gateway: providerName.optional(),
+              custom: providerName.optional(),
+            }),
+          ],
+          {
+            error:
+              'expected a gen_ai.provider.name string, or a table of them by provider (primary, gateway, custom)',
+          },
+        )
+        .optional(),
+    })
+    .optional(),
 });
 
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
@@ -80,7 +110,7 @@ function issueText(issue: core.$ZodIssue, input: unknown): string {
 function shapeError(input: unknown): ConfigError | null {
   const candidates: Array<[readonly string[], unknown]> = [[[], input]];
   if (isPlainObject(input)) {
-    candidates.push([['models'], input.models], [['prices'], input.prices]);
+    candidates.push([['models'], input.models], [['prices'], input.prices], [['telemetry'], input.telemetry]);
     const prices = input.prices;
     if (isPlainObject(prices)) {
       // Zod skips this key of a record without checking it; a price must never vanish unnoticed.

@@ -12,7 +12,9 @@ export interface ResolveChatEndpointOptions {
    * Told before each attempt and after each raw call of the resolved adapter (rules 4–6), its
    * `bounded` copies and `forRole` views: e.g. a `Budget` of `@switchboard/budget` (which may
    * refuse a call before it is sent) or a meter. Not given to the override or a scripted client,
-   * which make no raw call of ours. Default none.
+   * which make no raw call of ours. An observer with a `withEndpoint(endpoint)` hook (a
+   * `CallJournal`, `CallMeter` or OpenTelemetry observer) is told the resolved endpoint and
+   * the observer it returns is attached. Default none.
    */
   observers?: readonly CallObserver[];
   /**

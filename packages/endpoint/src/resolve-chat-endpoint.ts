@@ -25,8 +25,9 @@ import type { SwitchboardConfig } from './switchboard-config.js';
  * loopback address unless `allowInsecureHttp` or `SWITCHBOARD_ALLOW_INSECURE_HTTP=1` allows it;
  * `models.chat_api_key_env` only names a key-like variable (`isKeyLikeVariable`) unless
  * `allowKeyVariable` allows it. `explainResolution` says why a rule did not apply.
- * `observers` (a budget, a meter) are added to the adapter of rules 4–6; rules 1 and 2 make
- * no raw call of ours, so they get none.
+ * `observers` (a budget, a meter) are added to the adapter of rules 4–6, each told the endpoint
+ * first through its `withEndpoint` hook (with the configuration's `[telemetry] provider_name`);
+ * rules 1 and 2 make no raw call of ours, so they get none.
  *
  * @throws {ConfigError} once rules 1 and 2 have not applied: for a configuration `parseConfig`
  *   refuses, a `chat_api_key_env` that is not key-like, a `PRIMARY_BASE_URL` that is not an absolute
@@ -38,7 +39,7 @@ export function resolveChatEndpoint(
 ): ResolvedChatEndpoint | null {
   const observers = checkObservers(options?.observers);
   const last = resolutionSteps(config, options).at(-1);
-  if (last?.outcome === 'resolved') return attachObservers(last.resolved, observers);
+  if (last?.outcome === 'resolved') return attachObservers(last.resolved, observers, config);
   if (last?.outcome === 'refused') throw last.error;
   return null;
 }

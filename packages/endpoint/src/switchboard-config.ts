@@ -24,11 +24,24 @@ export interface ModelPriceConfig {
   [key: string]: unknown;
 }
 
-/** The configuration this package reads. Sections other than `models` and `prices` are kept as they are. */
+/**
+ * The `[telemetry]` section. `provider_name` names the vendor as the OpenTelemetry GenAI
+ * conventions list it (`gen_ai.provider.name`): one value for whichever endpoint resolves, or
+ * a table by provider kind (`primary`, `gateway`, `custom`). Observers passed to
+ * `resolveChatEndpoint` learn it with the endpoint.
+ */
+export interface TelemetryConfig {
+  provider_name?: string | { primary?: string; gateway?: string; custom?: string };
+  [key: string]: unknown;
+}
+
+/** The configuration this package reads. Sections other than `models`, `prices` and `telemetry` are kept as they are. */
 export interface SwitchboardConfig {
   /** Which models to use and where to reach them. */
   models?: ModelsConfig;
   /** Prices of models by id, beside or instead of the built-in table's. */
   prices?: Record<string, ModelPriceConfig>;
+  /** How telemetry names the endpoint's vendor. */
+  telemetry?: TelemetryConfig;
   [section: string]: unknown;
 }

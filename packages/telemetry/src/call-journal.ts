@@ -79,6 +79,7 @@ export class CallJournal implements CallObserver {
   /** The file's path (`-` for stdout). */
   readonly path: string;
   readonly #endpointJson: string;
+  readonly #hasEndpoint: boolean;
   readonly #annotate: CallJournalOptions['annotate'];
   readonly #maxAnnotationBytes: number;
   readonly #highWaterMark: number;
@@ -105,6 +106,7 @@ export class CallJournal implements CallObserver {
     if (typeof path !== 'string' || path === '') throw new TypeError('path must be a non-empty file path');
     this.path = path;
     this.#endpointJson = JSON.stringify(journalEndpoint(options.endpoint));
+    this.#hasEndpoint = options.endpoint !== undefined && options.endpoint !== null;
     this.#annotate = options.annotate;
     this.#maxAnnotationBytes = positive(options.maxAnnotationBytes, 'maxAnnotationBytes') ?? 64 * 1024;
     this.#highWaterMark = positive(options.highWaterMark, 'highWaterMark') ?? 64 * 1024;
@@ -157,6 +159,14 @@ export class CallJournal implements CallObserver {
   forEndpoint(endpoint: EndpointInfo | null): CallObserver {
     const endpointJson = JSON.stringify(journalEndpoint(endpoint));
     return { afterCall: (record) => this.#append(record, endpointJson) };
+  }
+
+  /**
+   * What `resolveChatEndpoint` attaches: this journal when it was given an endpoint,
+   * else a writer into it with the resolved endpoint (so no line says `endpoint: null`).
+   */
+  withEndpoint(endpoint: EndpointInfo): CallObserver {
+    return this.#hasEndpoint ? this : this.forEndpoint(endpoint);
   }
 
   /** Writes every queued line now; what a failed write leaves stays queued for its retry. */

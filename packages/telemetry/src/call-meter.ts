@@ -1,6 +1,7 @@
 import type { CallObserver } from '@switchboard/adapter';
+import { endpointLabel } from './endpoint-label.js';
 import { breakdownOf, cacheHitRatio, Tally, type TallyFigures, tallyOf } from './tally.js';
-import type { TelemetryRecord } from './telemetry-record.js';
+import type { EndpointInfo, TelemetryRecord } from './telemetry-record.js';
 import { usageTokens } from './usage-tokens.js';
 
 /** Options of {@link CallMeter}. */
@@ -33,6 +34,7 @@ export const NO_ROLE = '(none)';
  */
 export class CallMeter implements CallObserver {
   readonly #endpoint: string;
+  readonly #hasEndpoint: boolean;
   readonly #totals = new Tally();
   readonly #byRole = new Map<string, Tally>();
   readonly #byModel = new Map<string, Tally>();
@@ -43,6 +45,7 @@ export class CallMeter implements CallObserver {
     if (options.endpoint !== undefined && typeof options.endpoint !== 'string')
       throw new TypeError('options.endpoint must be a string label');
     this.#endpoint = options.endpoint ?? 'default';
+    this.#hasEndpoint = options.endpoint !== undefined;
   }
 
   /** Counts one raw call under this meter's endpoint label. */
@@ -54,6 +57,14 @@ export class CallMeter implements CallObserver {
   forEndpoint(endpoint: string): CallObserver {
     if (typeof endpoint !== 'string') throw new TypeError('endpoint must be a string label');
     return { afterCall: (record) => this.count(record, endpoint) };
+  }
+
+  /**
+   * What `resolveChatEndpoint` attaches: this meter when it was given a label, else
+   * an observer counting under the resolved endpoint's label (`endpointLabel`).
+   */
+  withEndpoint(endpoint: EndpointInfo): CallObserver {
+    return this.#hasEndpoint ? this : this.forEndpoint(endpointLabel(endpoint));
   }
 
   /** Counts one raw call under `endpoint`. */

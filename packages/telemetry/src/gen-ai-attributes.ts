@@ -1,97 +1,128 @@
-import { endpointLabel } from './endpoint-label.js';
+import { boundedString } from './bounded-string.js';
+import type { CostAmounts } from './cost-amounts.js';
 import type { OtelAttributes } from './otel-api.js';
-import type { EndpointInfo, TelemetryRecord } from './telemetry-record.js';
-import type { UsageTokens } from './usage-tokens.js';
+import type { OtelConventions } from './otel-conventions.js';
+import type { ReportedTokens } from './reported-tokens.js';
+import type { ServerFacts } from './server-of.js';
+import type { TelemetryRecord } from './telemetry-record.js';
 
-// Attribute names of the OpenTelemetry GenAI semantic conventions (moved from
-// open-telemetry/semantic-conventions to semantic-conventions-genai; names
-// unchanged), checked against the registry. The cost attributes are the proposal
-// of open-telemetry/semantic-conventions-genai#443: source `provider` when the
-// amount came in the response (a gateway counts as the provider), else `local`.
+// Attribute names of the OpenTelemetry GenAI semantic conventions: v1.41.0 of
+// open-telemetry/semantic-conventions (model/gen-ai/registry.yaml, docs/gen-ai/gen-ai-spans.md)
+// and the current open-telemetry/semantic-conventions-genai (docs/gen-ai/client-inference.md),
+// which renamed the cache-write count (`cacheCreationTokens` in v1.41.0, `cacheWriteTokens`
+// now) and added `gen_ai.token.modality` to its usage counters. The cost attributes are a
+// proposal (open-telemetry/semantic-conventions-genai pull request 443), not yet a convention.
 export const GEN_AI = {
   operationName: 'gen_ai.operation.name',
   providerName: 'gen_ai.provider.name',
   requestModel: 'gen_ai.request.model',
+  requestMaxTokens: 'gen_ai.request.max_tokens',
+  requestTemperature: 'gen_ai.request.temperature',
+  outputType: 'gen_ai.output.type',
   responseModel: 'gen_ai.response.model',
   responseId: 'gen_ai.response.id',
   finishReasons: 'gen_ai.response.finish_reasons',
   inputTokens: 'gen_ai.usage.input_tokens',
   outputTokens: 'gen_ai.usage.output_tokens',
   cacheReadTokens: 'gen_ai.usage.cache_read.input_tokens',
+  cacheCreationTokens: 'gen_ai.usage.cache_creation.input_tokens',
+  cacheWriteTokens: 'gen_ai.usage.cache_write.input_tokens',
   reasoningTokens: 'gen_ai.usage.reasoning.output_tokens',
   costAmount: 'gen_ai.usage.cost.amount',
   costCurrency: 'gen_ai.usage.cost.currency',
   costSource: 'gen_ai.usage.cost.source',
   tokenType: 'gen_ai.token.type',
+  tokenModality: 'gen_ai.token.modality',
+  serverAddress: 'server.address',
+  serverPort: 'server.port',
   errorType: 'error.type',
 } as const;
 
-/** Switchboard's own span attributes. */
+/** Switchboard's own attributes. */
 export const SWITCHBOARD = {
   route: 'switchboard.route',
   role: 'switchboard.role',
   attempts: 'switchboard.attempts',
   priceVersion: 'switchboard.price.version',
   priceBand: 'switchboard.price.band',
+  /** Where the ledger's price came from: `table`, `endpoint` or `provider`. */
+  priceSource: 'switchboard.price.source',
+  /** The call's cost in Switchboard's ledger (the price table's figure when it priced the call), USD. */
+  costAmount: 'switchboard.cost.amount',
 } as const;
+
+/** The currency of every cost amount. */
+export const COST_CURRENCY = 'USD';
+
+// Finish reasons are one per choice: a reply with thousands of choices is cut.
+const MAX_FINISH_REASONS = 16;
+const MAX_FINISH_REASON_LENGTH = 64;
 
 /** What every span and metric point of one observer shares. */
 export interface CallContext {
   readonly providerName: string;
   readonly route: string;
+  readonly server: ServerFacts | null;
+  readonly conventions: OtelConventions;
 }
 
-/** The context of an observer for `endpoint`. */
-export function callContext(
-  endpoint: EndpointInfo | null | undefined,
-  route: string | undefined,
-): CallContext {
-  return {
-    providerName: endpoint?.provider ?? 'unknown',
-    route: route ?? endpointLabel(endpoint),
-  };
-}
-
-/** The attributes a span starts with (samplers see them). */
+/** The attributes a span starts with, so samplers see them: the operation, provider, server and request. */
 export function startAttributes(record: TelemetryRecord, context: CallContext): OtelAttributes {
-  return {
+  const attributes: OtelAttributes = {
     [GEN_AI.operationName]: 'chat',
     [GEN_AI.providerName]: context.providerName,
-    [GEN_AI.requestModel]: record.model,
+    [GEN_AI.requestModel]: boundedString(record.model),
   };
+  if (context.server !== null) {
+    attributes[GEN_AI.serverAddress] = context.server.address;
+    attributes[GEN_AI.serverPort] = context.server.port;
+  }
+  if (record.jsonObject === true) attributes[GEN_AI.outputType] = 'json';
+  if (isCount(record.maxTokens)) attributes[GEN_AI.requestMaxTokens] = record.maxTokens;
+  if (typeof record.temperature === 'number' && Number.isFinite(record.temperature)) {
+    attributes[GEN_AI.requestTemperature] = record.temperature;
+  }
+  return attributes;
 }
 
-/** The rest of a recorded call's attributes; absent facts are left out, never sent as empty values. */
+/** The rest of a recorded call's attributes; facts the call did not report are left out, never sent as 0. */
 export function resultAttributes(
   record: TelemetryRecord,
-  tokens: UsageTokens,
+  tokens: ReportedTokens,
+  cost: CostAmounts,
   context: CallContext,
 ): OtelAttributes {
   const attributes: OtelAttributes = {
-    [SWITCHBOARD.route]: record.route ?? context.route,
+    [SWITCHBOARD.route]: boundedString(record.route ?? context.route),
     [SWITCHBOARD.attempts]: record.attempts,
   };
-  if (record.role) attributes[SWITCHBOARD.role] = record.role;
-  if (record.responseModel) attributes[GEN_AI.responseModel] = record.responseModel;
-  if (record.responseId) attributes[GEN_AI.responseId] = record.responseId;
-  const finishReasons = record.finishReasons ?? (record.finishReason ? [record.finishReason] : null);
-  if (finishReasons && finishReasons.length > 0) attributes[GEN_AI.finishReasons] = [...finishReasons];
-  if (tokens.known) {
-    attributes[GEN_AI.inputTokens] = tokens.input;
-    attributes[GEN_AI.outputTokens] = tokens.output;
-    attributes[GEN_AI.cacheReadTokens] = tokens.cacheRead;
-    attributes[GEN_AI.reasoningTokens] = tokens.reasoning;
+  if (record.role) attributes[SWITCHBOARD.role] = boundedString(record.role);
+  if (record.responseModel) attributes[GEN_AI.responseModel] = boundedString(record.responseModel);
+  if (record.responseId) attributes[GEN_AI.responseId] = boundedString(record.responseId);
+  const finishReasons = finishReasonsOf(record);
+  if (finishReasons.length > 0) attributes[GEN_AI.finishReasons] = finishReasons;
+  if (tokens.input !== null) attributes[GEN_AI.inputTokens] = tokens.input;
+  if (tokens.output !== null) attributes[GEN_AI.outputTokens] = tokens.output;
+  if (tokens.cacheRead !== null) attributes[GEN_AI.cacheReadTokens] = tokens.cacheRead;
+  if (tokens.cacheWrite !== null) attributes[cacheWriteName(context.conventions)] = tokens.cacheWrite;
+  if (tokens.reasoning !== null) attributes[GEN_AI.reasoningTokens] = tokens.reasoning;
+  if (cost.reported !== null) {
+    attributes[GEN_AI.costAmount] = cost.reported.amount;
+    attributes[GEN_AI.costCurrency] = COST_CURRENCY;
+    attributes[GEN_AI.costSource] = cost.reported.source;
   }
-  if (typeof record.costUsd === 'number') {
-    attributes[GEN_AI.costAmount] = record.costUsd;
-    attributes[GEN_AI.costCurrency] = 'USD';
-    attributes[GEN_AI.costSource] = record.priceSource === 'provider' ? 'provider' : 'local';
-  }
-  if (record.priceVersion) attributes[SWITCHBOARD.priceVersion] = record.priceVersion;
+  if (cost.ledger !== null) attributes[SWITCHBOARD.costAmount] = cost.ledger;
+  if (record.priceSource) attributes[SWITCHBOARD.priceSource] = record.priceSource;
+  if (record.priceVersion) attributes[SWITCHBOARD.priceVersion] = boundedString(record.priceVersion);
   const band = priceBand(record.tariff);
-  if (band !== null) attributes[SWITCHBOARD.priceBand] = band;
+  if (band !== null) attributes[SWITCHBOARD.priceBand] = boundedString(band);
   if (record.error) attributes[GEN_AI.errorType] = record.error.kind;
   return attributes;
+}
+
+/** The span attribute of cache-write tokens: renamed after v1.41.0. */
+function cacheWriteName(conventions: OtelConventions): string {
+  return conventions === 'v1.41.0' ? GEN_AI.cacheCreationTokens : GEN_AI.cacheWriteTokens;
 }
 
 /** The tariff band that priced the call (`tariff.band`), or null for flat prices. */
@@ -99,4 +130,16 @@ export function priceBand(tariff: unknown): string | null {
   if (typeof tariff !== 'object' || tariff === null) return null;
   const band = (tariff as { band?: unknown }).band;
   return typeof band === 'string' ? band : null;
+}
+
+function finishReasonsOf(record: TelemetryRecord): string[] {
+  const reasons = record.finishReasons ?? (record.finishReason ? [record.finishReason] : []);
+  return reasons
+    .slice(0, MAX_FINISH_REASONS)
+    .filter((reason): reason is string => typeof reason === 'string')
+    .map((reason) => boundedString(reason, MAX_FINISH_REASON_LENGTH));
+}
+
+function isCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
 }

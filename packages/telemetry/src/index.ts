@@ -1,4 +1,4 @@
-export { COST_METRIC } from './call-instruments.js';
+export { COST_METRIC, METRIC_VALUE_CAP, METRICS } from './call-instruments.js';
 export type { CallJournalOptions } from './call-journal.js';
 export { CallJournal } from './call-journal.js';
 export type { CallMeterOptions, MeterSnapshot } from './call-meter.js';
@@ -8,20 +8,29 @@ export { checkJournalLine } from './check-journal-line.js';
 export type { CostlyCall } from './costliest-calls.js';
 export { endpointLabel } from './endpoint-label.js';
 export { GEN_AI, priceBand, SWITCHBOARD } from './gen-ai-attributes.js';
+export { INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION } from './instrumentation-scope.js';
 export { JOURNAL_LIMITS } from './journal-limits.js';
 export type { JournalLine } from './journal-line.js';
 export { JOURNAL_VERSION } from './journal-line.js';
 export type {
   OtelApi,
   OtelAttributes,
+  OtelAttributeValue,
+  OtelCounter,
+  OtelHistogram,
+  OtelInstrumentOptions,
   OtelMeter,
   OtelMeterProvider,
   OtelRecorder,
+  OtelScopeOptions,
   OtelSpan,
+  OtelTime,
   OtelTracer,
 } from './otel-api.js';
+export type { OtelConventions } from './otel-conventions.js';
+export { STABILITY_OPT_IN_ENV } from './otel-conventions.js';
 export type { OtelObserverOptions } from './otel-observer.js';
-export { createOtelObserver, INSTRUMENTATION_NAME, otelObserver } from './otel-observer.js';
+export { createOtelObserver, otelObserver } from './otel-observer.js';
 export type { JournalIssue, ReadJournalOptions, ScanJournalOptions } from './read-journal.js';
 export {
   cappedIssueWarner,

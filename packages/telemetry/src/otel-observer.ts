@@ -1,25 +1,47 @@
-import type { CallObserver } from '@switchboard/adapter';
+import type { CallObserver, ObservedEndpoint } from '@switchboard/adapter';
+import { boundedString } from './bounded-string.js';
 import { CallInstruments } from './call-instruments.js';
-import { type CallContext, callContext, resultAttributes, startAttributes } from './gen-ai-attributes.js';
+import { costAmounts } from './cost-amounts.js';
+import { endpointLabel } from './endpoint-label.js';
+import { type CallContext, resultAttributes, startAttributes } from './gen-ai-attributes.js';
+import { INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION, scopeOptions } from './instrumentation-scope.js';
 import type { OtelApi, OtelMeterProvider, OtelTracer } from './otel-api.js';
+import { conventionsOf, type OtelConventions } from './otel-conventions.js';
+import { providerNameOf } from './provider-name.js';
+import { reportedTokens } from './reported-tokens.js';
+import { serverOf } from './server-of.js';
 import type { EndpointInfo, TelemetryRecord } from './telemetry-record.js';
-import { usageTokens } from './usage-tokens.js';
 
 // Not a literal: a bundler would then try to bundle the optional peer and fail
 // where it is not installed. The API keeps its providers on a global, so the
 // copy loaded here sees what an application's own (even bundled) copy registered.
 const OTEL_API = '@opentelemetry/api';
 
-/** The instrumentation scope name of spans and metrics. */
-export const INSTRUMENTATION_NAME = '@switchboard/telemetry';
-
 /** Options of {@link otelObserver} and {@link createOtelObserver}. */
 export interface OtelObserverOptions {
-  /** The endpoint the observed adapter calls: `gen_ai.provider.name` is its provider. */
+  /**
+   * The endpoint the observed adapter calls: `server.address` and `server.port` come
+   * from its base address. Observers passed to `resolveChatEndpoint` learn it there.
+   */
   readonly endpoint?: EndpointInfo | null;
+  /**
+   * `gen_ai.provider.name`: the vendor as the GenAI conventions list it (one of their
+   * values MUST be used when one applies). Default the name the configuration gave
+   * (`[telemetry] provider_name`), else `switchboard.<provider kind>` (`switchboard.primary`…).
+   */
+  readonly providerName?: string;
   /** `switchboard.route`; default the endpoint's label (`provider baseUrl`). */
   readonly route?: string;
-  /** The tracer to use; default the global tracer provider's (none registered: no spans, near-zero cost). */
+  /**
+   * Which GenAI conventions to follow: `'v1.41.0'` (default) or `'gen_ai_latest_experimental'`.
+   * Default from `OTEL_SEMCONV_STABILITY_OPT_IN` (a comma-separated list): the latest
+   * conventions when it lists `gen_ai_latest_experimental`.
+   */
+  readonly conventions?: OtelConventions;
+  /**
+   * The tracer to use; default the global tracer provider's, with this package's name,
+   * version and schema URL (none registered: no spans, near-zero cost).
+   */
   readonly tracer?: OtelTracer;
   /** The meter provider to use; default the global one, looked up per call so a later registration counts. */
   readonly meterProvider?: OtelMeterProvider;
@@ -41,13 +63,31 @@ export async function otelObserver(options: OtelObserverOptions = {}): Promise<C
   return createOtelObserver(api, options);
 }
 
-/** {@link otelObserver} with the `@opentelemetry/api` module given (synchronous). */
+/**
+ * {@link otelObserver} with the `@opentelemetry/api` module given (synchronous).
+ * @throws {TypeError} for a `providerName` not shaped like a convention value, or unknown `conventions`.
+ */
 export function createOtelObserver(api: OtelApi, options: OtelObserverOptions = {}): CallObserver {
-  const context = callContext(options.endpoint, options.route);
-  // The global tracer is a proxy: it starts recording once a provider is registered.
-  const tracer = options.tracer ?? api.trace.getTracer(INSTRUMENTATION_NAME);
-  const instruments = new CallInstruments(() => options.meterProvider ?? api.metrics.getMeterProvider());
-  return {
+  const endpoint = options.endpoint ?? null;
+  const conventions = conventionsOf(options.conventions);
+  const context: CallContext = {
+    providerName: providerNameOf(options.providerName, endpoint),
+    route: options.route ?? endpointLabel(endpoint),
+    server: serverOf(endpoint?.baseUrl),
+    conventions,
+  };
+  // The global tracer is a proxy: it starts recording once a provider is registered. The
+  // provider's getTracer, not trace.getTracer, which drops the schema URL.
+  const tracer =
+    options.tracer ??
+    api.trace
+      .getTracerProvider()
+      .getTracer(INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION, scopeOptions(conventions));
+  const instruments = new CallInstruments(
+    () => options.meterProvider ?? api.metrics.getMeterProvider(),
+    context,
+  );
+  const observer: CallObserver = {
     afterCall(record: TelemetryRecord): void {
       try {
         report(api, tracer, instruments, context, record);
@@ -55,7 +95,13 @@ export function createOtelObserver(api: OtelApi, options: OtelObserverOptions = 
         // Telemetry never breaks a call.
       }
     },
+    withEndpoint(observed: ObservedEndpoint): CallObserver {
+      // An endpoint given in code stays.
+      if (options.endpoint) return observer;
+      return createOtelObserver(api, { ...options, conventions, endpoint: observed });
+    },
   };
+  return observer;
 }
 
 function report(
@@ -66,18 +112,41 @@ function report(
   record: TelemetryRecord,
 ): void {
   const reported = Date.parse(record.at);
-  const endTime = Number.isNaN(reported) ? Date.now() : reported;
-  const startTime = endTime - (Number.isFinite(record.durationMs) ? record.durationMs : 0);
-  const span = tracer.startSpan(`chat ${record.model}`, {
+  const endMs = Number.isNaN(reported) ? Date.now() : reported;
+  // One duration, in whole nanoseconds, for the span and the metric: a negative or
+  // non-finite one is 0. The span's times are [seconds, nanoseconds], so its duration
+  // is exactly the metric's (epoch milliseconds as a double would lose ~0.2 µs).
+  const durationNs =
+    Number.isFinite(record.durationMs) && record.durationMs > 0 ? Math.round(record.durationMs * 1e6) : 0;
+  const endTime = hrTime(endMs, 0);
+  const span = tracer.startSpan(`chat ${boundedString(record.model)}`, {
     kind: api.SpanKind.CLIENT,
-    startTime,
+    startTime: hrTime(endMs, durationNs),
     attributes: startAttributes(record, context),
   });
-  const tokens = usageTokens(record.usage);
+  const tokens = reportedTokens(record.usage);
+  const cost = costAmounts(record);
   if (span.isRecording()) {
-    span.setAttributes(resultAttributes(record, tokens, context));
-    if (record.error) span.setStatus({ code: api.SpanStatusCode.ERROR, message: record.error.kind });
+    span.setAttributes(resultAttributes(record, tokens, cost, context));
+    if (record.error) {
+      // error.type names the kind; the description adds the status, never repeats the kind.
+      const status = record.error.status;
+      span.setStatus(
+        typeof status === 'number'
+          ? { code: api.SpanStatusCode.ERROR, message: `HTTP ${status}` }
+          : { code: api.SpanStatusCode.ERROR },
+      );
+    }
   }
   span.end(endTime);
-  instruments.record(record, tokens, context);
+  instruments.record({ record, tokens, cost, seconds: durationNs / 1e9 });
+}
+
+// [seconds, nanoseconds] of `beforeNs` nanoseconds before the epoch time `epochMs` (whole
+// milliseconds), in integers only: epoch nanoseconds exceed what a double holds exactly.
+function hrTime(epochMs: number, beforeNs: number): [number, number] {
+  const seconds = Math.floor(epochMs / 1000);
+  const nanos = (epochMs - seconds * 1000) * 1e6 - beforeNs;
+  const borrow = nanos < 0 ? Math.ceil(-nanos / 1e9) : 0;
+  return [seconds - borrow, nanos + borrow * 1e9];
 }

@@ -2,8 +2,9 @@ import type { CallRecord } from '@switchboard/adapter';
 
 /**
  * A call record as the telemetry observers read it: the adapter's `CallRecord`
- * (with its reply facts `responseId`, `responseModel`, `finishReason`) plus
- * facts other callers may add. Each extra field is optional and used when present.
+ * (with its reply facts `responseId`, `responseModel`, `finishReason` and its
+ * request facts `jsonObject`, `maxTokens`, `temperature`) plus facts other callers
+ * may add. Each extra field is optional and used when present.
  */
 export interface TelemetryRecord extends CallRecord {
   /** `choices[].finish_reason` of every choice of the reply; wins over `finishReason`. */
@@ -20,4 +21,9 @@ export interface EndpointInfo {
   readonly baseUrl: string;
   /** Whether thinking was on for the endpoint. */
   readonly thinking?: boolean;
+  /**
+   * The vendor as the OpenTelemetry GenAI conventions list it, for `gen_ai.provider.name`
+   * (the configuration's `[telemetry] provider_name`), or null.
+   */
+  readonly providerName?: string | null;
 }

@@ -1,0 +1,42 @@
+import type { TelemetryRecord } from './telemetry-record.js';
+
+const NANO_PER_USD = 1e9;
+
+/** What one call cost, as the telemetry reports it: USD amounts from whole nano-dollars. */
+export interface CostAmounts {
+  /**
+   * `gen_ai.usage.cost.amount`: the provider's own amount when the reply carried one
+   * (`source` `provider`), else the amount Switchboard computed (`source` `local`).
+   */
+  readonly reported: { readonly amount: number; readonly source: 'provider' | 'local' } | null;
+  /** The call's cost in Switchboard's ledger (`costUsd`: the price table's figure, when it priced the call). */
+  readonly ledger: number | null;
+}
+
+/**
+ * The cost amounts of a record. Each amount is a whole number of nano-dollars
+ * divided by 1e9, so it reads as the exact decimal (0.00021, never 0.00020999…).
+ */
+export function costAmounts(record: TelemetryRecord): CostAmounts {
+  const ledgerNano = ledgerNanoUsd(record);
+  const providerNano = nanoUsd(record.providerCostUsd);
+  const ledger = ledgerNano === null ? null : ledgerNano / NANO_PER_USD;
+  if (providerNano !== null)
+    return { reported: { amount: providerNano / NANO_PER_USD, source: 'provider' }, ledger };
+  if (ledger === null) return { reported: null, ledger };
+  // A record priced from the provider's cost, without the provider's figure beside it.
+  const source = record.priceSource === 'provider' ? 'provider' : 'local';
+  return { reported: { amount: ledger, source }, ledger };
+}
+
+/** The record's ledger cost in integer nano-dollars: `costNanoUsd` when it has one, else `round(costUsd × 1e9)`. */
+function ledgerNanoUsd(record: TelemetryRecord): number | null {
+  const nano = (record as { readonly costNanoUsd?: unknown }).costNanoUsd;
+  if (typeof nano === 'number' && Number.isSafeInteger(nano) && nano >= 0) return nano;
+  return nanoUsd(record.costUsd);
+}
+
+function nanoUsd(usd: unknown): number | null {
+  if (typeof usd !== 'number' || !Number.isFinite(usd) || usd < 0) return null;
+  return Math.round(usd * NANO_PER_USD);
+}

@@ -1,0 +1,809 @@
+import { metrics, trace } from '@opentelemetry/api';
+import {
+  AggregationTemporality,
+  DataPointType,
+  type Histogram,
+  InstrumentType,
+  MeterProvider,
+  type MetricData,
+  MetricReader,
+} from '@opentelemetry/sdk-metrics';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  type ReadableSpan,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
+import {
+  type CallRecord,
+  ChatAdapter,
+  ChatError,
+  type CompleteRequest,
+  type CostModel,
+  OpenAITransport,
+} from '@switchboard/adapter';
+import { type Emulator, type FaultRule, startEmulator } from '@switchboard/emulator';
+import { costOf, PRICES_VERSION, priceOf } from '@switchboard/prices';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { OtelConventions } from './otel-conventions.js';
+import { otelObserver } from './otel-observer.js';
+
+// The observer's spans and metrics, captured with the real OpenTelemetry SDK
+// (in-memory span exporter, a metric reader collected on demand), for real
+// ChatAdapter calls over loopback HTTP to the emulator, whose replies are given
+// whole (so every value is known), in both convention modes.
+
+// Where each expected name comes from. CORE: open-telemetry/semantic-conventions at
+// tag v1.41.0; GENAI: open-telemetry/semantic-conventions-genai (main); PROPOSAL: an
+// open pull request of the latter, not yet a convention; OURS: Switchboard's own.
+const CORE = 'semantic-conventions@v1.41.0';
+const GENAI = 'semantic-conventions-genai';
+const PROPOSAL = 'semantic-conventions-genai pull request 443 (proposal), changelog.d/443.enhancement.md';
+const OURS = "Switchboard's own";
+const SPANS = `${CORE} docs/gen-ai/gen-ai-spans.md; ${GENAI} docs/gen-ai/client-inference.md`;
+const SPANS_AND_METRICS = `${CORE} docs/gen-ai/gen-ai-spans.md and gen-ai-metrics.md; ${GENAI} docs/gen-ai/client-inference.md and gen-ai-token-metrics.md`;
+const CORE_METRICS = `${CORE} docs/gen-ai/gen-ai-metrics.md, model/gen-ai/metrics.yaml`;
+const TOKEN_METRICS = `${GENAI} docs/gen-ai/gen-ai-token-metrics.md, model/gen-ai/token-metrics.yaml`;
+const INFERENCE_METRICS = `${GENAI} docs/gen-ai/client-inference.md, docs/gen-ai/non-normative/migration.md`;
+
+type AttributeType = 'string' | 'int' | 'double' | 'string[]';
+type Mode = OtelConventions | 'both';
+
+interface AttributeRow {
+  readonly kind: 'attribute';
+  readonly type: AttributeType;
+  readonly modes: Mode;
+  readonly source: string;
+}
+
+interface MetricRow {
+  readonly kind: 'metric';
+  readonly instrument: InstrumentType;
+  readonly unit: string;
+  readonly buckets: readonly number[] | null;
+  readonly modes: Mode;
+  readonly source: string;
+}
+
+type Row = AttributeRow | MetricRow;
+
+const attribute = (type: AttributeType, modes: Mode, source: string): AttributeRow => ({
+  kind: 'attribute',
+  type,
+  modes,
+  source,
+});
+const metric = (
+  instrument: 'histogram' | 'counter',
+  unit: string,
+  buckets: readonly number[] | null,
+  modes: Mode,
+  source: string,
+): MetricRow => ({
+  kind: 'metric',
+  instrument: instrument === 'histogram' ? InstrumentType.HISTOGRAM : InstrumentType.COUNTER,
+  unit,
+  buckets,
+  modes,
+  source,
+});
+
+const TOKEN_BUCKETS = [
+  1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864,
+];
+const SECONDS_BUCKETS = [
+  0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92,
+];
+
+/**
+ * Every name the observer emits, in one table: span and metric-point attributes (value type) and
+ * metrics (instrument, unit, bucket advice), the convention modes each belongs to, and the file it comes from.
+ */
+const NAMES: Record<string, Row> = {
+  'gen_ai.operation.name': attribute('string', 'both', SPANS),
+  'gen_ai.provider.name': attribute('string', 'both', SPANS),
+  'gen_ai.request.model': attribute('string', 'both', SPANS),
+  'gen_ai.request.max_tokens': attribute('int', 'both', SPANS),
+  'gen_ai.request.temperature': attribute('double', 'both', SPANS),
+  'gen_ai.output.type': attribute('string', 'both', SPANS),
+  'gen_ai.response.model': attribute('string', 'both', SPANS),
+  'gen_ai.response.id': attribute('string', 'both', SPANS),
+  'gen_ai.response.finish_reasons': attribute('string[]', 'both', SPANS),
+  'gen_ai.usage.input_tokens': attribute('int', 'both', SPANS),
+  'gen_ai.usage.output_tokens': attribute('int', 'both', SPANS),
+  'gen_ai.usage.cache_read.input_tokens': attribute('int', 'both', SPANS),
+  'gen_ai.usage.cache_creation.input_tokens': attribute(
+    'int',
+    'v1.41.0',
+    `${CORE} docs/gen-ai/gen-ai-spans.md`,
+  ),
+  'gen_ai.usage.cache_write.input_tokens': attribute(
+    'int',
+    'gen_ai_latest_experimental',
+    `${GENAI} docs/gen-ai/client-inference.md (renamed in pull request 440, docs/gen-ai/non-normative/migration.md)`,
+  ),
+  'gen_ai.usage.reasoning.output_tokens': attribute('int', 'both', SPANS),
+  'server.address': attribute('string', 'both', SPANS_AND_METRICS),
+  'server.port': attribute('int', 'both', SPANS_AND_METRICS),
+  'error.type': attribute(
+    'string',
+    'both',
+    `${CORE} docs/gen-ai/gen-ai-spans.md and gen-ai-metrics.md; ${GENAI} docs/gen-ai/client-inference.md`,
+  ),
+  'gen_ai.token.type': attribute(
+    'string',
+    'v1.41.0',
+    `${CORE} docs/gen-ai/gen-ai-metrics.md (metric gen_ai.client.token.usage)`,
+  ),
+  'gen_ai.token.modality': attribute('string', 'gen_ai_latest_experimental', TOKEN_METRICS),
+  'gen_ai.usage.cost.amount': attribute('double', 'both', PROPOSAL),
+  'gen_ai.usage.cost.currency': attribute('string', 'both', PROPOSAL),
+  'gen_ai.usage.cost.source': attribute('string', 'both', PROPOSAL),
+  'switchboard.route': attribute('string', 'both', OURS),
+  'switchboard.role': attribute('string', 'both', OURS),
+  'switchboard.attempts': attribute('int', 'both', OURS),
+  'switchboard.price.version': attribute('string', 'both', OURS),
+  'switchboard.price.source': attribute('string', 'both', OURS),
+  'switchboard.price.band': attribute('string', 'both', OURS),
+  'switchboard.cost.amount': attribute('double', 'both', OURS),
+  'gen_ai.client.operation.duration': metric('histogram', 's', SECONDS_BUCKETS, 'v1.41.0', CORE_METRICS),
+  'gen_ai.client.token.usage': metric('histogram', '{token}', TOKEN_BUCKETS, 'v1.41.0', CORE_METRICS),
+  'switchboard.client.cost': metric('counter', 'USD', null, 'both', OURS),
+  'gen_ai.client.inference.duration': metric(
+    'histogram',
+    's',
+    SECONDS_BUCKETS,
+    'gen_ai_latest_experimental',
+    INFERENCE_METRICS,
+  ),
+  'gen_ai.client.inference.usage.input_tokens': metric(
+    'counter',
+    '{token}',
+    null,
+    'gen_ai_latest_experimental',
+    TOKEN_METRICS,
+  ),
+  'gen_ai.client.inference.usage.output_tokens': metric(
+    'counter',
+    '{token}',
+    null,
+    'gen_ai_latest_experimental',
+    TOKEN_METRICS,
+  ),
+  'gen_ai.client.inference.usage.cache_read.input_tokens': metric(
+    'counter',
+    '{token}',
+    null,
+    'gen_ai_latest_experimental',
+    TOKEN_METRICS,
+  ),
+  'gen_ai.client.inference.usage.cache_write.input_tokens': metric(
+    'counter',
+    '{token}',
+    null,
+    'gen_ai_latest_experimental',
+    TOKEN_METRICS,
+  ),
+  'gen_ai.client.inference.usage.reasoning.output_tokens': metric(
+    'counter',
+    '{token}',
+    null,
+    'gen_ai_latest_experimental',
+    TOKEN_METRICS,
+  ),
+  'gen_ai.client.inference.operation.input_tokens': metric(
+    'histogram',
+    '{token}',
+    TOKEN_BUCKETS,
+    'gen_ai_latest_experimental',
+    TOKEN_METRICS,
+  ),
+  'gen_ai.client.inference.operation.output_tokens': metric(
+    'histogram',
+    '{token}',
+    TOKEN_BUCKETS,
+    'gen_ai_latest_experimental',
+    TOKEN_METRICS,
+  ),
+};
+
+/** The metrics of one mode, from the table. */
+function metricsOf(mode: OtelConventions): Map<string, MetricRow> {
+  const rows = Object.entries(NAMES).filter(
+    (entry): entry is [string, MetricRow] =>
+      entry[1].kind === 'metric' && (entry[1].modes === 'both' || entry[1].modes === mode),
+  );
+  return new Map(rows);
+}
+
+// The schema URL of each mode: v1.41.0's, and the development schema of semantic-conventions-genai
+// (its model/manifest.yaml).
+const SCHEMA_URLS: Record<OtelConventions, string> = {
+  'v1.41.0': 'https://opentelemetry.io/schemas/1.41.0',
+  gen_ai_latest_experimental: 'https://opentelemetry.io/schemas/gen-ai-dev/1.42.0-dev',
+};
+const PACKAGE_VERSION = (await import('../package.json', { with: { type: 'json' } })).default.version;
+const KEY = 'capture-test-key-51d0';
+
+/** Prices from the shipped table; the provider's own `usage.cost` kept beside it. */
+const tablePrices: CostModel = {
+  cost: () => null,
+  priceCall: ({ model, usage }) => {
+    const costUsd = costOf(priceOf(model), usage);
+    return {
+      costUsd,
+      pricedAs: costUsd === null ? null : model,
+      priceSource: costUsd === null ? null : 'table',
+      // A dated tariff's band, as a price book reports it.
+      tariff: costUsd === null ? null : { entry: '2026-09-01', band: 'off-peak' },
+      providerCostUsd: typeof usage.cost === 'number' ? usage.cost : null,
+      priceVersion: PRICES_VERSION,
+    };
+  },
+};
+
+/** The exact decimal of a USD amount: whole nano-dollars / 1e9. */
+const exact = (usd: number | null): number => Math.round((usd ?? Number.NaN) * 1e9) / 1e9;
+
+function chatReply(fields: {
+  id: string;
+  model: string;
+  content: string;
+  finishReason: string;
+  usage: Record<string, unknown>;
+}): FaultRule {
+  const body = {
+    id: fields.id,
+    object: 'chat.completion',
+    created: 1_790_000_000,
+    model: fields.model,
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content: fields.content },
+        finish_reason: fields.finishReason,
+      },
+    ],
+    usage: fields.usage,
+  };
+  return {
+    path: '/chat/completions',
+    times: 1,
+    status: 200,
+    body: JSON.stringify(body),
+    contentType: 'application/json',
+  };
+}
+
+class CollectingReader extends MetricReader {
+  protected override async onShutdown(): Promise<void> {}
+  protected override async onForceFlush(): Promise<void> {}
+}
+
+interface Captured {
+  readonly record: CallRecord;
+  readonly span: ReadableSpan;
+}
+
+let primary: Emulator;
+let gateway: Emulator;
+let exporter: InMemorySpanExporter;
+let reader: CollectingReader;
+
+beforeAll(async () => {
+  primary = await startEmulator({ key: KEY });
+  gateway = await startEmulator({ key: KEY, flavor: 'gateway' });
+});
+afterAll(async () => {
+  await Promise.all([primary?.close(), gateway?.close()]);
+});
+beforeEach(() => {
+  primary.reset();
+  gateway.reset();
+  exporter = new InMemorySpanExporter();
+  trace.setGlobalTracerProvider(
+    new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }),
+  );
+  reader = new CollectingReader({ aggregationTemporalitySelector: () => AggregationTemporality.CUMULATIVE });
+  metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
+});
+afterEach(() => {
+  trace.disable();
+  metrics.disable();
+});
+
+function seconds(span: ReadableSpan): number {
+  const [s, ns] = span.duration;
+  return (s * 1e9 + ns) / 1e9; // whole nanoseconds, as the metric records them
+}
+
+function checkTypes(attributes: Record<string, unknown>, mode: OtelConventions): void {
+  for (const [name, value] of Object.entries(attributes)) {
+    const row = NAMES[name];
+    expect(row?.kind, `${name} is an attribute in the table of expected names`).toBe('attribute');
+    const { type, modes } = row as AttributeRow;
+    expect(modes === 'both' || modes === mode, `${name} belongs to ${mode}`).toBe(true);
+    if (type === 'string') expect(typeof value, name).toBe('string');
+    if (type === 'double') expect(typeof value, name).toBe('number');
+    if (type === 'int') expect(Number.isSafeInteger(value), name).toBe(true);
+    if (type === 'string[]')
+      expect(Array.isArray(value) && value.every((item) => typeof item === 'string'), name).toBe(true);
+  }
+}
+
+describe.each<OtelConventions>(['v1.41.0', 'gen_ai_latest_experimental'])(
+  'otelObserver, conventions %s',
+  (mode) => {
+    const latest = mode === 'gen_ai_latest_experimental';
+    const cacheWrite = latest
+      ? 'gen_ai.usage.cache_write.input_tokens'
+      : 'gen_ai.usage.cache_creation.input_tokens';
+
+    async function call(
+      emulator: Emulator,
+      provider: 'primary' | 'gateway',
+      request: CompleteRequest,
+      options: { bounded?: number; role?: string; fault?: FaultRule },
+    ): Promise<Captured> {
+      const observer = await otelObserver({
+        endpoint: { provider, baseUrl: emulator.url },
+        conventions: mode,
+      });
+      const transport = new OpenAITransport({ apiKey: KEY, baseUrl: emulator.url, maxAttempts: 1 });
+      let adapter = new ChatAdapter(transport, { endpoint: tablePrices, observers: [observer] });
+      if (options.role) adapter = adapter.forRole(options.role);
+      if (options.bounded) adapter = adapter.bounded(options.bounded);
+      if (options.fault) emulator.setFaults([options.fault]);
+      const records: CallRecord[] = [];
+      adapter.observe({ afterCall: (record) => records.push(record) });
+      await adapter.complete(request).catch((error: unknown) => {
+        if (!ChatError.isInstance(error)) throw error;
+      });
+      const spans = exporter.getFinishedSpans();
+      expect(records).toHaveLength(1);
+      expect(spans).toHaveLength(1);
+      exporter.reset();
+      return { record: records[0] as CallRecord, span: spans[0] as ReadableSpan };
+    }
+
+    const server = (emulator: Emulator) => ({
+      'server.address': '127.0.0.1',
+      'server.port': Number(new URL(emulator.url).port),
+    });
+
+    /** What every metric point of a call to `emulator` carries: operation, provider, requested model, server. */
+    const metricAttributes = (emulator: Emulator, provider: 'primary' | 'gateway', model: string) => ({
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.provider.name': `switchboard.${provider}`,
+      'gen_ai.request.model': model,
+      ...server(emulator),
+    });
+
+    /** What every span of a call to `emulator` carries: the metric attributes, route and attempts. */
+    const callAttributes = (emulator: Emulator, provider: 'primary' | 'gateway', model: string) => ({
+      ...metricAttributes(emulator, provider, model),
+      'switchboard.route': `${provider} ${emulator.url}`,
+      'switchboard.attempts': 1,
+    });
+
+    /** The cost attributes of a call the table priced, whose reply carried no cost of its own. */
+    const localCost = (amount: number) => ({
+      'gen_ai.usage.cost.amount': amount,
+      'gen_ai.usage.cost.currency': 'USD',
+      'gen_ai.usage.cost.source': 'local',
+      'switchboard.cost.amount': amount,
+      'switchboard.price.source': 'table',
+      'switchboard.price.version': PRICES_VERSION,
+      'switchboard.price.band': 'off-peak',
+    });
+
+    it('a primary-style reply: every attribute, the span name, kind, status and scope', async () => {
+      const usage = {
+        prompt_tokens: 1200,
+        completion_tokens: 300,
+        total_tokens: 1500,
+        prompt_cache_hit_tokens: 1024,
+        prompt_cache_miss_tokens: 176,
+        completion_tokens_details: { reasoning_tokens: 120 },
+      };
+      const fault = chatReply({
+        id: 'chatcmpl-7f3a',
+        model: 'primary-flash',
+        content: 'Step 3.',
+        finishReason: 'stop',
+        usage,
+      });
+      const { span } = await call(
+        primary,
+        'primary',
+        {
+          model: 'primary-flash',
+          messages: [{ role: 'user', content: 'Which step failed?' }],
+          temperature: 0.2,
+        },
+        { role: 'judge', fault },
+      );
+      const local = exact(costOf(priceOf('primary-flash'), usage));
+      expect(local).toBe(0.000487776);
+      expect(span.name).toBe('chat primary-flash');
+      expect(span.kind).toBe(2); // CLIENT
+      expect(span.status).toEqual({ code: 0 }); // UNSET
+      expect(span.instrumentationScope).toEqual({
+        name: '@switchboard/telemetry',
+        version: PACKAGE_VERSION,
+        schemaUrl: SCHEMA_URLS[mode],
+      });
+      expect(span.attributes).toEqual({
+        ...callAttributes(primary, 'primary', 'primary-flash'),
+        'gen_ai.request.temperature': 0.2,
+        'gen_ai.response.model': 'primary-flash',
+        'gen_ai.response.id': 'chatcmpl-7f3a',
+        'gen_ai.response.finish_reasons': ['stop'],
+        'gen_ai.usage.input_tokens': 1200,
+        'gen_ai.usage.output_tokens': 300,
+        'gen_ai.usage.cache_read.input_tokens': 1024,
+        'gen_ai.usage.reasoning.output_tokens': 120,
+        ...localCost(local),
+        'switchboard.route': `primary ${primary.url}`,
+        'switchboard.role': 'judge',
+        'switchboard.attempts': 1,
+      });
+      checkTypes(span.attributes, mode);
+    });
+
+    it("a gateway reply with the provider's cost and cache writes: source provider, the table's figure under switchboard.*", async () => {
+      const usage = {
+        prompt_tokens: 2000,
+        completion_tokens: 500,
+        total_tokens: 2500,
+        prompt_tokens_details: { cached_tokens: 1500, cache_write_tokens: 400 },
+        cost: 0.0012,
+      };
+      const fault = chatReply({
+        id: 'gen-91c2',
+        model: 'primary-v4-pro-0815',
+        content: '[]',
+        finishReason: 'stop',
+        usage,
+      });
+      const { span } = await call(
+        gateway,
+        'gateway',
+        { model: 'primary-v4-pro', messages: [{ role: 'user', content: 'Findings?' }] },
+        { role: 'detector', fault },
+      );
+      const table = exact(costOf(priceOf('primary-v4-pro'), usage));
+      expect(table).not.toBe(0.0012);
+      expect(span.attributes).toEqual({
+        ...callAttributes(gateway, 'gateway', 'primary-v4-pro'),
+        'gen_ai.request.temperature': 0,
+        'gen_ai.response.model': 'primary-v4-pro-0815',
+        'gen_ai.response.id': 'gen-91c2',
+        'gen_ai.response.finish_reasons': ['stop'],
+        'gen_ai.usage.input_tokens': 2000,
+        'gen_ai.usage.output_tokens': 500,
+        'gen_ai.usage.cache_read.input_tokens': 1500,
+        [cacheWrite]: 400,
+        'gen_ai.usage.cost.amount': 0.0012,
+        'gen_ai.usage.cost.currency': 'USD',
+        'gen_ai.usage.cost.source': 'provider',
+        'switchboard.cost.amount': table,
+        'switchboard.price.source': 'table',
+        'switchboard.price.version': PRICES_VERSION,
+        'switchboard.price.band': 'off-peak',
+        'switchboard.role': 'detector',
+      });
+      checkTypes(span.attributes, mode);
+    });
+
+    it('a JSON-mode call: gen_ai.output.type json, and no count the provider did not report', async () => {
+      const usage = { prompt_tokens: 50, completion_tokens: 7, total_tokens: 57 };
+      const fault = chatReply({
+        id: 'chatcmpl-j1',
+        model: 'primary-v4-flash',
+        content: '{"a":1}',
+        finishReason: 'stop',
+        usage,
+      });
+      const { span } = await call(
+        primary,
+        'primary',
+        { model: 'primary-v4-flash', messages: [{ role: 'user', content: 'JSON please' }], jsonObject: true },
+        { fault },
+      );
+      const local = exact(costOf(priceOf('primary-v4-flash'), usage));
+      expect(span.attributes).toEqual({
+        ...callAttributes(primary, 'primary', 'primary-v4-flash'),
+        'gen_ai.output.type': 'json',
+        'gen_ai.request.temperature': 0,
+        'gen_ai.response.model': 'primary-v4-flash',
+        'gen_ai.response.id': 'chatcmpl-j1',
+        'gen_ai.response.finish_reasons': ['stop'],
+        'gen_ai.usage.input_tokens': 50,
+        'gen_ai.usage.output_tokens': 7,
+        ...localCost(local),
+      });
+      checkTypes(span.attributes, mode);
+    });
+
+    it('a bounded call: gen_ai.request.max_tokens is the cap sent; a reported 0 is sent as 0', async () => {
+      const usage = {
+        prompt_tokens: 80,
+        completion_tokens: 64,
+        total_tokens: 144,
+        prompt_cache_hit_tokens: 0,
+        prompt_cache_miss_tokens: 80,
+      };
+      const fault = chatReply({
+        id: 'chatcmpl-b1',
+        model: 'primary-v4.1-flash',
+        content: 'cut',
+        finishReason: 'length',
+        usage,
+      });
+      const { span } = await call(
+        primary,
+        'primary',
+        { model: 'primary-v4.1-flash', messages: [{ role: 'user', content: 'Short' }], temperature: 0.5 },
+        { bounded: 64, fault },
+      );
+      const local = exact(costOf(priceOf('primary-v4.1-flash'), usage));
+      expect(span.attributes).toEqual({
+        ...callAttributes(primary, 'primary', 'primary-v4.1-flash'),
+        'gen_ai.request.max_tokens': 64,
+        'gen_ai.request.temperature': 0.5,
+        'gen_ai.response.model': 'primary-v4.1-flash',
+        'gen_ai.response.id': 'chatcmpl-b1',
+        'gen_ai.response.finish_reasons': ['length'],
+        'gen_ai.usage.input_tokens': 80,
+        'gen_ai.usage.output_tokens': 64,
+        'gen_ai.usage.cache_read.input_tokens': 0,
+        ...localCost(local),
+      });
+      checkTypes(span.attributes, mode);
+    });
+
+    it('a 429: error.type rate_limited, an error status whose description does not repeat it, no usage or cost', async () => {
+      const { span } = await call(
+        primary,
+        'primary',
+        { model: 'primary-flash', messages: [{ role: 'user', content: 'Again?' }] },
+        { fault: { path: '/chat/completions', status: 429, times: 1 } },
+      );
+      expect(span.status).toEqual({ code: 2, message: 'HTTP 429' });
+      expect(span.attributes).toEqual({
+        ...callAttributes(primary, 'primary', 'primary-flash'),
+        'gen_ai.request.temperature': 0,
+        'error.type': 'rate_limited',
+      });
+      checkTypes(span.attributes, mode);
+    });
+
+    it('every metric: name, instrument, unit, bucket advice, attributes, and durations equal to the spans', async () => {
+      const scenarios: Captured[] = [];
+      const gatewayUsage = {
+        prompt_tokens: 2000,
+        completion_tokens: 500,
+        prompt_tokens_details: { cached_tokens: 1500, cache_write_tokens: 400 },
+        cost: 0.0012,
+      };
+      scenarios.push(
+        await call(
+          primary,
+          'primary',
+          { model: 'primary-flash', messages: [{ role: 'user', content: 'a' }] },
+          {
+            role: 'judge',
+            fault: chatReply({
+              id: 'c1',
+              model: 'primary-flash-0815',
+              content: 'x',
+              finishReason: 'stop',
+              usage: {
+                prompt_tokens: 1200,
+                completion_tokens: 300,
+                prompt_cache_hit_tokens: 1024,
+                prompt_cache_miss_tokens: 176,
+                completion_tokens_details: { reasoning_tokens: 120 },
+              },
+            }),
+          },
+        ),
+        await call(
+          gateway,
+          'gateway',
+          { model: 'primary-v4-pro', messages: [{ role: 'user', content: 'b' }] },
+          {
+            role: 'detector',
+            fault: chatReply({
+              id: 'g1',
+              model: 'primary-v4-pro',
+              content: '[]',
+              finishReason: 'stop',
+              usage: gatewayUsage,
+            }),
+          },
+        ),
+        await call(
+          primary,
+          'primary',
+          { model: 'primary-flash', messages: [{ role: 'user', content: 'c' }] },
+          {
+            fault: { path: '/chat/completions', status: 429, times: 1 },
+          },
+        ),
+      );
+      const { resourceMetrics, errors } = await reader.collect();
+      expect(errors).toEqual([]);
+      const scopes = resourceMetrics.scopeMetrics;
+      expect(scopes.map((scope) => scope.scope)).toEqual([
+        {
+          name: '@switchboard/telemetry',
+          version: PACKAGE_VERSION,
+          schemaUrl: SCHEMA_URLS[mode],
+        },
+      ]);
+      const collected = new Map<string, MetricData>(
+        scopes[0]?.metrics.map((metric) => [metric.descriptor.name, metric]),
+      );
+      const specs = metricsOf(mode);
+      expect([...collected.keys()].sort()).toEqual([...specs.keys()].sort());
+      for (const [name, spec] of specs) {
+        const metric = collected.get(name) as MetricData;
+        // What the exporter sees of the instrument: a histogram's points, or a monotonic sum's (a counter).
+        expect((metric.descriptor as { type?: unknown }).type, name).toBe(spec.instrument);
+        expect(metric.descriptor.unit, name).toBe(spec.unit);
+        if (spec.buckets !== null) {
+          expect(metric.dataPointType, name).toBe(DataPointType.HISTOGRAM);
+          for (const point of metric.dataPoints) {
+            expect((point.value as Histogram).buckets.boundaries, name).toEqual(spec.buckets);
+          }
+        } else {
+          expect(metric.dataPointType, name).toBe(DataPointType.SUM);
+          expect(metric.dataPointType === DataPointType.SUM && metric.isMonotonic, name).toBe(true);
+        }
+        for (const point of metric.dataPoints) checkTypes(point.attributes, mode);
+      }
+
+      const primaryBase = metricAttributes(primary, 'primary', 'primary-flash');
+      const gatewayBase = metricAttributes(gateway, 'gateway', 'primary-v4-pro');
+      const points = (name: string) =>
+        (collected.get(name) as MetricData).dataPoints.map((point) => [point.attributes, point.value]);
+      const sums = (name: string) =>
+        (collected.get(name) as MetricData).dataPoints.map((point) => [
+          point.attributes,
+          (point.value as Histogram).sum,
+        ]);
+
+      // Durations: one point per call, equal to the span's duration; the failure carries error.type.
+      const [ok, viaGateway, limited] = scenarios.map((scenario) => seconds(scenario.span));
+      const duration = latest ? 'gen_ai.client.inference.duration' : 'gen_ai.client.operation.duration';
+      const durations = sums(duration);
+      expect(durations).toHaveLength(3);
+      expect(durations).toEqual(
+        expect.arrayContaining([
+          [primaryBase, ok],
+          [gatewayBase, viaGateway],
+          [{ ...primaryBase, 'error.type': 'rate_limited' }, limited],
+        ]),
+      );
+      for (const [, value] of durations) expect(Number.isFinite(value)).toBe(true);
+
+      if (!latest) {
+        expect(sums('gen_ai.client.token.usage')).toEqual(
+          expect.arrayContaining([
+            [{ ...primaryBase, 'gen_ai.token.type': 'input' }, 1200],
+            [{ ...primaryBase, 'gen_ai.token.type': 'output' }, 300],
+            [{ ...gatewayBase, 'gen_ai.token.type': 'input' }, 2000],
+            [{ ...gatewayBase, 'gen_ai.token.type': 'output' }, 500],
+          ]),
+        );
+        expect(sums('gen_ai.client.token.usage')).toHaveLength(4);
+      } else {
+        const byModality = (base: object) => ({ ...base, 'gen_ai.token.modality': 'unknown' });
+        const counted: Record<string, [object, number][]> = {
+          'gen_ai.client.inference.usage.input_tokens': [
+            [byModality(primaryBase), 1200],
+            [byModality(gatewayBase), 2000],
+          ],
+          'gen_ai.client.inference.usage.output_tokens': [
+            [byModality(primaryBase), 300],
+            [byModality(gatewayBase), 500],
+          ],
+          'gen_ai.client.inference.usage.cache_read.input_tokens': [
+            [byModality(primaryBase), 1024],
+            [byModality(gatewayBase), 1500],
+          ],
+          // Only the gateway reported cache writes and only the primary reported reasoning.
+          'gen_ai.client.inference.usage.cache_write.input_tokens': [[byModality(gatewayBase), 400]],
+          'gen_ai.client.inference.usage.reasoning.output_tokens': [[byModality(primaryBase), 120]],
+        };
+        for (const [name, expected] of Object.entries(counted)) {
+          expect(points(name), name).toHaveLength(expected.length);
+          expect(points(name), name).toEqual(expect.arrayContaining(expected));
+        }
+        expect(sums('gen_ai.client.inference.operation.input_tokens')).toEqual(
+          expect.arrayContaining([
+            [primaryBase, 1200],
+            [gatewayBase, 2000],
+          ]),
+        );
+        expect(sums('gen_ai.client.inference.operation.output_tokens')).toEqual(
+          expect.arrayContaining([
+            [primaryBase, 300],
+            [gatewayBase, 500],
+          ]),
+        );
+      }
+
+      // The cost counter counts the ledger's figure, with its currency; a failed call costs nothing.
+      const judgeCost = exact(scenarios[0]?.record.costUsd ?? null);
+      const detectorCost = exact(scenarios[1]?.record.costUsd ?? null);
+      expect(points('switchboard.client.cost')).toEqual(
+        expect.arrayContaining([
+          [
+            {
+              'switchboard.role': 'judge',
+              'gen_ai.request.model': 'primary-flash',
+              'switchboard.route': `primary ${primary.url}`,
+              'gen_ai.usage.cost.currency': 'USD',
+            },
+            judgeCost,
+          ],
+          [
+            {
+              'switchboard.role': 'detector',
+              'gen_ai.request.model': 'primary-v4-pro',
+              'switchboard.route': `gateway ${gateway.url}`,
+              'gen_ai.usage.cost.currency': 'USD',
+            },
+            detectorCost,
+          ],
+        ]),
+      );
+      expect(points('switchboard.client.cost')).toHaveLength(2);
+    });
+  },
+);
+
+describe('otelObserver conventions switch', () => {
+  it('follows OTEL_SEMCONV_STABILITY_OPT_IN when it lists gen_ai_latest_experimental; the option wins', async () => {
+    const before = process.env.OTEL_SEMCONV_STABILITY_OPT_IN;
+    const names = async (options: { conventions?: OtelConventions }) => {
+      const reader2 = new CollectingReader();
+      const observer = await otelObserver({
+        ...options,
+        meterProvider: new MeterProvider({ readers: [reader2] }),
+      });
+      observer.afterCall?.({
+        model: 'primary-flash',
+        usage: { prompt_tokens: 3, completion_tokens: 2 },
+        costUsd: null,
+        costNanoUsd: null,
+        pricedAs: null,
+        priceSource: null,
+        tariff: null,
+        at: new Date().toISOString(),
+        durationMs: 5,
+        attempts: 1,
+      });
+      const { resourceMetrics } = await reader2.collect();
+      return resourceMetrics.scopeMetrics.flatMap((scope) =>
+        scope.metrics.map((metric) => metric.descriptor.name),
+      );
+    };
+    try {
+      process.env.OTEL_SEMCONV_STABILITY_OPT_IN = 'http, gen_ai_latest_experimental';
+      expect(await names({})).toContain('gen_ai.client.inference.duration');
+      expect((await names({ conventions: 'v1.41.0' })).sort()).toEqual([
+        'gen_ai.client.operation.duration',
+        'gen_ai.client.token.usage',
+      ]);
+      process.env.OTEL_SEMCONV_STABILITY_OPT_IN = 'http';
+      expect(await names({})).toContain('gen_ai.client.operation.duration');
+    } finally {
+      if (before === undefined) delete process.env.OTEL_SEMCONV_STABILITY_OPT_IN;
+      else process.env.OTEL_SEMCONV_STABILITY_OPT_IN = before;
+    }
+  });
+});
