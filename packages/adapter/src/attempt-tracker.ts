@@ -1,5 +1,6 @@
 import type { AttemptHandle, AttemptInfo, AttemptOutcome, CallObserver } from './call-observer.js';
 import type { CallRecord } from './call-record.js';
+import { mayHaveBeenBilled } from './may-have-been-billed.js';
 
 /** What every attempt of one raw call shares, told to observers with its attempt number. */
 export type AttemptContext = Omit<AttemptInfo, 'attempt'>;
@@ -32,19 +33,27 @@ export class AttemptTracker {
     return this.#acquire({ ...this.#context, attempt });
   }
 
-  /** When an attempt `before` let through ends: `failure` null when its reply was read. */
-  after(_attempt: number, failure: unknown | null): void {
+  /**
+   * When an attempt `before` let through ends: `failure` null when its reply was read;
+   * `sent` false when the transport knows the request never went on the wire.
+   */
+  after(_attempt: number, failure: unknown | null, sent?: boolean): void {
     const handles = this.#current;
     this.#current = [];
     if (handles.length === 0) return;
-    if (failure !== null && failure !== undefined) endAll(handles, { record: null, error: failure });
-    else if (this.#final !== null) endAll(handles, this.#final);
+    if (failure !== null && failure !== undefined) {
+      endAll(handles, { record: null, error: failure, mayHaveBeenBilled: mayHaveBeenBilled(failure, sent) });
+    } else if (this.#final !== null) endAll(handles, this.#final);
     else this.#replied.push(...handles);
   }
 
   /** The raw call is over: ends the handles that waited for its record. */
   finish(record: CallRecord, error: unknown | null): void {
-    this.#final = error === null ? { record, error: null } : { record: null, error };
+    // These attempts' replies were read: the provider billed them, whatever happened next.
+    this.#final =
+      error === null
+        ? { record, error: null, mayHaveBeenBilled: true }
+        : { record: null, error, mayHaveBeenBilled: true };
     const handles = this.#replied;
     this.#replied = [];
     endAll(handles, this.#final);
@@ -60,7 +69,7 @@ export class AttemptTracker {
           handles.push(handle);
       } catch (error) {
         // The attempt is refused: the leases already taken are given back.
-        endAll(handles, { record: null, error });
+        endAll(handles, { record: null, error, mayHaveBeenBilled: false });
         throw error;
       }
     }

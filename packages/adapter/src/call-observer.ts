@@ -24,6 +24,16 @@ export interface AttemptOutcome {
   readonly record: CallRecord | null;
   /** What ended the attempt, when it failed. */
   readonly error: ChatError | unknown | null;
+  /**
+   * Whether the provider may have billed this attempt. True when a reply was read,
+   * and when the attempt failed after its request may have reached the provider
+   * with no reply saying what it cost (a timeout, a connection lost after sending,
+   * a reply cut short or unreadable). False only when it provably cost nothing: it
+   * was never sent (connection refused, refused by an observer, aborted before
+   * sending) or the provider answered with an HTTP error status. A budget settles
+   * an attempt that may have been billed and has no cost at its worst case.
+   */
+  readonly mayHaveBeenBilled: boolean;
 }
 
 /** Returned by `beforeAttempt` to learn how that attempt ended (settle or release a lease). */

@@ -228,7 +228,7 @@ export class OpenAITransport implements ChatTransport {
       const asked = failure.retryable ? retryAfterMs(attempt.headers) : undefined;
       if (asked !== undefined && asked > this.#timing.maxRetryWaitMs)
         failure = this.#waitTooLong(failure, asked);
-      hooks.afterAttempt?.(number, failure);
+      hooks.afterAttempt?.(number, failure, attempt.sent);
       if (!failure.retryable || number >= this.maxAttempts) throw failure;
       await pause(asked ?? backoffMs(number, this.#timing), signal, context);
     }

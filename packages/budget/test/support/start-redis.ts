@@ -6,12 +6,24 @@ import { Redis } from 'ioredis';
 export interface TestRedis {
   readonly url: string;
   readonly port: number;
-  /** Stops the server and waits for it to exit. */
+  /** Stops the server (SIGTERM) and waits for it to exit. */
   stop(): Promise<void>;
+  /** Kills the server (SIGKILL), as a crash does, and waits for it to exit. */
+  kill(): Promise<void>;
+}
+
+/** How to start it. */
+export interface StartRedisOptions {
+  /** Default: a free port. */
+  readonly port?: number;
+  /** An append-only file with fsync on every write, in `dir`. Default: no persistence. */
+  readonly persistence?: { readonly dir: string };
+  /** Extra `--name value` arguments, e.g. `['--maxmemory-policy', 'allkeys-lru']`. */
+  readonly args?: readonly string[];
 }
 
 /** A free loopback port: bind one, note it, release it (redis-server has no `--port 0`). */
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -24,14 +36,17 @@ async function freePort(): Promise<number> {
 }
 
 /**
- * Starts `redis-server` without persistence and waits until it answers PING.
- * Rejects (failing the suite, never skipping it) when it cannot start.
+ * Starts `redis-server` and waits until it answers PING. Rejects (failing the
+ * suite, never skipping it) when it cannot start.
  */
-export async function startRedis(): Promise<TestRedis> {
-  const port = await freePort();
+export async function startRedis(options: StartRedisOptions = {}): Promise<TestRedis> {
+  const port = options.port ?? (await freePort());
+  const persistence = options.persistence
+    ? ['--dir', options.persistence.dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', '']
+    : ['--save', '', '--appendonly', 'no'];
   const child: ChildProcess = spawn(
     'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    ['--port', String(port), '--bind', '127.0.0.1', ...persistence, ...(options.args ?? [])],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
   let stderr = '';
@@ -66,7 +81,11 @@ export async function startRedis(): Promise<TestRedis> {
     url,
     port,
     async stop() {
-      if (child.exitCode === null) child.kill('SIGTERM');
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+    async kill() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       await exited;
     },
   };
