@@ -1,4 +1,5 @@
 import type { CallObserver } from '@switchboard/adapter';
+import type { PriceBook } from '@switchboard/prices';
 import type { ResolvedChatEndpoint } from './resolved-chat-endpoint.js';
 
 /** The `observers` option checked: an array (each observer is checked by the adapter), or none. */
@@ -10,18 +11,31 @@ export function checkObservers(observers: unknown): readonly CallObserver[] {
   return observers;
 }
 
+/** An observer that prices with a book it is handed (a budget of `@switchboard/budget`). */
+interface PriceBookTaker {
+  adoptPriceBook(book: PriceBook): unknown;
+}
+
 /**
  * Adds `observers` to the adapter of an adapter route (rules 4–6), so a budget or a
  * meter sees its every attempt and raw call, and those of its `bounded` copies and
- * `forRole` views. The override and scripted routes are left alone: the override is
- * the caller's own client (not ours to change), and a scripted client makes no raw
- * call, so there is nothing to reserve, settle or record.
+ * `forRole` views. An observer that takes a price book (a budget) is handed the
+ * endpoint's, so it reserves with the prices the calls are costed with (table, code
+ * and configuration entries). The override and scripted routes are left alone: the
+ * override is the caller's own client (not ours to change), and a scripted client
+ * makes no raw call, so there is nothing to reserve, settle or record.
  */
 export function attachObservers(
   resolved: ResolvedChatEndpoint,
   observers: readonly CallObserver[],
 ): ResolvedChatEndpoint {
   if (resolved.rule === 'override' || resolved.rule === 'scripted') return resolved;
-  for (const observer of observers) resolved.client.observe(observer);
+  const book = resolved.endpoint.priceBook;
+  for (const observer of observers) {
+    if (book !== null && typeof (observer as Partial<PriceBookTaker>).adoptPriceBook === 'function') {
+      (observer as PriceBookTaker).adoptPriceBook(book);
+    }
+    resolved.client.observe(observer);
+  }
   return resolved;
 }

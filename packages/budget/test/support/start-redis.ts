@@ -6,6 +6,8 @@ import { Redis } from 'ioredis';
 export interface TestRedis {
   readonly url: string;
   readonly port: number;
+  /** The persistence directory, when it has one. */
+  readonly dir: string;
   /** Stops the server (SIGTERM) and waits for it to exit. */
   stop(): Promise<void>;
   /** Kills the server (SIGKILL), as a crash does, and waits for it to exit. */
@@ -18,6 +20,8 @@ export interface StartRedisOptions {
   readonly port?: number;
   /** An append-only file with fsync on every write, in `dir`. Default: no persistence. */
   readonly persistence?: { readonly dir: string };
+  /** A password the server requires (`requirepass`). */
+  readonly password?: string;
   /** Extra `--name value` arguments, e.g. `['--maxmemory-policy', 'allkeys-lru']`. */
   readonly args?: readonly string[];
 }
@@ -46,7 +50,15 @@ export async function startRedis(options: StartRedisOptions = {}): Promise<TestR
     : ['--save', '', '--appendonly', 'no'];
   const child: ChildProcess = spawn(
     'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', ...persistence, ...(options.args ?? [])],
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      ...persistence,
+      ...(options.password ? ['--requirepass', options.password] : []),
+      ...(options.args ?? []),
+    ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
   let stderr = '';
@@ -62,7 +74,12 @@ export async function startRedis(options: StartRedisOptions = {}): Promise<TestR
   const url = `redis://127.0.0.1:${port}`;
   const deadline = Date.now() + 15_000;
   for (;;) {
-    const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    const probe = new Redis(url, {
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+      ...(options.password ? { password: options.password } : {}),
+    });
     probe.on('error', () => {});
     try {
       await Promise.race([probe.connect().then(() => probe.ping()), failed]);
@@ -80,6 +97,7 @@ export async function startRedis(options: StartRedisOptions = {}): Promise<TestR
   return {
     url,
     port,
+    dir: options.persistence?.dir ?? '',
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await exited;
