@@ -71,8 +71,13 @@ export class LeaseHandle implements AttemptHandle {
       : { actualNanoUsd: 0 };
   }
 
-  /** The record's cost; without one, its usage at the maximum prices; null when neither is known. */
+  /**
+   * The record's cost; without one, its usage at the maximum prices; null when
+   * neither is known (no usage, e.g. a stream cut before its usage arrived) or
+   * the cost is only an estimate.
+   */
   #costOf(record: CallRecord): number | null {
+    if ((record.priceSource as string | null) === 'estimate') return null;
     let usd: number | null = null;
     if (typeof record.costUsd === 'number' && Number.isFinite(record.costUsd)) usd = record.costUsd;
     else usd = costOf(this.#shared.pricing.maxPricesOf(record.model), record.usage);

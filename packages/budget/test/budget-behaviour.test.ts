@@ -275,4 +275,87 @@ describe.each([memoryStores(), redisStores()])('Budget on $name', (factory) => {
       expect((await budget.usage())[0]?.spentUsd).toBe(2);
     });
   });
+
+  describe('unknown fate', () => {
+    it('settles at the worst case, as unsettled, a record without usage or with only an estimated cost', async () => {
+      const budget = budgetOn(factory.create());
+      const cut = await budget.beforeAttempt(attemptInfo({ maxTokens: 4 }));
+      await cut.end({ record: callRecord(null, { usage: null }), error: null, mayHaveBeenBilled: true });
+      const estimated = await budget.beforeAttempt(attemptInfo({ maxTokens: 3 }));
+      await estimated.end({
+        record: callRecord(0.5, { priceSource: 'estimate' as never }),
+        error: null,
+        mayHaveBeenBilled: true,
+      });
+      expect((await budget.usage())[0]).toMatchObject({
+        spentUsd: 7,
+        unsettledUsd: 7,
+        unsettledCalls: 2,
+        reservedUsd: 0,
+        inFlight: 0,
+      });
+    });
+
+    it('settles at the worst case a failed attempt that may have been billed, and releases one that was not', async () => {
+      const budget = budgetOn(factory.create());
+      const timedOut = await budget.beforeAttempt(attemptInfo({ maxTokens: 4 }));
+      await timedOut.end({
+        record: null,
+        error: new ChatError({ kind: 'timeout', message: 'no reply within 300 ms' }),
+        mayHaveBeenBilled: true,
+      });
+      const refused = await budget.beforeAttempt(attemptInfo({ maxTokens: 2 }));
+      await refused.end({
+        record: null,
+        error: new ChatError({ kind: 'connection', message: 'connect ECONNREFUSED' }),
+        mayHaveBeenBilled: false,
+      });
+      expect((await budget.usage())[0]).toMatchObject({
+        spentUsd: 4,
+        unsettledUsd: 4,
+        unsettledCalls: 1,
+        reservedUsd: 0,
+        inFlight: 0,
+      });
+    });
+  });
+
+  describe('options', () => {
+    it('checks every option when the budget is made, naming it', () => {
+      const make = (options: Partial<BudgetOptions>) => () =>
+        createBudget({ scope: { name: 'run' }, ...options } as BudgetOptions);
+      expect(make({ roles: { judge: { limitUsd: -1 } } })).toThrow(
+        'roles.judge.limitUsd must be a number of USD from 0 to 9000000',
+      );
+      expect(make({ roles: { judge: { maxInFlight: 0 } } })).toThrow(
+        'roles.judge.maxInFlight must be an integer >= 1',
+      );
+      expect(make({ scope: { name: 'run\nsecond line' } })).toThrow(
+        /scope\.name must be a non-empty string without '\{', '\}', '\/' or control characters/,
+      );
+      expect(make({ scope: { name: 'run', limitUsd: 1e300 } })).toThrow(
+        'scope.limitUsd must be a number of USD',
+      );
+      expect(make({ fallback: { share: 0 } })).toThrow('fallback.share must be a number in (0, 1]');
+      expect(make({ onLedgerLost: 'ignore' as never })).toThrow(
+        "onLedgerLost must be 'refuse' or 'start-afresh'",
+      );
+      expect(make({ store: {} as never })).toThrow('store must be a BudgetStore');
+      expect(make({ maxOutputTokens: 1.5 })).toThrow(
+        'maxOutputTokens must be a positive integer or a function',
+      );
+    });
+
+    it('refuses a call when the maxOutputTokens function gives no positive integer', async () => {
+      for (const given of [0, 1.5, Number.NaN]) {
+        const budget = budgetOn(factory.create(), { maxOutputTokens: () => given });
+        await expect(budget.beforeAttempt(attemptInfo({ maxTokens: null }))).rejects.toMatchObject({
+          reason: 'uncapped',
+          message: expect.stringContaining(
+            `maxOutputTokens("test-model") gave ${given}, expected a positive integer or null`,
+          ),
+        });
+      }
+    });
+  });
 });
