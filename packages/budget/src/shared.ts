@@ -92,7 +92,8 @@ export function sharedOf(options: BudgetOptions): Shared {
       return book.maxPricesOf(model, { from: now, until: now + PRICING_HORIZON_MS });
     });
 
-  const lastLeft = new Map<string, number>();
+  /** Per scope key, what the store last said was left: nano-dollars and slots. */
+  const lastLeft = new Map<string, { money: number; slots: number }>();
   let epoch = 0;
   let onFallback = false;
   let failures = 0;
@@ -136,25 +137,30 @@ export function sharedOf(options: BudgetOptions): Shared {
       }
       const rows = result.granted ? result.counters : undefined;
       for (const [index, scope] of chain.scopes.entries()) {
-        if (scope.limitNanoUsd === null) continue;
         const counters = rows
           ? rows[index]
           : !result.granted && result.scopeIndex === index
             ? result.counters
             : undefined;
-        if (counters)
-          lastLeft.set(scope.key, scope.limitNanoUsd - counters.spentNanoUsd - counters.reservedNanoUsd);
+        if (!counters) continue;
+        lastLeft.set(scope.key, {
+          money: (scope.limitNanoUsd ?? 0) - counters.spentNanoUsd - counters.reservedNanoUsd,
+          slots: (scope.maxInFlight ?? 0) - counters.inFlight,
+        });
       }
     },
     fallbackScopes(chain) {
       const scopes: StoredScope[] = [];
       for (const scope of chain.scopes) {
         const left = lastLeft.get(scope.key);
-        if (scope.limitNanoUsd !== null && left === undefined) return null;
+        const limited = scope.limitNanoUsd !== null || scope.maxInFlight !== null;
+        if (limited && left === undefined) return null;
+        // Slots held when the store was last seen count as taken for the whole outage.
         scopes.push({
           key: `${scope.key}#${epoch}`,
-          limitNanoUsd: scope.limitNanoUsd === null ? null : Math.floor(Math.max(0, left ?? 0) * share),
-          maxInFlight: scope.maxInFlight === null ? null : Math.max(1, Math.floor(scope.maxInFlight * share)),
+          limitNanoUsd:
+            scope.limitNanoUsd === null ? null : Math.floor(Math.max(0, left?.money ?? 0) * share),
+          maxInFlight: scope.maxInFlight === null ? null : Math.floor(Math.max(0, left?.slots ?? 0) * share),
         });
       }
       onFallback = true;
