@@ -240,6 +240,16 @@ export class Budget implements CallObserver {
     const shared = this.#shared;
     const { store, ttlMs, fallback } = shared;
     const request = { leaseId, scopes: chain.scopes, amountNanoUsd: amount, ttlMs };
+    if (fallback !== null && shared.draining()) {
+      const scopes = shared.fallbackScopes(chain);
+      if (scopes !== null) {
+        return {
+          result: await fallback.store.acquire({ ...request, scopes }),
+          store: fallback.store,
+          scopes,
+        };
+      }
+    }
     let result: AcquireResult;
     try {
       result = await store.acquire(request);
@@ -277,6 +287,7 @@ export class Budget implements CallObserver {
     this.#shared.heartbeat.add({ leaseId, scopes, store });
     // A fallback lease's spend is written back to the store under its own id, once.
     const writeBack = store === this.#shared.store ? null : chain.scopes;
+    if (writeBack !== null) this.#shared.fallbackLease(1);
     return new LeaseHandle(this.#shared, { leaseId, store, scopes, amount, writeBack });
   }
 }

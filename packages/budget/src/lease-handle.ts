@@ -48,6 +48,7 @@ export class LeaseHandle implements AttemptHandle {
         leaseId: `${leaseId}:fallback`,
         scopes: writeBack,
         settlement,
+        done: () => this.#shared.fallbackLease(-1),
       });
     }
     return this.#shared.settle(store, {

@@ -10,76 +10,127 @@ export interface PendingSettlement {
   readonly done?: (held: boolean) => void;
 }
 
+interface Numbered extends PendingSettlement {
+  readonly number: number;
+}
+
 const FIRST_RETRY_MS = 50;
 const MAX_RETRY_MS = 2000;
 
 /**
- * Settlements of one store, delivered in order and never given up while the
- * process lives: a failed one is retried with backoff (50 ms doubling to 2 s)
- * until the store answers, and the ones behind it wait. Stores are idempotent
- * by lease id, so a retry whose first try did reach the store counts once.
+ * Settlements of one store, never given up while the process lives. While the
+ * store answers, each is sent at once (commands on one connection run in the
+ * order sent). Once one fails, it and every later one wait in a line, in the
+ * order they were made, and the first in line is retried with backoff (50 ms
+ * doubling to 2 s) until the store answers. Stores are idempotent by lease id,
+ * so a retry whose first try did reach the store counts once.
  */
 export class SettlementQueue {
   readonly #store: BudgetStore;
-  readonly #pending: PendingSettlement[] = [];
-  readonly #onFailure: (error: unknown, pending: number) => void;
-  #draining = false;
+  readonly #onFailure: (error: unknown, waiting: number) => void;
+  /** Sent, not yet answered. */
+  #sent = 0;
+  /** Failed or made while failing: retried in order. */
+  readonly #line: Numbered[] = [];
+  #numbers = 0;
+  #retrying = false;
   #abandoned = false;
   #idle: Array<() => void> = [];
 
-  constructor(store: BudgetStore, onFailure: (error: unknown, pending: number) => void) {
+  constructor(store: BudgetStore, onFailure: (error: unknown, waiting: number) => void) {
     this.#store = store;
     this.#onFailure = onFailure;
   }
 
   /** Settlements not yet recorded by the store. */
   get size(): number {
-    return this.#pending.length;
+    return this.#sent + this.#line.length;
   }
 
   /**
-   * Delivers a settlement after those before it. When nothing waits and the store
-   * answers synchronously (the in-memory store), it is recorded before this returns.
+   * Delivers a settlement in order with the others. With the in-memory store it is
+   * recorded before this returns; otherwise the promise settles once it is sent
+   * and answered, or once it joined the line of retries.
    */
   add(pending: PendingSettlement): void | Promise<void> {
-    if (this.#pending.length === 0 && !this.#draining) {
-      try {
-        const answer = this.#store.settle(pending.leaseId, pending.scopes, pending.settlement);
-        if (typeof answer === 'boolean') {
-          pending.done?.(answer);
-          return;
-        }
-        this.#pending.push(pending);
-        this.#draining = true;
-        return answer.then(
-          (held) => {
-            if (this.#pending[0] === pending) this.#pending.shift();
-            pending.done?.(held);
-            return this.#drain(FIRST_RETRY_MS);
-          },
-          (error: unknown) => this.#failed(error),
-        );
-      } catch (error) {
-        this.#pending.push(pending);
-        this.#draining = true;
-        return this.#failed(error);
-      }
+    const numbered: Numbered = { ...pending, number: this.#numbers++ };
+    if (this.#retrying || this.#abandoned) {
+      this.#line.push(numbered);
+      return;
     }
-    this.#pending.push(pending);
+    let answer: boolean | Promise<boolean>;
+    try {
+      answer = this.#store.settle(pending.leaseId, pending.scopes, pending.settlement);
+    } catch (error) {
+      this.#fail(numbered, error);
+      return;
+    }
+    if (typeof answer === 'boolean') {
+      pending.done?.(answer);
+      return;
+    }
+    this.#sent += 1;
+    return answer.then(
+      (held) => {
+        this.#sent -= 1;
+        pending.done?.(held);
+        this.#maybeIdle();
+      },
+      (error: unknown) => {
+        this.#sent -= 1;
+        this.#fail(numbered, error);
+      },
+    );
   }
 
-  /** Resolves when every settlement so far is recorded. */
+  /** Resolves when every settlement so far is recorded (or given up by `abandon`). */
   idle(): Promise<void> {
-    if (this.#pending.length === 0) return Promise.resolve();
+    if (this.size === 0) return Promise.resolve();
     return new Promise((resolve) => this.#idle.push(resolve));
   }
 
   /** Stops retrying (the process is closing): returns what was never recorded. */
   abandon(): PendingSettlement[] {
     this.#abandoned = true;
-    const left = this.#pending.splice(0);
+    const left = this.#line.splice(0);
     this.#wakeIdle();
     return left;
+  }
+
+  #fail(numbered: Numbered, error: unknown): void {
+    // In the order they were made, whatever order their failures arrived in.
+    const at = this.#line.findIndex((other) => other.number > numbered.number);
+    this.#line.splice(at < 0 ? this.#line.length : at, 0, numbered);
+    this.#onFailure(error, this.size);
+    if (!this.#retrying && !this.#abandoned) {
+      this.#retrying = true;
+      void this.#drain();
+    }
+  }
+
+  async #drain(): Promise<void> {
+    let wait = FIRST_RETRY_MS;
+    for (;;) {
+      await sleep(wait);
+      const head = this.#line[0];
+      if (head === undefined || this.#abandoned) break;
+      try {
+        const held = await this.#store.settle(head.leaseId, head.scopes, head.settlement);
+        if (this.#line[0] === head) this.#line.shift();
+        head.done?.(held);
+        wait = 0;
+        if (this.#line.length === 0) break;
+      } catch (error) {
+        this.#onFailure(error, this.size);
+        wait = Math.min(MAX_RETRY_MS, Math.max(FIRST_RETRY_MS, wait * 2));
+      }
+    }
+    this.#retrying = false;
+    this.#maybeIdle();
+  }
+
+  #maybeIdle(): void {
+    if (this.size === 0 || this.#abandoned) this.#wakeIdle();
   }
 
   #wakeIdle(): void {
@@ -87,34 +138,8 @@ export class SettlementQueue {
     this.#idle = [];
     for (const resolve of waiting) resolve();
   }
-
-  async #failed(error: unknown): Promise<void> {
-    this.#onFailure(error, this.#pending.length);
-    await sleep(FIRST_RETRY_MS);
-    return this.#drain(FIRST_RETRY_MS * 2);
-  }
-
-  async #drain(backoffMs: number): Promise<void> {
-    let wait = backoffMs;
-    for (;;) {
-      const head = this.#pending[0];
-      if (head === undefined || this.#abandoned) break;
-      try {
-        const held = await this.#store.settle(head.leaseId, head.scopes, head.settlement);
-        if (this.#pending[0] === head) this.#pending.shift();
-        head.done?.(held);
-        wait = FIRST_RETRY_MS;
-      } catch (error) {
-        this.#onFailure(error, this.#pending.length);
-        await sleep(wait);
-        wait = Math.min(MAX_RETRY_MS, wait * 2);
-      }
-    }
-    this.#draining = false;
-    this.#wakeIdle();
-  }
 }
 
 function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+  return new Promise((resolve) => (ms === 0 ? resolve() : setTimeout(resolve, ms)));
 }

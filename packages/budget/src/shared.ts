@@ -35,6 +35,15 @@ export interface Shared {
   /** The chain's scopes as the fallback store sees them, or null when the store never answered for one with a limit. */
   fallbackScopes(chain: Chain): StoredScope[] | null;
   adoptPriceBook(book: PriceBook): boolean;
+  /**
+   * True while the fallback's books are not yet back in the store: a fallback
+   * lease is still live, or a settlement (its write-back) is still waiting for the
+   * store. Until then, acquisitions stay on the fallback, so the store never hands
+   * out room the fallback already spent.
+   */
+  draining(): boolean;
+  /** A fallback lease was granted, or ended. */
+  fallbackLease(change: 1 | -1): void;
 }
 
 /** Checks every option (TypeError or RangeError naming it) and builds what a budget's scopes share. */
@@ -97,6 +106,7 @@ export function sharedOf(options: BudgetOptions): Shared {
   let epoch = 0;
   let onFallback = false;
   let failures = 0;
+  let fallbackLeases = 0;
   const settlements = new Map<BudgetStore, SettlementQueue>();
 
   return {
@@ -165,6 +175,12 @@ export function sharedOf(options: BudgetOptions): Shared {
       }
       onFallback = true;
       return scopes;
+    },
+    draining() {
+      return onFallback && (fallbackLeases > 0 || (settlements.get(store)?.size ?? 0) > 0);
+    },
+    fallbackLease(change) {
+      fallbackLeases += change;
     },
     adoptPriceBook(given) {
       if (!isPriceBook(given))

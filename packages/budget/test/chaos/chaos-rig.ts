@@ -54,7 +54,7 @@ export class ChaosRig {
     const redis = await startRedis(dir ? { persistence: { dir } } : {});
     const redisProxy = await startRedisProxy(redis.port);
     // Every reply takes a while, so faults find calls in flight.
-    const emulator = await startEmulator({ key: API_KEY, faults: [{ delayMs: 120 }] });
+    const emulator = await startEmulator({ key: API_KEY, faults: [{ delayMs: 250 }] });
     const http = await startInFlightProxy(emulator.url);
     return new ChaosRig({
       redis,
@@ -73,6 +73,8 @@ export class ChaosRig {
     onProgress: (index: number, report: Extract<WorkerReport, { type: 'progress' }>) => void = () => {},
     dieAfterGrants: ReadonlyMap<number, number> = new Map(),
   ): Promise<(DoneReport | null)[]> {
+    let ready = 0;
+    const started: ChildProcess[] = [];
     return Promise.all(
       Array.from({ length: count }, (_, index) => {
         const full: WorkerSettings = {
@@ -97,10 +99,15 @@ export class ChaosRig {
           stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
         });
         this.children.push(child);
+        started.push(child);
         let done: DoneReport | null = null;
         child.on('message', (report: WorkerReport) => {
           if (report.type === 'done') done = report;
-          else onProgress(index, report);
+          else if (report.type === 'ready') {
+            // Every worker starts calling at once, however long each took to start.
+            ready += 1;
+            if (ready === count) for (const each of started) each.send('go');
+          } else onProgress(index, report);
         });
         return new Promise<DoneReport | null>((resolve) => child.on('exit', () => resolve(done)));
       }),

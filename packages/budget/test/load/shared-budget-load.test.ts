@@ -79,6 +79,7 @@ describe('a budget on Redis shared by 8 worker processes x 16 calls at a time, u
     const reports = new Map<number, Extract<WorkerReport, { type: 'done' }>>();
     let killedAt: number | null = null;
     const children: ChildProcess[] = [];
+    let ready = 0;
     const finished = Array.from({ length: WORKERS }, (_, index) => {
       const settings: WorkerSettings = {
         index,
@@ -104,6 +105,10 @@ describe('a budget on Redis shared by 8 worker processes x 16 calls at a time, u
       children.push(child);
       child.on('message', (report: WorkerReport) => {
         if (report.type === 'done') reports.set(index, report);
+        if (report.type === 'ready') {
+          ready += 1;
+          if (ready === WORKERS) for (const each of children) each.send('go');
+        }
       });
       return new Promise<{ code: number | null; signal: string | null }>((resolve) =>
         child.on('exit', (code, signal) => {

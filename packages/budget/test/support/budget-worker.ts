@@ -28,9 +28,12 @@ export interface WorkerSettings {
 
 /** What a worker reports. */
 export type WorkerReport =
+  /** Set up and waiting for the parent's `'go'`, so every worker starts calling at once. */
+  | { readonly type: 'ready' }
   | {
       readonly type: 'progress';
-      /** Leases it holds now (granted, not yet ended). */
+      /** Leases granted so far, and held now (granted, not yet ended). */
+      readonly granted: number;
       readonly held: number;
       readonly records: number;
     }
@@ -86,7 +89,7 @@ const refusals: Record<string, number> = {};
 const failures: Record<string, number> = {};
 const refusalMessages: Record<string, string> = {};
 const report = () =>
-  process.send?.({ type: 'progress', held: granted - ended, records } satisfies WorkerReport);
+  process.send?.({ type: 'progress', granted, held: granted - ended, records } satisfies WorkerReport);
 
 const counting: CallObserver = {
   async beforeAttempt(info) {
@@ -103,20 +106,18 @@ const counting: CallObserver = {
     };
   },
 };
-const adapter = new ChatAdapter(
-  new OpenAITransport({
-    apiKey: settings.apiKey,
-    baseUrl: settings.baseUrl,
-    maxAttempts: 2,
-    retryBackoffSeconds: 0.01,
-  }),
-  {
-    observers: [counting],
-    endpoint: { cost: (usage: unknown) => costOf(priceOf(MODEL), usage) },
-    // The emulator's default (reasoning on) makes calls dear enough that the limit stops the run.
-    disableThinking: false,
-  },
-);
+const transport = new OpenAITransport({
+  apiKey: settings.apiKey,
+  baseUrl: settings.baseUrl,
+  maxAttempts: 2,
+  retryBackoffSeconds: 0.01,
+});
+const adapter = new ChatAdapter(transport, {
+  observers: [counting],
+  endpoint: { cost: (usage: unknown) => costOf(priceOf(MODEL), usage) },
+  // The emulator's default (reasoning on) makes calls dear enough that the limit stops the run.
+  disableThinking: false,
+});
 
 let next = 0;
 async function lane(): Promise<void> {
@@ -152,6 +153,14 @@ async function lane(): Promise<void> {
   }
 }
 
+// Warm up what a first call would load (the Redis connection and scripts, the HTTP client), so
+// the workers' first calls start together even on a loaded machine.
+await root.usage().catch(() => {});
+await transport.listModels({ timeoutSeconds: 30 }).catch(() => {});
+await new Promise<void>((resolve) => {
+  process.once('message', () => resolve());
+  process.send?.({ type: 'ready' } satisfies WorkerReport);
+});
 await Promise.all(Array.from({ length: settings.concurrency }, () => lane()));
 const flushed = await root.close({ timeoutMs: 30_000 });
 await store.close();
