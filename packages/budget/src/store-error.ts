@@ -54,9 +54,9 @@ export function storeErrorOf(error: unknown, where: string, lastConnectionError?
       `Redis at ${where}: authentication failed (${/WRONGPASS/.test(message) ? 'WRONGPASS' : 'NOAUTH'}): check the user and password of the url or client`,
     );
   }
-  if (/NOPERM/.test(message)) {
+  if (/NOPERM|can't run this command/.test(message)) {
     return new StoreError(
-      `Redis at ${where}: the ACL user may not run a budget command (NOPERM): allow EVALSHA, EVAL, SCRIPT and the budget's keys`,
+      `Redis at ${where}: the ACL user may not run a command of the budget's scripts (NOPERM): allow +@hash +@sortedset +time +pexpire +evalsha +eval +info on the budget's key prefix`,
     );
   }
   if (/Connection is closed|Stream isn't writeable|connection closed/i.test(message)) {

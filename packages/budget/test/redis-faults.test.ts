@@ -1,3 +1,4 @@
+import { createServer } from 'node:net';
 import { inspect } from 'node:util';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -164,6 +165,33 @@ describe('a budget on Redis under faults', () => {
       });
       await budget.close();
       await store.close();
+    });
+
+    it('calls a url that answers MOVED a configuration error saying to pass a Cluster client', async () => {
+      // A stand-in for one node of a Redis Cluster: it answers INFO (the client's ready check) and MOVED to the rest.
+      const node = createServer((socket) => {
+        socket.on('data', (chunk: Buffer) => {
+          for (const command of chunk.toString('latin1').split(/\r\n(?=\*)/)) {
+            if (!command.startsWith('*')) continue;
+            const info = /^\*\d+\r\n\$4\r\ninfo\r\n/i.test(command);
+            const body = '# Server\r\nloading:0\r\n';
+            socket.write(info ? `$${body.length}\r\n${body}\r\n` : '-MOVED 3999 127.0.0.1:7001\r\n');
+          }
+        });
+      });
+      await new Promise<void>((resolve) => node.listen(0, '127.0.0.1', resolve));
+      const { port } = node.address() as { port: number };
+      const store = new RedisBudgetStore({ url: `redis://127.0.0.1:${port}`, commandTimeoutMs: 1000 });
+      const budget = budgetOn(store, 'run-cluster', [], { fallback: {} });
+      await expect(budget.beforeAttempt(attemptInfo({ maxTokens: 1 }))).rejects.toMatchObject({
+        reason: 'store_unreachable',
+        message: expect.stringContaining(
+          `Redis at 127.0.0.1:${port} is a node of a Redis Cluster (it answered MOVED): pass an ioredis Cluster client as the store's client instead of a url); calls are refused until the configuration is fixed`,
+        ),
+      });
+      await budget.close({ timeoutMs: 0 });
+      await store.close();
+      await new Promise((resolve) => node.close(resolve));
     });
 
     it('keeps the password out of every message, cause, inspect output and warning', async () => {
