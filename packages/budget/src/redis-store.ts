@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Cluster, Redis, type RedisOptions } from 'ioredis';
+import { type Cluster, Redis, type RedisOptions } from 'ioredis';
 import type {
   AcquireRequest,
   AcquireResult,
@@ -93,7 +93,8 @@ export class RedisBudgetStore implements BudgetStore {
     this.#onWarning =
       options.onWarning ?? ((message: string) => process.emitWarning(message, 'BudgetWarning'));
     if (options.client) {
-      if (!(options.client instanceof Redis || options.client instanceof Cluster)) {
+      // Duck-typed, so a client from another copy of ioredis is welcome.
+      if (typeof (options.client as Partial<Redis>).defineCommand !== 'function') {
         throw new TypeError('options.client must be an ioredis Redis or Cluster client');
       }
       this.#client = options.client;
@@ -289,10 +290,9 @@ export class RedisBudgetStore implements BudgetStore {
     if (this.#policyChecked) return;
     this.#policyChecked = true;
     const client = this.#client;
-    const ask =
-      client instanceof Cluster
-        ? Promise.all(client.nodes('master').map((node) => node.config('GET', 'maxmemory-policy')))
-        : client.config('GET', 'maxmemory-policy').then((reply) => [reply]);
+    const ask = isCluster(client)
+      ? Promise.all(client.nodes('master').map((node) => node.config('GET', 'maxmemory-policy')))
+      : client.config('GET', 'maxmemory-policy').then((reply) => [reply]);
     ask.then(
       (replies) => {
         const policies = new Set(replies.map((reply) => String((reply as string[])[1] ?? '')));
@@ -337,8 +337,12 @@ function parseUrl(text: string): URL {
   return url;
 }
 
+function isCluster(client: Redis | Cluster): client is Cluster {
+  return (client as { isCluster?: unknown }).isCluster === true;
+}
+
 function whereOf(client: Redis | Cluster): string {
-  if (client instanceof Cluster) return 'the cluster';
+  if (isCluster(client)) return 'the cluster';
   const { host, port, path } = client.options;
   return withoutUserinfo(path ? String(path) : `${host ?? 'localhost'}:${port ?? 6379}`);
 }
