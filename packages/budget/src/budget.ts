@@ -37,6 +37,7 @@ export interface ScopeUsage {
 
 /** What a store answered, and which store and scope limits it was asked with (the fallback's differ). */
 interface Acquired {
+  readonly leaseId: string;
   readonly result: AcquireResult;
   readonly store: BudgetStore;
   readonly scopes: readonly StoredScope[];
@@ -87,10 +88,9 @@ export class Budget implements CallObserver {
     const worst = worstCaseCostUsd(info, this.#shared.pricing, innermost);
     const amount = reserveNanoUsd(worst);
     if (amount > MAX_CALL_NANO_USD) throw tooDear(info.model, innermost, worst);
-    const leaseId = randomUUID();
     if (info.signal?.aborted) throw abortedError(info.signal);
-    const first = await this.#acquire(leaseId, chain, amount, info.model);
-    if (first.result.granted) return this.#handle(leaseId, first, chain, amount);
+    const first = await this.#acquire(chain, amount, info.model);
+    if (first.result.granted) return this.#handle(first, chain, amount);
     this.#refuseSpend(info, chain, first, amount);
     if (this.#shared.slotWaitMs === 0) throw this.#noSlot(info, chain, first);
     const deadline = performance.now() + this.#shared.slotWaitMs;
@@ -103,8 +103,8 @@ export class Budget implements CallObserver {
     try {
       for (let round = 0; ; round++) {
         if (info.signal?.aborted) throw abortedError(info.signal);
-        const attempt = await this.#acquire(leaseId, chain, amount, info.model);
-        if (attempt.result.granted) return this.#handle(leaseId, attempt, chain, amount);
+        const attempt = await this.#acquire(chain, amount, info.model);
+        if (attempt.result.granted) return this.#handle(attempt, chain, amount);
         this.#refuseSpend(info, chain, attempt, amount);
         const remaining = deadline - performance.now();
         if (remaining <= 0) throw this.#noSlot(info, chain, attempt);
@@ -236,7 +236,9 @@ export class Budget implements CallObserver {
     });
   }
 
-  async #acquire(leaseId: string, chain: Chain, amount: number, model: string): Promise<Acquired> {
+  async #acquire(chain: Chain, amount: number, model: string): Promise<Acquired> {
+    // A new id per try: a try whose answer was lost is released under its id, which is never reused.
+    const leaseId = randomUUID();
     const shared = this.#shared;
     const { store, ttlMs, fallback } = shared;
     const request = { leaseId, scopes: chain.scopes, amountNanoUsd: amount, ttlMs };
@@ -244,6 +246,7 @@ export class Budget implements CallObserver {
       const scopes = shared.fallbackScopes(chain);
       if (scopes !== null) {
         return {
+          leaseId,
           result: await fallback.store.acquire({ ...request, scopes }),
           store: fallback.store,
           scopes,
@@ -269,7 +272,12 @@ export class Budget implements CallObserver {
         );
       }
       shared.onWarning(`budget store unreachable (${messageOf(error)}); using the fallback store`);
-      return { result: await fallback.store.acquire({ ...request, scopes }), store: fallback.store, scopes };
+      return {
+        leaseId,
+        result: await fallback.store.acquire({ ...request, scopes }),
+        store: fallback.store,
+        scopes,
+      };
     }
     if (!result.granted && result.reason === 'ledger_lost' && shared.onLedgerLost === 'start-afresh') {
       await store.resetLedger?.(chain.scopes);
@@ -279,11 +287,11 @@ export class Budget implements CallObserver {
       result = await store.acquire(request);
     }
     shared.storeAnswered(chain, result);
-    return { result, store, scopes: chain.scopes };
+    return { leaseId, result, store, scopes: chain.scopes };
   }
 
-  #handle(leaseId: string, acquired: Acquired, chain: Chain, amount: number): AttemptHandle {
-    const { store, scopes } = acquired;
+  #handle(acquired: Acquired, chain: Chain, amount: number): AttemptHandle {
+    const { leaseId, store, scopes } = acquired;
     this.#shared.heartbeat.add({ leaseId, scopes, store });
     // A fallback lease's spend is written back to the store under its own id, once.
     const writeBack = store === this.#shared.store ? null : chain.scopes;

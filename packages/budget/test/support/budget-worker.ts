@@ -143,8 +143,8 @@ async function lane(): Promise<void> {
       if (kind === 'budget' && reason !== undefined) {
         refusals[reason] = (refusals[reason] ?? 0) + 1;
         refusalMessages[reason] ??= message ?? '';
-        // A refused call waits a little, as a pipeline would before its next item.
-        await new Promise((resolve) => setTimeout(resolve, 20));
+        // A refused call waits a little, as a pipeline would before its next item; longer when the store is away.
+        await new Promise((resolve) => setTimeout(resolve, reason === 'store_unreachable' ? 250 : 20));
       } else {
         failures[kind ?? 'other'] = (failures[kind ?? 'other'] ?? 0) + 1;
       }
