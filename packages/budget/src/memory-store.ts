@@ -19,8 +19,14 @@ interface ScopeState {
   earliestExpiry: number;
 }
 
-/** How long an ended lease id is remembered, so a repeated settlement or acquisition changes nothing (ms). */
-const ENDED_RETENTION_MS = 600_000;
+// This process's own counters need no report of what is left (that is for a fallback from a shared store).
+const GRANTED: AcquireResult = Object.freeze({ granted: true });
+
+/**
+ * How many ended lease ids are remembered (the latest), so a repeated settlement
+ * or acquisition changes nothing; in one process a repeat comes at once, if ever.
+ */
+const ENDED_REMEMBERED = 10_000;
 
 /**
  * The default store: counters in this process's memory, no dependency. Every
@@ -29,10 +35,12 @@ const ENDED_RETENTION_MS = 600_000;
  */
 export class MemoryBudgetStore implements BudgetStore {
   readonly #scopes = new Map<string, ScopeState>();
-  /** Lease ids taken (`true`) or ended (their answer), with when they were last touched. */
-  readonly #ids = new Map<string, { ended: boolean | null; at: number }>();
+  /** Live lease ids. */
+  readonly #held = new Set<string>();
+  /** The latest ended lease ids and their answer, in two generations of at most `ENDED_REMEMBERED`. */
+  #ended = new Map<string, boolean>();
+  #endedBefore = new Map<string, boolean>();
   readonly #now: () => number;
-  #pruned = 0;
 
   /** @param options.now a monotonic clock in ms (tests); default `performance.now`. */
   constructor(options: { now?: () => number } = {}) {
@@ -41,11 +49,9 @@ export class MemoryBudgetStore implements BudgetStore {
 
   acquire(request: AcquireRequest): AcquireResult {
     const now = this.#now();
-    this.#prune(now);
     const states = request.scopes.map((scope) => this.#state(scope.key, now));
-    const known = this.#ids.get(request.leaseId);
-    if (known !== undefined) {
-      if (known.ended === null) return { granted: true, counters: states.map(countersOf) };
+    if (this.#held.has(request.leaseId)) return GRANTED;
+    if (this.#endedAnswer(request.leaseId) !== undefined) {
       return {
         granted: false,
         reason: 'ended',
@@ -72,16 +78,19 @@ export class MemoryBudgetStore implements BudgetStore {
       state.reserved += amount;
       state.earliestExpiry = Math.min(state.earliestExpiry, expires);
     }
-    this.#ids.set(request.leaseId, { ended: null, at: now });
-    return { granted: true, counters: states.map(countersOf) };
+    this.#held.add(request.leaseId);
+    return GRANTED;
   }
 
   settle(leaseId: string, scopes: readonly StoredScope[], settlement: Settlement): boolean {
     const now = this.#now();
-    const known = this.#ids.get(leaseId);
-    if (known !== undefined && known.ended !== null) return known.ended;
+    // A live lease cannot have ended: only others are looked up among the ended ones.
+    let held = this.#held.delete(leaseId);
+    if (!held) {
+      const answered = this.#endedAnswer(leaseId);
+      if (answered !== undefined) return answered;
+    }
     const actual = settlement.actualNanoUsd;
-    let held = known !== undefined;
     for (const scope of scopes) {
       const state = this.#state(scope.key, now);
       const lease = state.leases.get(leaseId);
@@ -103,7 +112,11 @@ export class MemoryBudgetStore implements BudgetStore {
         state.expired.set(leaseId, actual);
       }
     }
-    this.#ids.set(leaseId, { ended: held, at: now });
+    if (this.#ended.size >= ENDED_REMEMBERED) {
+      this.#endedBefore = this.#ended;
+      this.#ended = new Map();
+    }
+    this.#ended.set(leaseId, held);
     return held;
   }
 
@@ -130,13 +143,8 @@ export class MemoryBudgetStore implements BudgetStore {
   /** Nothing to do: a ledger in this process's memory cannot be lost while the process lives. */
   resetLedger(): void {}
 
-  /** Forgets ended lease ids older than the retention, at most once a minute. */
-  #prune(now: number): void {
-    if (now - this.#pruned < 60_000) return;
-    this.#pruned = now;
-    for (const [id, entry] of this.#ids) {
-      if (entry.ended !== null && now - entry.at > ENDED_RETENTION_MS) this.#ids.delete(id);
-    }
+  #endedAnswer(leaseId: string): boolean | undefined {
+    return this.#ended.get(leaseId) ?? this.#endedBefore.get(leaseId);
   }
 
   /** The scope's state with expired leases purged: their worst case becomes unsettled spend, their slot is freed. */

@@ -53,16 +53,16 @@ export class SettlementQueue {
    * and answered, or once it joined the line of retries.
    */
   add(pending: PendingSettlement): void | Promise<void> {
-    const numbered: Numbered = { ...pending, number: this.#numbers++ };
+    const number = this.#numbers++;
     if (this.#retrying || this.#abandoned) {
-      this.#line.push(numbered);
+      this.#line.push({ ...pending, number });
       return;
     }
     let answer: boolean | Promise<boolean>;
     try {
       answer = this.#store.settle(pending.leaseId, pending.scopes, pending.settlement);
     } catch (error) {
-      this.#fail(numbered, error);
+      this.#fail({ ...pending, number }, error);
       return;
     }
     if (typeof answer === 'boolean') {
@@ -78,7 +78,7 @@ export class SettlementQueue {
       },
       (error: unknown) => {
         this.#sent -= 1;
-        this.#fail(numbered, error);
+        this.#fail({ ...pending, number }, error);
       },
     );
   }

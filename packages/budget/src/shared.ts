@@ -141,6 +141,8 @@ export function sharedOf(options: BudgetOptions): Shared {
       return queue.add(pending);
     },
     storeAnswered(chain, result) {
+      // Only a fallback needs to know what was left.
+      if (fallback === null) return;
       if (onFallback) {
         onFallback = false;
         epoch += 1;
