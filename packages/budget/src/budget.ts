@@ -242,6 +242,7 @@ export class Budget implements CallObserver {
     const shared = this.#shared;
     const { store, ttlMs, fallback } = shared;
     const request = { leaseId, scopes: chain.scopes, amountNanoUsd: amount, ttlMs };
+    if (fallback !== null && shared.draining()) await shared.adoptFallbackLeases();
     if (fallback !== null && shared.draining()) {
       const scopes = shared.fallbackScopes(chain);
       if (scopes !== null) {
@@ -295,7 +296,7 @@ export class Budget implements CallObserver {
     this.#shared.heartbeat.add({ leaseId, scopes, store });
     // A fallback lease's spend is written back to the store under its own id, once.
     const writeBack = store === this.#shared.store ? null : chain.scopes;
-    if (writeBack !== null) this.#shared.fallbackLease(1);
+    if (writeBack !== null) this.#shared.fallbackLeaseStarted(`${leaseId}:fallback`, writeBack, amount);
     return new LeaseHandle(this.#shared, { leaseId, store, scopes, amount, writeBack });
   }
 }

@@ -48,7 +48,7 @@ export class LeaseHandle implements AttemptHandle {
         leaseId: `${leaseId}:fallback`,
         scopes: writeBack,
         settlement,
-        done: () => this.#shared.fallbackLease(-1),
+        done: () => this.#shared.fallbackLeaseEnded(`${leaseId}:fallback`),
       });
     }
     return this.#shared.settle(store, {

@@ -36,14 +36,21 @@ export interface Shared {
   fallbackScopes(chain: Chain): StoredScope[] | null;
   adoptPriceBook(book: PriceBook): boolean;
   /**
-   * True while the fallback's books are not yet back in the store: a fallback
-   * lease is still live, or a settlement (its write-back) is still waiting for the
-   * store. Until then, acquisitions stay on the fallback, so the store never hands
-   * out room the fallback already spent.
+   * True while the fallback's books are not yet back in the store: a live fallback
+   * lease the store does not hold yet, or a settlement (a write-back) still waiting
+   * for the store. Until then, acquisitions stay on the fallback, so the store never
+   * hands out room or slots the fallback holds or spent.
    */
   draining(): boolean;
-  /** A fallback lease was granted, or ended. */
-  fallbackLease(change: 1 | -1): void;
+  /**
+   * Makes the store hold each live fallback lease (its worst case and its slot, under
+   * the id its write-back settles), so other processes see them once the store is
+   * back. Stops at the first failure (the store is still away).
+   */
+  adoptFallbackLeases(): Promise<void>;
+  /** A fallback lease was granted (with the chain's scopes in the store), or its write-back was recorded. */
+  fallbackLeaseStarted(leaseId: string, scopes: readonly StoredScope[], amount: number): void;
+  fallbackLeaseEnded(leaseId: string): void;
 }
 
 /** Checks every option (TypeError or RangeError naming it) and builds what a budget's scopes share. */
@@ -106,7 +113,11 @@ export function sharedOf(options: BudgetOptions): Shared {
   let epoch = 0;
   let onFallback = false;
   let failures = 0;
-  let fallbackLeases = 0;
+  /** Live fallback leases by write-back id: the store's scopes, the amount, and whether the store holds it. */
+  const fallbackLeases = new Map<
+    string,
+    { scopes: readonly StoredScope[]; amount: number; adopted: boolean }
+  >();
   const settlements = new Map<BudgetStore, SettlementQueue>();
 
   return {
@@ -179,10 +190,36 @@ export function sharedOf(options: BudgetOptions): Shared {
       return scopes;
     },
     draining() {
-      return onFallback && (fallbackLeases > 0 || (settlements.get(store)?.size ?? 0) > 0);
+      if (!onFallback) return false;
+      if ((settlements.get(store)?.size ?? 0) > 0) return true;
+      for (const lease of fallbackLeases.values()) if (!lease.adopted) return true;
+      return false;
     },
-    fallbackLease(change) {
-      fallbackLeases += change;
+    async adoptFallbackLeases() {
+      for (const [leaseId, lease] of fallbackLeases) {
+        if (lease.adopted) continue;
+        // No limits: the room was taken while the store was away; the store must now count it.
+        const scopes = lease.scopes.map((scope) => ({
+          key: scope.key,
+          limitNanoUsd: null,
+          maxInFlight: null,
+        }));
+        try {
+          await store.acquire({ leaseId, scopes, amountNanoUsd: lease.amount, ttlMs });
+        } catch {
+          return;
+        }
+        // Granted, or refused (a lost ledger): either way there is nothing more to do for it.
+        lease.adopted = true;
+        if (fallbackLeases.has(leaseId)) this.heartbeat.add({ leaseId, scopes, store });
+      }
+    },
+    fallbackLeaseStarted(leaseId, scopes, amount) {
+      fallbackLeases.set(leaseId, { scopes, amount, adopted: false });
+    },
+    fallbackLeaseEnded(leaseId) {
+      fallbackLeases.delete(leaseId);
+      this.heartbeat.delete(leaseId);
     },
     adoptPriceBook(given) {
       if (!isPriceBook(given))
