@@ -16,8 +16,9 @@ const LIMIT_USD = 0.015;
 // Well above the event-loop stalls of 8 processes starting on 2 shared cores.
 const LEASE_TTL_MS = 5000;
 const KILLED = WORKERS - 1;
-// The killed worker kills itself right after this many leases were granted: it dies holding one.
-const KILLED_AFTER_GRANTS = 12;
+// The killed worker kills itself right after this many leases were granted: it dies holding one. Early, so the
+// shared limit cannot have refused it before then (it would then end normally, holding nothing).
+const KILLED_AFTER_GRANTS = 3;
 const API_KEY = 'sk-load-test';
 const PREFIX = 'load:';
 const packageRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -122,6 +123,8 @@ describe('a budget on Redis shared by 8 worker processes x 16 calls at a time, u
       const started = performance.now();
       while (killedAt === null && performance.now() < started + 90_000) await sleep(20);
       expect(killedAt).not.toBeNull();
+      // It was killed, rather than ending on its own.
+      expect(await finished[KILLED]).toEqual({ code: null, signal: 'SIGKILL' });
       // It died holding its leases: they stay until their TTL, then count at their worst case, unsettled.
       const [, atDeath] = await scopeOf(KILLED).usage();
       expect(atDeath?.inFlight).toBeGreaterThanOrEqual(1);
