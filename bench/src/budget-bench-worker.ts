@@ -17,6 +17,8 @@ const budget = createBudget({
 });
 const reserveMs: number[] = [];
 const settleMs: number[] = [];
+/** Reserve plus settle of each call: the budget's whole cost to an attempt, the held time left out. */
+const bothMs: number[] = [];
 let next = 0;
 
 async function lane(): Promise<void> {
@@ -27,26 +29,29 @@ async function lane(): Promise<void> {
     const reserved = performance.now();
     if (callMs > 0) await new Promise((resolve) => setTimeout(resolve, callMs));
     const ending = performance.now();
-    await handle.end({ record: BUDGET_RECORD, error: null });
-    settleMs.push(performance.now() - ending);
+    await handle.end({ record: BUDGET_RECORD, error: null, mayHaveBeenBilled: true });
+    const settled = performance.now();
+    settleMs.push(settled - ending);
     reserveMs.push(reserved - started);
+    bothMs.push(reserved - started + (settled - ending));
   }
 }
 
 // Warm up (connection, script load), then wait for the parent's go so all workers start together.
 for (let warmUp = 0; warmUp < 50; warmUp++) {
   const handle = await budget.beforeAttempt(BUDGET_INFO);
-  await handle.end({ record: BUDGET_RECORD, error: null });
+  await handle.end({ record: BUDGET_RECORD, error: null, mayHaveBeenBilled: true });
 }
 reserveMs.length = 0;
 settleMs.length = 0;
+bothMs.length = 0;
 next = 0;
 process.send?.({ type: 'ready' });
 process.once('message', async () => {
   const started = performance.now();
   await Promise.all(Array.from({ length: lanes }, () => lane()));
   const wallMs = performance.now() - started;
-  budget.close();
+  await budget.close();
   await store.close();
-  process.send?.({ type: 'done', reserveMs, settleMs, wallMs }, () => process.disconnect());
+  process.send?.({ type: 'done', reserveMs, settleMs, bothMs, wallMs }, () => process.disconnect());
 });

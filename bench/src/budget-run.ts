@@ -26,6 +26,8 @@ const quick = values.quick === true;
 const MEMORY_CALLS = quick ? 20_000 : 200_000;
 const WORKERS = 8;
 const LANES = 64;
+/** The 8 x 16 row: reserve + settle back to back in each lane, nothing held between. */
+const NARROW_LANES = 16;
 const REDIS_CALLS_PER_WORKER = quick ? 640 : 2_560;
 /** Each call holds its reservation this long, like a short chat call, so 8 x 64 in flight is a rate Redis can serve. */
 const CALL_MS = 50;
@@ -49,14 +51,14 @@ async function memoryRow(): Promise<{ wallMicros: number; cpuMicros: number }> {
     const started = performance.now();
     for (let call = 0; call < MEMORY_CALLS; call++) {
       const handle = await budget.beforeAttempt(BUDGET_INFO);
-      await handle.end({ record: BUDGET_RECORD, error: null });
+      await handle.end({ record: BUDGET_RECORD, error: null, mayHaveBeenBilled: true });
     }
     const wall = ((performance.now() - started) * 1000) / MEMORY_CALLS;
     const cpu = process.cpuUsage(cpuBefore);
     // The first round warms up.
     if (round > 0) rounds.push({ wall, cpu: (cpu.user + cpu.system) / MEMORY_CALLS });
   }
-  budget.close();
+  await budget.close();
   return { wallMicros: median(rounds.map((r) => r.wall)), cpuMicros: median(rounds.map((r) => r.cpu)) };
 }
 
@@ -68,6 +70,9 @@ interface RedisFigures {
   readonly reserveP99: number;
   readonly settleP50: number;
   readonly settleP99: number;
+  /** Reserve + settle of one call. */
+  readonly bothP50: number;
+  readonly bothP99: number;
   readonly callsPerSecond: number;
 }
 
@@ -88,7 +93,7 @@ async function redisRow(
   );
   const results = children.map(
     (child) =>
-      new Promise<{ reserveMs: number[]; settleMs: number[]; wallMs: number }>((resolve) =>
+      new Promise<{ reserveMs: number[]; settleMs: number[]; bothMs: number[]; wallMs: number }>((resolve) =>
         child.once('message', (message) => resolve(message as never)),
       ),
   );
@@ -96,6 +101,7 @@ async function redisRow(
   const done = await Promise.all(results);
   const reserve = done.flatMap((result) => result.reserveMs);
   const settle = done.flatMap((result) => result.settleMs);
+  const both = done.flatMap((result) => result.bothMs);
   const wallMs = Math.max(...done.map((result) => result.wallMs));
   return {
     workers,
@@ -105,6 +111,8 @@ async function redisRow(
     reserveP99: percentile(reserve, 0.99),
     settleP50: percentile(settle, 0.5),
     settleP99: percentile(settle, 0.99),
+    bothP50: percentile(both, 0.5),
+    bothP99: percentile(both, 0.99),
     callsPerSecond: (reserve.length / wallMs) * 1000,
   };
 }
@@ -191,8 +199,10 @@ const redis = await startRedis();
 let scriptMicros: number | null = null;
 let single: RedisFigures;
 let shared: RedisFigures;
+let narrow: RedisFigures;
 try {
   single = await redisRow(redis.url, 1, 1, REDIS_CALLS_PER_WORKER, 0);
+  narrow = await redisRow(redis.url, WORKERS, NARROW_LANES, REDIS_CALLS_PER_WORKER, 0);
   shared = await redisRow(redis.url, WORKERS, LANES, REDIS_CALLS_PER_WORKER, CALL_MS);
   scriptMicros = serverScriptMicros(redis.port);
 } finally {
@@ -210,6 +220,8 @@ const lines = [
   `| reserve + settle, in memory, sequential (${MEMORY_CALLS.toLocaleString('en')} calls, median of 5 rounds) | ${fixed(memory.cpuMicros, 2)} µs CPU/call (${fixed(memory.wallMicros, 2)} µs wall) | < 5 µs CPU | ${memory.cpuMicros < 5 ? 'yes' : 'no'} |`,
   `| reserve on Redis, loopback, 1 process x 1 call, back to back | p50 ${fixed(single.reserveP50 * 1000, 0)} µs, p99 ${fixed(single.reserveP99 * 1000, 0)} µs | | |`,
   `| settle on Redis, loopback, 1 process x 1 call | p50 ${fixed(single.settleP50 * 1000, 0)} µs, p99 ${fixed(single.settleP99 * 1000, 0)} µs | | |`,
+  `| reserve + settle on Redis, loopback, sequential (1 process x 1 call; 2 round trips, idempotent by lease id) | p50 ${fixed(single.bothP50 * 1000, 0)} µs, p99 ${fixed(single.bothP99 * 1000, 0)} µs | | |`,
+  `| reserve + settle on Redis, loopback, ${WORKERS} processes x ${NARROW_LANES} concurrent, back to back (${narrow.calls.toLocaleString('en')} calls) | p50 ${fixed(narrow.bothP50 * 1000, 0)} µs, p99 ${fixed(narrow.bothP99 * 1000, 0)} µs; ${Math.round(narrow.callsPerSecond).toLocaleString('en')} calls/s | | |`,
   `| reserve on Redis, loopback, ${WORKERS} processes x ${LANES} calls in flight, each held ${CALL_MS} ms (${shared.calls.toLocaleString('en')} calls) | p50 ${fixed(shared.reserveP50 * 1000, 0)} µs, p99 ${fixed(shared.reserveP99 * 1000, 0)} µs | p99 < 1 ms | ${shared.reserveP99 < 1 ? 'yes' : 'no'} |`,
   `| settle on Redis, same load | p50 ${fixed(shared.settleP50 * 1000, 0)} µs, p99 ${fixed(shared.settleP99 * 1000, 0)} µs | p99 < 1 ms | ${shared.settleP99 < 1 ? 'yes' : 'no'} |`,
   `| Redis's own time per budget script (acquire, settle, renew; INFO commandstats) | ${scriptMicros === null ? 'n/a' : `${fixed(scriptMicros, 1)} µs`} | | |`,
@@ -221,6 +233,6 @@ const folder = new URL('../results/', import.meta.url);
 mkdirSync(folder, { recursive: true });
 writeFileSync(
   new URL('budget.json', folder),
-  `${JSON.stringify({ date: new Date().toISOString(), machine, load, quick, memory, single, shared, scriptMicros, estimate }, null, 2)}\n`,
+  `${JSON.stringify({ date: new Date().toISOString(), machine, load, quick, memory, single, narrow, shared, scriptMicros, estimate }, null, 2)}\n`,
 );
 console.log('wrote bench/results/budget.json');

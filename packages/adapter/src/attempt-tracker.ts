@@ -2,6 +2,7 @@ import type { AttemptHandle, AttemptInfo, AttemptOutcome, CallObserver } from '.
 import type { CallRecord } from './call-record.js';
 import { ChatError } from './chat-error.js';
 import { describeType } from './describe-type.js';
+import { mayHaveBeenBilled } from './may-have-been-billed.js';
 
 /** What every attempt of one raw call shares, told to observers with its attempt number. */
 export type AttemptContext = Omit<AttemptInfo, 'attempt'>;
@@ -41,19 +42,31 @@ export class AttemptTracker {
     });
   }
 
-  /** When an attempt `before` let through ends: `failure` null when its reply was read. */
-  after(_attempt: number, failure: unknown | null): void {
+  /**
+   * When an attempt `before` let through ends: `failure` null when its reply was read;
+   * `sent` false when the transport knows the request never went on the wire.
+   */
+  after(_attempt: number, failure: unknown | null, sent?: boolean): void {
     const handles = this.#current;
     this.#current = [];
     if (handles.length === 0) return;
-    if (failure !== null && failure !== undefined) endAll(handles, { record: null, error: errorOf(failure) });
-    else if (this.#final !== null) endAll(handles, this.#final);
+    if (failure !== null && failure !== undefined) {
+      endAll(handles, {
+        record: null,
+        error: errorOf(failure),
+        mayHaveBeenBilled: mayHaveBeenBilled(failure, sent),
+      });
+    } else if (this.#final !== null) endAll(handles, this.#final);
     else this.#replied.push(...handles);
   }
 
   /** The raw call is over: ends the handles that waited for its record. */
   finish(record: CallRecord, error: unknown | null): void {
-    this.#final = error === null ? { record, error: null } : { record: null, error: errorOf(error) };
+    // These attempts' replies were read: the provider billed them, whatever happened next.
+    this.#final =
+      error === null
+        ? { record, error: null, mayHaveBeenBilled: true }
+        : { record: null, error: errorOf(error), mayHaveBeenBilled: true };
     const handles = this.#replied;
     this.#replied = [];
     endAll(handles, this.#final);
@@ -69,7 +82,7 @@ export class AttemptTracker {
           handles.push(handle);
       } catch (error) {
         // The attempt is refused: the leases already taken are given back.
-        endAll(handles, { record: null, error: errorOf(error) });
+        endAll(handles, { record: null, error: errorOf(error), mayHaveBeenBilled: false });
         throw error;
       }
     }

@@ -18,6 +18,8 @@ export class CallAttempt {
   headers: Headers | undefined;
   /** The status of the reply, once its headers arrived. */
   status: number | null = null;
+  /** True once the request was handed to the network (it may have reached the provider). */
+  sent = false;
 
   readonly #controller = new AbortController();
   readonly #timer: NodeJS.Timeout;

@@ -28,6 +28,16 @@ export interface AttemptOutcome {
    * (a thrown non-Error value is wrapped in an `Error` with it as `cause`).
    */
   readonly error: ChatError | Error | null;
+  /**
+   * Whether the provider may have billed this attempt. True when a reply was read,
+   * and when the attempt failed after its request may have reached the provider
+   * with no reply saying what it cost (a timeout, a connection lost after sending,
+   * a reply cut short or unreadable). False only when it provably cost nothing: it
+   * was never sent (connection refused, refused by an observer, aborted before
+   * sending) or the provider answered with an HTTP error status. A budget settles
+   * an attempt that may have been billed and has no cost at its worst case.
+   */
+  readonly mayHaveBeenBilled: boolean;
 }
 
 /** Returned by `beforeAttempt` to learn how that attempt ended (settle or release a lease). */

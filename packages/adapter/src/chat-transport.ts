@@ -20,9 +20,10 @@ export interface TransportRequest {
   /**
    * Called by the transport when each attempt that `beforeAttempt` let through
    * ends: `failure` is null when a reply was read and will be returned, else the
-   * error that ended the attempt (retried or not).
+   * error that ended the attempt (retried or not); `sent` is false when the
+   * transport knows the request never went on the wire (undefined: cannot tell).
    */
-  afterAttempt?: (attempt: number, failure: unknown | null) => void;
+  afterAttempt?: (attempt: number, failure: unknown | null, sent?: boolean) => void;
 }
 
 /** What the adapter wraps: an OpenAI-shaped transport. */

@@ -230,7 +230,7 @@ export class OpenAITransport implements ChatTransport {
       const asked = failure.retryable ? retryAfterMs(attempt.headers) : undefined;
       if (asked !== undefined && asked > this.#timing.maxRetryWaitMs)
         failure = this.#waitTooLong(failure, asked);
-      hooks.afterAttempt?.(number, failure);
+      hooks.afterAttempt?.(number, failure, attempt.sent);
       // A call whose signal fired (the caller's, or its total deadline) makes no further attempt.
       if (!failure.retryable || number >= this.maxAttempts || signal?.aborted) throw failure;
       const wait = asked ?? backoffMs(number, this.#timing);

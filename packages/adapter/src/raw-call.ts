@@ -71,7 +71,7 @@ export async function rawCall(setup: RawCallSetup): Promise<RawCallResult> {
             send(transport, {
               ...request,
               beforeAttempt: (attempt) => tracker.before(attempt),
-              afterAttempt: (attempt, failure) => tracker.after(attempt, failure),
+              afterAttempt: (attempt, failure, sent) => tracker.after(attempt, failure, sent),
             }),
             signal,
           )

@@ -34,6 +34,7 @@ export function wireFetch(send: typeof fetch | undefined): typeof fetch {
     });
     if (init?.body !== undefined && init.body !== null) headers.set('content-type', 'application/json');
     if (context.apiKey !== '') headers.set('authorization', `Bearer ${context.apiKey}`);
+    attempt.sent = true;
     const response = await (send ?? fetch)(url, {
       method: init?.method ?? 'GET',
       headers,

@@ -10,8 +10,14 @@ export type BudgetRefusal =
   | 'unpriced'
   /** The call has no output cap and the budget no configured maximum output. */
   | 'uncapped'
-  /** The store (Redis) could not be reached, and no fallback was configured. */
-  | 'store_unreachable';
+  /** The store (Redis) could not be reached (or is misconfigured), and no fallback could be used. */
+  | 'store_unreachable'
+  /**
+   * The scope's ledger vanished from the store since this process saw it (a Redis
+   * restart without persistence, an eviction, a `FLUSHDB`): its spend is unknown,
+   * so calls are refused until the code calls `resetLedger()`.
+   */
+  | 'ledger_lost';
 
 /** Details of a {@link BudgetError}. */
 export interface BudgetErrorDetails {

@@ -2,7 +2,7 @@ import type { StoredScope } from './scope-limits.js';
 
 /** What an acquisition asks of a store: one lease in every scope of a chain, all or nothing. */
 export interface AcquireRequest {
-  /** Unique per attempt. */
+  /** Unique per attempt; the same request sent twice takes one lease (the second answers as the first). */
   readonly leaseId: string;
   /** The chain, root first; the lease must fit in every one. */
   readonly scopes: readonly StoredScope[];
@@ -14,41 +14,67 @@ export interface AcquireRequest {
 
 /** One scope's counters, in store units. */
 export interface ScopeCounters {
-  /** Settled spend, in nano-dollars. */
+  /** Spend, in nano-dollars: settled costs plus the worst cases of unsettled calls. */
   readonly spentNanoUsd: number;
   /** Held by live leases, in nano-dollars. */
   readonly reservedNanoUsd: number;
   /** Live leases: calls in flight. */
   readonly inFlight: number;
+  /** The part of `spentNanoUsd` counted at a worst case because the call's cost is unknown. */
+  readonly unsettledNanoUsd: number;
+  /** Calls counted at their worst case (a lease that expired, an attempt whose fate is unknown). */
+  readonly unsettledCalls: number;
+  /** True when the scope's ledger vanished since this store last saw it (see `ledger_lost`). */
+  readonly ledgerLost?: boolean;
 }
 
 /** The outcome of an acquisition: granted, or which scope said no and why. */
 export type AcquireResult =
-  | { readonly granted: true }
+  | {
+      readonly granted: true;
+      /** Each scope's counters as the lease was taken, when the store reports them (for a fallback's share). */
+      readonly counters?: readonly ScopeCounters[];
+    }
   | {
       readonly granted: false;
-      /** `spend`: the amount does not fit the limit; `in_flight`: no free slot. */
-      readonly reason: 'spend' | 'in_flight';
+      /**
+       * `spend`: the amount does not fit the limit; `in_flight`: no free slot;
+       * `ledger_lost`: the scope's ledger vanished since this store last saw it;
+       * `ended`: this lease id was already settled or released.
+       */
+      readonly reason: 'spend' | 'in_flight' | 'ledger_lost' | 'ended';
       /** Index of the refusing scope in the request's chain. */
       readonly scopeIndex: number;
       /** The refusing scope's counters at the time. */
       readonly counters: ScopeCounters;
     };
 
+/** How a lease ends. */
+export interface Settlement {
+  /** What the scopes' spend grows by, in nano-dollars (0 releases). */
+  readonly actualNanoUsd: number;
+  /** The amount is a worst case, not a known cost: it counts as unsettled spend. */
+  readonly unsettled?: boolean;
+}
+
 /**
- * Where budgets keep their counters. Every method is atomic over the whole chain:
- * no interleaving of processes sees a half-taken lease. Stores purge expired leases
- * (their reservation and slot return) before they check anything.
+ * Where budgets keep their counters. Every method is atomic over the whole chain
+ * and idempotent by lease id: applied twice, it changes nothing the second time
+ * and answers as the first did. Stores purge expired leases before they check
+ * anything: an expired lease's reservation becomes spend at its worst case,
+ * counted as unsettled, and its slot is freed.
  */
 export interface BudgetStore {
   /** Takes a lease in every scope, or none; spend is checked in all scopes before slots. */
   acquire(request: AcquireRequest): AcquireResult | Promise<AcquireResult>;
   /**
-   * Ends a lease: its reservation and slot return and `spentNanoUsd` grows by
-   * `actualNanoUsd` in every scope (0 releases). Resolves true when the lease was
-   * still held, false when it had expired (the spend is added all the same).
+   * Ends a lease: its reservation and slot return and the spend grows by the
+   * settlement in every scope; a lease that had expired has its worst case
+   * replaced by the settlement. A lease id the store never saw is recorded as
+   * ended, so a late acquisition of it takes nothing. Resolves true when the
+   * lease was still held, false otherwise.
    */
-  settle(leaseId: string, scopes: readonly StoredScope[], actualNanoUsd: number): boolean | Promise<boolean>;
+  settle(leaseId: string, scopes: readonly StoredScope[], settlement: Settlement): boolean | Promise<boolean>;
   /** Extends live leases to `ttlMs` from now; expired ones stay gone. Resolves the ids of those no longer held. */
   renew(
     leases: readonly { leaseId: string; scopes: readonly StoredScope[] }[],
@@ -56,4 +82,6 @@ export interface BudgetStore {
   ): string[] | Promise<string[]>;
   /** Each scope's counters, after purging expired leases. */
   counters(scopes: readonly StoredScope[]): ScopeCounters[] | Promise<ScopeCounters[]>;
+  /** Starts a new ledger for these scopes after a loss, keeping what they hold now. */
+  resetLedger?(scopes: readonly StoredScope[]): void | Promise<void>;
 }

@@ -1,45 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import type { AttemptHandle, AttemptInfo, CallObserver, CallRecord } from '@switchboard/adapter';
+import type { AttemptHandle, AttemptInfo, CallObserver } from '@switchboard/adapter';
 import { ChatError } from '@switchboard/adapter';
-import { costOf, type Prices, priceOf } from '@switchboard/prices';
+import type { PriceBook } from '@switchboard/prices';
 import { BudgetError } from './budget-error.js';
-import type { AcquireResult, BudgetStore } from './budget-store.js';
+import type { BudgetOptions } from './budget-options.js';
+import type { AcquireResult, BudgetStore, ScopeCounters } from './budget-store.js';
 import { LeaseHandle } from './lease-handle.js';
-import { LeaseHeartbeat } from './lease-heartbeat.js';
-import { MemoryBudgetStore } from './memory-store.js';
-import { reserveNanoUsd, settleNanoUsd, usdOf } from './nano-usd.js';
-import { type Chain, extend, scaled } from './scope-chain.js';
-import { checkScopeLimits, type ScopeLimits, type StoredScope } from './scope-limits.js';
+import { MAX_CALL_NANO_USD, reserveNanoUsd, usdOf } from './nano-usd.js';
+import { type Chain, extend } from './scope-chain.js';
+import type { ScopeLimits, StoredScope } from './scope-limits.js';
+import { type Shared, sharedOf } from './shared.js';
 import { SlotQueue } from './slot-waiters.js';
-import { type WorstCasePricing, worstCaseCostUsd } from './worst-case-cost.js';
+import { worstCaseCostUsd } from './worst-case-cost.js';
 
-/** Options of {@link createBudget}. */
-export interface BudgetOptions {
-  /** The root scope, e.g. `{ name: 'run-42', limitUsd: 5, maxInFlight: 64 }`. */
-  scope: ScopeLimits;
-  /** Where the counters live; default a new {@link MemoryBudgetStore} (this process only). */
-  store?: BudgetStore;
-  /** Limits per caller role: a call whose `role` is listed also reserves in the nested scope `<scope>/<role>`. */
-  roles?: Readonly<Record<string, Omit<ScopeLimits, 'name'>>>;
-  /** The highest prices a model's call could be billed at; default `priceOf` of `@switchboard/prices`. */
-  maxPricesOf?: (model: string) => Prices | null;
-  /** The output cap assumed for calls without `max_tokens`: a number for every model, or per model. Default: none (such calls are refused). */
-  maxOutputTokens?: number | ((model: string) => number | null);
-  /** The most one call of an unpriced model may cost, in USD; default: none (such calls are refused). */
-  maxCostUsdOf?: (model: string) => number | null;
-  /** Lifetime of a reservation and slot, renewed every third of it while the attempt runs. Default 30,000 ms. */
-  leaseTtlMs?: number;
-  /** How long an attempt waits for an in-flight slot before it is refused; 0 refuses at once. Default 60,000 ms. */
-  slotWaitMs?: number;
-  /**
-   * Opt-in: when the store cannot be reached, keep going on this store instead of
-   * refusing (e.g. a `MemoryBudgetStore`: a per-process limit), with every limit
-   * multiplied by `share` (default 1; e.g. 1/8 for one of 8 workers).
-   */
-  fallback?: { store?: BudgetStore; share?: number };
-  /** Where warnings go (a lease lost, a settlement that failed); default `process.emitWarning`. */
-  onWarning?: (message: string) => void;
-}
+export type { BudgetOptions } from './budget-options.js';
 
 /** One scope's state, as {@link Budget.usage} reports it. */
 export interface ScopeUsage {
@@ -47,7 +21,7 @@ export interface ScopeUsage {
   readonly scope: string;
   readonly limitUsd: number | null;
   readonly maxInFlight: number | null;
-  /** Settled spend in USD, and exactly, in nano-dollars (1e-9 USD). */
+  /** Spend in USD, and exactly, in nano-dollars (1e-9 USD): settled costs plus unsettled worst cases. */
   readonly spentUsd: number;
   readonly spentNanoUsd: number;
   /** Held by calls in flight, in USD and nano-dollars. */
@@ -55,68 +29,68 @@ export interface ScopeUsage {
   readonly reservedNanoUsd: number;
   /** Calls (attempts) in flight. */
   readonly inFlight: number;
-}
-
-/** What a budget and its children share. */
-export interface Shared {
-  readonly store: BudgetStore;
-  readonly pricing: WorstCasePricing;
-  readonly ttlMs: number;
-  readonly slotWaitMs: number;
-  readonly fallback: { readonly store: BudgetStore; readonly share: number } | null;
-  readonly onWarning: (message: string) => void;
-  readonly heartbeat: LeaseHeartbeat;
-  /** Attempts waiting for a slot, per innermost scope path. */
-  readonly queues: Map<string, SlotQueue>;
+  /** The part of the spend that is an upper bound: calls whose cost is unknown, counted at their worst case. */
+  readonly unsettledUsd: number;
+  /** How many calls are counted at their worst case (an expired lease, an attempt that may have been billed). */
+  readonly unsettledCalls: number;
 }
 
 /** What a store answered, and which store and scope limits it was asked with (the fallback's differ). */
 interface Acquired {
+  readonly leaseId: string;
   readonly result: AcquireResult;
   readonly store: BudgetStore;
   readonly scopes: readonly StoredScope[];
 }
-
-const DEFAULT_TTL_MS = 30_000;
-const DEFAULT_SLOT_WAIT_MS = 60_000;
 
 /**
  * Holds spend and in-flight limits for the calls of an adapter: a `CallObserver`
  * that, before each attempt, reserves its worst-case cost and a slot in every scope
  * of its chain at once (or refuses with a {@link BudgetError} before anything is
  * sent), and settles the reservation with the call's actual cost when it ends.
+ * An attempt whose cost is unknown (its lease expired, or it failed after its
+ * request may have reached the provider) counts at its worst case, as unsettled.
  */
 export class Budget implements CallObserver {
   /** The path of this budget's innermost scope, e.g. `run-42/judge`. */
   readonly scope: string;
   readonly #shared: Shared;
   readonly #chain: Chain;
-  readonly #roles: Readonly<Record<string, Omit<ScopeLimits, 'name'>>>;
-  readonly #roleChains = new Map<string, Chain>();
+  readonly #roles: ReadonlyMap<string, Chain>;
 
   /** @internal use {@link createBudget} */
   constructor(shared: Shared, chain: Chain, roles: Readonly<Record<string, Omit<ScopeLimits, 'name'>>>) {
     this.#shared = shared;
     this.#chain = chain;
-    this.#roles = roles;
+    this.#roles = new Map(
+      Object.entries(roles).map(([role, limits]) => {
+        if (limits === null || typeof limits !== 'object')
+          throw new TypeError(`roles.${role} must be an object`);
+        return [role, extend(chain, { ...limits, name: role }, `roles.${role}`)];
+      }),
+    );
     this.scope = chain.paths.at(-1) ?? '';
   }
 
   /** A budget for a nested scope: its calls reserve in this budget's scopes and in `scope`, all at once. */
   child(scope: ScopeLimits): Budget {
-    checkScopeLimits(scope, 'scope');
-    return new Budget(this.#shared, extend(this.#chain, scope), this.#roles);
+    return new Budget(
+      this.#shared,
+      extend(this.#chain, scope, 'scope'),
+      Object.fromEntries([...this.#roles].map(([role, chain]) => [role, chain.limits.at(-1) as ScopeLimits])),
+    );
   }
 
   /** Reserves the attempt's worst case and a slot in every scope, waiting for a slot if need be; or throws. */
   async beforeAttempt(info: AttemptInfo): Promise<AttemptHandle> {
     const chain = this.#chainFor(info.role);
     const innermost = chain.paths.at(-1) ?? '';
-    const amount = reserveNanoUsd(worstCaseCostUsd(info, this.#shared.pricing, innermost));
-    const leaseId = randomUUID();
+    const worst = worstCaseCostUsd(info, this.#shared.pricing, innermost);
+    const amount = reserveNanoUsd(worst);
+    if (amount > MAX_CALL_NANO_USD) throw tooDear(info.model, innermost, worst);
     if (info.signal?.aborted) throw abortedError(info.signal);
-    const first = await this.#acquire(leaseId, chain, amount);
-    if (first.result.granted) return this.#handle(leaseId, first.store, first.scopes, amount);
+    const first = await this.#acquire(chain, amount, info.model);
+    if (first.result.granted) return this.#handle(first, chain, amount);
     this.#refuseSpend(info, chain, first, amount);
     if (this.#shared.slotWaitMs === 0) throw this.#noSlot(info, chain, first);
     const deadline = performance.now() + this.#shared.slotWaitMs;
@@ -129,8 +103,8 @@ export class Budget implements CallObserver {
     try {
       for (let round = 0; ; round++) {
         if (info.signal?.aborted) throw abortedError(info.signal);
-        const attempt = await this.#acquire(leaseId, chain, amount);
-        if (attempt.result.granted) return this.#handle(leaseId, attempt.store, attempt.scopes, amount);
+        const attempt = await this.#acquire(chain, amount, info.model);
+        if (attempt.result.granted) return this.#handle(attempt, chain, amount);
         this.#refuseSpend(info, chain, attempt, amount);
         const remaining = deadline - performance.now();
         if (remaining <= 0) throw this.#noSlot(info, chain, attempt);
@@ -141,45 +115,110 @@ export class Budget implements CallObserver {
     }
   }
 
-  /** Each scope of the chain (root first, and the role's when given): limits, spend, reservations, calls in flight. */
+  /**
+   * Each scope of the chain (root first, and the role's when given): limits, spend
+   * (unsettled worst cases included), reservations, calls in flight. Throws a
+   * {@link BudgetError} `ledger_lost` when a scope's ledger vanished from the store.
+   */
   async usage(role?: string): Promise<ScopeUsage[]> {
     const chain = this.#chainFor(role ?? null);
     const counters = await this.#shared.store.counters(chain.scopes);
-    return counters.map((counter, index) => ({
-      scope: chain.paths[index] ?? '',
-      limitUsd: chain.limits[index]?.limitUsd ?? null,
-      maxInFlight: chain.limits[index]?.maxInFlight ?? null,
-      spentUsd: usdOf(counter.spentNanoUsd),
-      spentNanoUsd: counter.spentNanoUsd,
-      reservedUsd: usdOf(counter.reservedNanoUsd),
-      reservedNanoUsd: counter.reservedNanoUsd,
-      inFlight: counter.inFlight,
-    }));
+    const lost = counters.findIndex((counter) => counter.ledgerLost === true);
+    if (lost >= 0) throw this.#ledgerLost(chain, lost, 'its usage was asked');
+    return counters.map((counter, index) => usageOf(chain, index, counter));
   }
 
-  /** Stops renewing leases (their attempts' settlements still run). Call when the process is done. */
-  close(): void {
+  /**
+   * Starts a new ledger for this budget's scopes after a loss (`ledger_lost`),
+   * keeping what the store holds now: the code's explicit decision that the spend
+   * recorded before is gone. Other processes adopt the new ledger.
+   */
+  async resetLedger(): Promise<void> {
+    const { store, onWarning } = this.#shared;
+    const scopes = [this.#chain.scopes, ...[...this.#roles.values()].map((chain) => chain.scopes)];
+    for (const chainScopes of scopes) await store.resetLedger?.(chainScopes);
+    onWarning(
+      `budget scope "${this.scope}": a new ledger was started; spend recorded before the loss is gone`,
+    );
+  }
+
+  /** Resolves when every settlement so far is recorded by its store (at once with nothing pending). */
+  async idle(): Promise<void> {
+    await Promise.all([...this.#shared.settlements.values()].map((queue) => queue.idle()));
+  }
+
+  /**
+   * Stops renewing leases and waits up to `timeoutMs` (default 10,000) for the
+   * pending settlements to be recorded; what is still pending then is given up
+   * with a warning naming its amount. Resolves true when everything was recorded.
+   */
+  async close(options: { timeoutMs?: number } = {}): Promise<boolean> {
+    const timeoutMs = options?.timeoutMs ?? 10_000;
+    if (!(typeof timeoutMs === 'number' && timeoutMs >= 0)) {
+      throw new RangeError(
+        `close: timeoutMs must be a number of milliseconds >= 0, got ${String(timeoutMs)}`,
+      );
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const flushed = await Promise.race([
+      this.idle().then(() => true),
+      new Promise<false>((resolve) => {
+        timer = setTimeout(() => resolve(false), timeoutMs);
+      }),
+    ]);
+    clearTimeout(timer);
     this.#shared.heartbeat.stop();
+    if (flushed) return true;
+    for (const queue of this.#shared.settlements.values()) {
+      const left = queue.abandon();
+      if (left.length === 0) continue;
+      const total = left.reduce((sum, pending) => sum + pending.settlement.actualNanoUsd, 0);
+      this.#shared.onWarning(
+        `budget closed with ${left.length} settlement(s) the store never recorded (${usdOf(total)} USD): their leases count at their worst case when they expire`,
+      );
+    }
+    return false;
+  }
+
+  /**
+   * Prices worst cases with `book` when the budget was given no prices of its own.
+   * `resolveChatEndpoint` calls it with the endpoint's book for a budget among its
+   * observers, so reservations and records use one price source. Returns whether
+   * the book was adopted.
+   */
+  adoptPriceBook(book: PriceBook): boolean {
+    return this.#shared.adoptPriceBook(book);
   }
 
   #chainFor(role: string | null): Chain {
-    if (role === null || !Object.hasOwn(this.#roles, role)) return this.#chain;
-    let chain = this.#roleChains.get(role);
-    if (!chain) {
-      const limits = { ...this.#roles[role], name: role };
-      checkScopeLimits(limits, `roles.${role}`);
-      chain = extend(this.#chain, limits);
-      this.#roleChains.set(role, chain);
-    }
-    return chain;
+    if (role === null) return this.#chain;
+    return this.#roles.get(role) ?? this.#chain;
   }
 
-  /** Throws the refusal when the store said the spend does not fit. */
+  /** Throws the refusal when the store said the spend does not fit or the ledger is gone. */
   #refuseSpend(info: AttemptInfo, chain: Chain, acquired: Acquired, amount: number): void {
     const { result, scopes } = acquired;
-    if (result.granted || result.reason !== 'spend') return;
+    if (result.granted || result.reason === 'in_flight') return;
+    if (result.reason === 'ledger_lost')
+      throw this.#ledgerLost(chain, result.scopeIndex, `a call of ${info.model}`);
+    if (result.reason === 'ended') {
+      throw new BudgetError({
+        reason: 'store_unreachable',
+        scope: chain.paths.at(-1) ?? null,
+        message: `budget scope "${chain.paths.at(-1)}" refused a call of ${info.model}: the store says its lease had already ended`,
+      });
+    }
     const scope = chain.paths[result.scopeIndex] ?? '';
     throw spendError(info.model, scope, scopes[result.scopeIndex]?.limitNanoUsd ?? 0, result, amount);
+  }
+
+  #ledgerLost(chain: Chain, index: number, what: string): BudgetError {
+    const scope = chain.paths[index] ?? '';
+    return new BudgetError({
+      reason: 'ledger_lost',
+      scope,
+      message: `budget scope "${scope}" refused ${what}: its ledger in the store is gone (the marker this process saw has vanished), likely a Redis restart without persistence, an eviction (maxmemory-policy) or a FLUSHDB; the spend recorded before is lost, so calls are refused until the code calls resetLedger() (or makes the budget with onLedgerLost: 'start-afresh')`,
+    });
   }
 
   #noSlot(info: AttemptInfo, chain: Chain, acquired: Acquired): BudgetError {
@@ -197,93 +236,115 @@ export class Budget implements CallObserver {
     });
   }
 
-  async #acquire(leaseId: string, chain: Chain, amount: number): Promise<Acquired> {
-    const { store, ttlMs, fallback } = this.#shared;
+  async #acquire(chain: Chain, amount: number, model: string): Promise<Acquired> {
+    // A new id per try: a try whose answer was lost is released under its id, which is never reused.
+    const leaseId = randomUUID();
+    const shared = this.#shared;
+    const { store, ttlMs, fallback } = shared;
     const request = { leaseId, scopes: chain.scopes, amountNanoUsd: amount, ttlMs };
-    try {
-      return { result: await store.acquire(request), store, scopes: chain.scopes };
-    } catch (error) {
-      if (fallback === null) {
-        throw new BudgetError({
-          reason: 'store_unreachable',
-          scope: chain.paths.at(-1) ?? null,
-          message: `budget scope "${chain.paths.at(-1)}" refused the call: its store could not be reached (${messageOf(error)}); calls are refused until it answers, unless the budget has a fallback`,
-          cause: error,
-        });
+    if (fallback !== null && shared.draining()) await shared.adoptFallbackLeases();
+    if (fallback !== null && shared.draining()) {
+      const scopes = shared.fallbackScopes(chain);
+      if (scopes !== null) {
+        return {
+          leaseId,
+          result: await fallback.store.acquire({ ...request, scopes }),
+          store: fallback.store,
+          scopes,
+        };
       }
-      this.#shared.onWarning(`budget store unreachable (${messageOf(error)}); using the fallback store`);
-      const scopes = chain.scopes.map((scope) => scaled(scope, fallback.share));
-      return { result: await fallback.store.acquire({ ...request, scopes }), store: fallback.store, scopes };
     }
+    let result: AcquireResult;
+    try {
+      result = await store.acquire(request);
+    } catch (error) {
+      // The command may still run after this failure (a lost reply, a queued command): the
+      // lease is released behind it, in order, so it can never hold a reservation nobody settles.
+      shared.settle(store, { leaseId, scopes: chain.scopes, settlement: { actualNanoUsd: 0 } });
+      const configuration = (error as { configuration?: unknown }).configuration === true;
+      if (fallback === null || configuration) throw unreachable(chain, error, configuration);
+      const scopes = shared.fallbackScopes(chain);
+      if (scopes === null) {
+        throw unreachable(
+          chain,
+          error,
+          false,
+          'the fallback cannot tell what is left, as the store never answered this process for this scope',
+        );
+      }
+      shared.onWarning(`budget store unreachable (${messageOf(error)}); using the fallback store`);
+      return {
+        leaseId,
+        result: await fallback.store.acquire({ ...request, scopes }),
+        store: fallback.store,
+        scopes,
+      };
+    }
+    if (!result.granted && result.reason === 'ledger_lost' && shared.onLedgerLost === 'start-afresh') {
+      await store.resetLedger?.(chain.scopes);
+      shared.onWarning(
+        `budget scope "${chain.paths[result.scopeIndex]}": its ledger in the store was gone (a restart without persistence, an eviction or a FLUSHDB); a new one was started, as onLedgerLost is 'start-afresh' (a call of ${model})`,
+      );
+      result = await store.acquire(request);
+    }
+    shared.storeAnswered(chain, result);
+    return { leaseId, result, store, scopes: chain.scopes };
   }
 
-  #handle(
-    leaseId: string,
-    store: BudgetStore,
-    scopes: readonly StoredScope[],
-    amount: number,
-  ): AttemptHandle {
+  #handle(acquired: Acquired, chain: Chain, amount: number): AttemptHandle {
+    const { leaseId, store, scopes } = acquired;
     this.#shared.heartbeat.add({ leaseId, scopes, store });
-    return new LeaseHandle(this.#shared, leaseId, store, scopes, amount, (record) =>
-      this.#actualNanoUsd(record, amount),
-    );
-  }
-
-  /** The record's cost; without one, its usage at the maximum prices; without usage, the whole reservation. */
-  #actualNanoUsd(record: CallRecord, amount: number): number {
-    if (typeof record.costUsd === 'number' && Number.isFinite(record.costUsd))
-      return settleNanoUsd(record.costUsd);
-    const estimate = costOf(this.#shared.pricing.maxPricesOf(record.model), record.usage);
-    if (estimate !== null) return settleNanoUsd(estimate);
-    this.#shared.onWarning(
-      `a call of ${record.model} has no cost; its whole reservation is counted as spent`,
-    );
-    return amount;
+    // A fallback lease's spend is written back to the store under its own id, once.
+    const writeBack = store === this.#shared.store ? null : chain.scopes;
+    if (writeBack !== null) this.#shared.fallbackLeaseStarted(`${leaseId}:fallback`, writeBack, amount);
+    return new LeaseHandle(this.#shared, { leaseId, store, scopes, amount, writeBack });
   }
 }
 
-/** Creates a {@link Budget}, a `CallObserver` to give a `ChatAdapter` (its `observers`). */
+/** Creates a {@link Budget}, a `CallObserver` to give a `ChatAdapter` (its `observers`). Checks every option now. */
 export function createBudget(options: BudgetOptions): Budget {
-  if (options === null || typeof options !== 'object')
-    throw new TypeError('budget options must be an object');
-  checkScopeLimits(options.scope, 'scope');
-  const ttlMs = options.leaseTtlMs ?? DEFAULT_TTL_MS;
-  if (!(Number.isFinite(ttlMs) && ttlMs >= 10)) {
-    throw new RangeError(`leaseTtlMs must be a number of milliseconds >= 10, got ${String(ttlMs)}`);
-  }
-  const slotWaitMs = options.slotWaitMs ?? DEFAULT_SLOT_WAIT_MS;
-  if (!(Number.isFinite(slotWaitMs) && slotWaitMs >= 0)) {
-    throw new RangeError(`slotWaitMs must be a number of milliseconds >= 0, got ${String(slotWaitMs)}`);
-  }
-  const share = options.fallback?.share ?? 1;
-  if (!(share > 0 && share <= 1))
-    throw new RangeError(`fallback.share must be in (0, 1], got ${String(share)}`);
-  const onWarning = options.onWarning ?? ((message: string) => process.emitWarning(message, 'BudgetWarning'));
-  const shared: Shared = {
-    store: options.store ?? new MemoryBudgetStore(),
-    pricing: {
-      maxPricesOf: options.maxPricesOf ?? ((model) => priceOf(model)),
-      maxOutputTokensOf: outputTokensOf(options.maxOutputTokens),
-      maxCostUsdOf: options.maxCostUsdOf ?? (() => null),
-    },
-    ttlMs,
-    slotWaitMs,
-    fallback: options.fallback ? { store: options.fallback.store ?? new MemoryBudgetStore(), share } : null,
-    onWarning,
-    heartbeat: new LeaseHeartbeat(ttlMs, onWarning),
-    queues: new Map(),
-  };
+  const shared = sharedOf(options);
   const root: Chain = { paths: [], scopes: [], limits: [] };
-  return new Budget(shared, extend(root, options.scope), options.roles ?? {});
+  return new Budget(shared, extend(root, options.scope, 'scope'), options.roles ?? {});
 }
 
-function outputTokensOf(option: BudgetOptions['maxOutputTokens']): (model: string) => number | null {
-  if (option === undefined) return () => null;
-  if (typeof option === 'function') return option;
-  if (!(Number.isInteger(option) && option >= 1)) {
-    throw new RangeError(`maxOutputTokens must be a positive integer or a function, got ${String(option)}`);
-  }
-  return () => option;
+function usageOf(chain: Chain, index: number, counter: ScopeCounters): ScopeUsage {
+  return {
+    scope: chain.paths[index] ?? '',
+    limitUsd: chain.limits[index]?.limitUsd ?? null,
+    maxInFlight: chain.limits[index]?.maxInFlight ?? null,
+    spentUsd: usdOf(counter.spentNanoUsd),
+    spentNanoUsd: counter.spentNanoUsd,
+    reservedUsd: usdOf(counter.reservedNanoUsd),
+    reservedNanoUsd: counter.reservedNanoUsd,
+    inFlight: counter.inFlight,
+    unsettledUsd: usdOf(counter.unsettledNanoUsd),
+    unsettledCalls: counter.unsettledCalls,
+  };
+}
+
+function unreachable(chain: Chain, error: unknown, configuration: boolean, why?: string): BudgetError {
+  const scope = chain.paths.at(-1) ?? null;
+  const tail = configuration
+    ? 'calls are refused until the configuration is fixed'
+    : why !== undefined
+      ? `${why}; calls are refused until it answers`
+      : 'calls are refused until it answers, unless the budget has a fallback';
+  return new BudgetError({
+    reason: 'store_unreachable',
+    scope,
+    message: `budget scope "${scope}" refused the call: its store could not be reached (${messageOf(error)}); ${tail}`,
+    cause: error,
+  });
+}
+
+function tooDear(model: string, scope: string, worstUsd: number): BudgetError {
+  return new BudgetError({
+    reason: 'spend',
+    scope,
+    requestedUsd: worstUsd,
+    message: `budget scope "${scope}" refused a call of ${model}: its worst case of ${worstUsd} USD is beyond what a budget counts exactly (at most ${usdOf(MAX_CALL_NANO_USD)} USD per call)`,
+  });
 }
 
 function spendError(
@@ -293,7 +354,9 @@ function spendError(
   result: Extract<AcquireResult, { granted: false }>,
   amount: number,
 ): BudgetError {
-  const { spentNanoUsd, reservedNanoUsd } = result.counters;
+  const { spentNanoUsd, reservedNanoUsd, unsettledNanoUsd } = result.counters;
+  const unsettled =
+    unsettledNanoUsd > 0 ? ` (${formatUsd(unsettledNanoUsd)} of it unsettled worst cases)` : '';
   return new BudgetError({
     reason: 'spend',
     scope,
@@ -301,7 +364,7 @@ function spendError(
     spentUsd: usdOf(spentNanoUsd),
     reservedUsd: usdOf(reservedNanoUsd),
     requestedUsd: usdOf(amount),
-    message: `budget scope "${scope}" refused a call of ${model}: limit ${formatUsd(limit)}, spent ${formatUsd(spentNanoUsd)}, reserved ${formatUsd(reservedNanoUsd)} by calls in flight, this call needs up to ${formatUsd(amount)}`,
+    message: `budget scope "${scope}" refused a call of ${model}: limit ${formatUsd(limit)}, spent ${formatUsd(spentNanoUsd)}${unsettled}, reserved ${formatUsd(reservedNanoUsd)} by calls in flight, this call needs up to ${formatUsd(amount)}`,
   });
 }
 

@@ -2,7 +2,13 @@ export type { BudgetOptions, ScopeUsage } from './budget.js';
 export { Budget, createBudget } from './budget.js';
 export type { BudgetErrorDetails, BudgetRefusal } from './budget-error.js';
 export { BudgetError } from './budget-error.js';
-export type { AcquireRequest, AcquireResult, BudgetStore, ScopeCounters } from './budget-store.js';
+export type {
+  AcquireRequest,
+  AcquireResult,
+  BudgetStore,
+  ScopeCounters,
+  Settlement,
+} from './budget-store.js';
 export { MemoryBudgetStore } from './memory-store.js';
 export { NANO_USD_PER_USD } from './nano-usd.js';
 export {

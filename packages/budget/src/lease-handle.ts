@@ -1,89 +1,119 @@
 import type { AttemptHandle, AttemptOutcome, CallRecord } from '@switchboard/adapter';
-import type { Shared } from './budget.js';
-import type { BudgetStore } from './budget-store.js';
-import { usdOf } from './nano-usd.js';
+import { costOf } from '@switchboard/prices';
+import type { BudgetStore, Settlement } from './budget-store.js';
+import { MAX_CALL_NANO_USD, settleNanoUsd, usdOf } from './nano-usd.js';
 import type { StoredScope } from './scope-limits.js';
+import type { Shared } from './shared.js';
 
-const SETTLE_RETRY_MS = [50, 250, 1000];
+/** One granted lease: where it was taken and what it holds. */
+export interface Lease {
+  readonly leaseId: string;
+  readonly store: BudgetStore;
+  readonly scopes: readonly StoredScope[];
+  /** The worst case reserved, in nano-dollars. */
+  readonly amount: number;
+  /** For a fallback lease: the chain's scopes in the budget's own store, where its spend is written back. */
+  readonly writeBack: readonly StoredScope[] | null;
+}
 
 /**
- * The handle of one granted attempt: its `end` settles the lease with the record's
- * cost, or releases it, once. A class rather than closures, as one is made per attempt.
+ * The handle of one granted attempt: its `end` settles the lease once — at the
+ * record's cost, at the worst case (unsettled) when the cost is unknown, or
+ * released (0) when the attempt provably never reached the provider.
  */
 export class LeaseHandle implements AttemptHandle {
   readonly #shared: Shared;
-  readonly #leaseId: string;
-  readonly #store: BudgetStore;
-  readonly #scopes: readonly StoredScope[];
-  readonly #amount: number;
-  readonly #costOf: (record: CallRecord) => number;
+  readonly #lease: Lease;
   #ended = false;
 
-  constructor(
-    shared: Shared,
-    leaseId: string,
-    store: BudgetStore,
-    scopes: readonly StoredScope[],
-    amount: number,
-    costOf: (record: CallRecord) => number,
-  ) {
+  constructor(shared: Shared, lease: Lease) {
     this.#shared = shared;
-    this.#leaseId = leaseId;
-    this.#store = store;
-    this.#scopes = scopes;
-    this.#amount = amount;
-    this.#costOf = costOf;
+    this.#lease = lease;
   }
 
-  /** Settles with `outcome.record`'s cost, or releases when there is no record. Never throws; later calls do nothing. */
+  /** Settles or releases the lease, in order with the budget's other settlements. Never throws; later calls do nothing. */
   end(outcome: AttemptOutcome): void | Promise<void> {
     if (this.#ended) return;
     this.#ended = true;
-    const actual = outcome?.record ? this.#costOf(outcome.record) : 0;
-    if (actual > this.#amount) {
+    const { leaseId, store, scopes, amount, writeBack } = this.#lease;
+    const settlement = this.#settlementOf(outcome);
+    if (settlement.actualNanoUsd > amount && settlement.unsettled !== true) {
       this.#shared.onWarning(
-        `a call cost ${usdOf(actual)} USD, more than its worst case of ${usdOf(this.#amount)} USD`,
+        `a call cost ${usdOf(settlement.actualNanoUsd)} USD, more than its worst case of ${usdOf(amount)} USD`,
       );
     }
-    // The in-memory store answers at once: settle without a promise on that path.
-    try {
-      const held = this.#store.settle(this.#leaseId, this.#scopes, actual);
-      if (typeof held === 'boolean') return this.#settled(held);
-      return held.then(
-        (answer) => this.#settled(answer),
-        () => this.#retry(actual),
-      );
-    } catch {
-      return this.#retry(actual);
+    if (writeBack !== null) {
+      // Its own id: the lease id itself was released in the store when the acquisition failed.
+      void this.#shared.settle(this.#shared.store, {
+        leaseId: `${leaseId}:fallback`,
+        scopes: writeBack,
+        settlement,
+        done: () => this.#shared.fallbackLeaseEnded(`${leaseId}:fallback`),
+      });
     }
+    return this.#shared.settle(store, {
+      leaseId,
+      scopes,
+      settlement,
+      done: (held) => this.#settled(held, settlement),
+    });
   }
 
-  async #retry(actual: number): Promise<void> {
-    for (const delay of SETTLE_RETRY_MS) {
-      await new Promise((resolve) => setTimeout(resolve, delay));
-      try {
-        return this.#settled(await this.#store.settle(this.#leaseId, this.#scopes, actual));
-      } catch (error) {
-        if (delay === SETTLE_RETRY_MS.at(-1)) {
-          this.#shared.onWarning(
-            `a budget settlement failed (${error instanceof Error ? error.message : String(error)}); its reservation returns when the lease expires, its cost of ${usdOf(actual)} USD is not recorded`,
-          );
-        }
-      }
+  #settlementOf(outcome: AttemptOutcome): Settlement {
+    const record = outcome?.record ?? null;
+    if (record !== null) {
+      const known = this.#costOf(record);
+      return known === null
+        ? { actualNanoUsd: this.#lease.amount, unsettled: true }
+        : { actualNanoUsd: known };
     }
-    this.#finish();
+    return mayHaveBeenBilled(outcome)
+      ? { actualNanoUsd: this.#lease.amount, unsettled: true }
+      : { actualNanoUsd: 0 };
   }
 
-  #settled(held: boolean): void {
+  /**
+   * The record's cost; without one, its usage at the maximum prices; null when
+   * neither is known (no usage, e.g. a stream cut before its usage arrived) or
+   * the cost is only an estimate.
+   */
+  #costOf(record: CallRecord): number | null {
+    if ((record.priceSource as string | null) === 'estimate') return null;
+    let usd: number | null = null;
+    if (typeof record.costUsd === 'number' && Number.isFinite(record.costUsd)) usd = record.costUsd;
+    else usd = costOf(this.#shared.pricing.maxPricesOf(record.model), record.usage);
+    if (usd === null) return null;
+    const nano = settleNanoUsd(Math.max(0, usd));
+    if (nano <= MAX_CALL_NANO_USD) return nano;
+    this.#shared.onWarning(
+      `a call of ${record.model} reported a cost of ${usd} USD, beyond what a budget counts exactly; ${usdOf(MAX_CALL_NANO_USD)} USD is counted`,
+    );
+    return MAX_CALL_NANO_USD;
+  }
+
+  #settled(held: boolean, settlement: Settlement): void {
     if (!held) {
-      this.#shared.onWarning('a budget lease had expired before its call ended; its cost was added anyway');
+      this.#shared.onWarning(
+        settlement.unsettled === true
+          ? 'a budget lease had expired before its call ended; it stays counted at its worst case'
+          : 'a budget lease had expired before its call ended; the worst case counted for it was replaced by its cost',
+      );
     }
-    this.#finish();
-  }
-
-  #finish(): void {
-    this.#shared.heartbeat.delete(this.#leaseId);
+    this.#shared.heartbeat.delete(this.#lease.leaseId);
     // The freed slot may be in a scope that waiters of any chain share.
     for (const queue of this.#shared.queues.values()) queue.slotFreed();
   }
+}
+
+/**
+ * Whether a failed attempt may have been billed: as the adapter says, or, from an
+ * older adapter, guessed from the error (a budget refusal or an HTTP error status
+ * was not billed; anything else may have been).
+ */
+function mayHaveBeenBilled(outcome: AttemptOutcome): boolean {
+  const told = (outcome as { mayHaveBeenBilled?: unknown } | null)?.mayHaveBeenBilled;
+  if (typeof told === 'boolean') return told;
+  const error = outcome?.error as { kind?: unknown; status?: unknown } | null | undefined;
+  if (error?.kind === 'budget') return false;
+  return !(typeof error?.status === 'number' && error.status >= 400);
 }

@@ -1,14 +1,32 @@
-import type { AcquireRequest, AcquireResult, BudgetStore, ScopeCounters } from './budget-store.js';
+import type {
+  AcquireRequest,
+  AcquireResult,
+  BudgetStore,
+  ScopeCounters,
+  Settlement,
+} from './budget-store.js';
 import type { StoredScope } from './scope-limits.js';
 
 interface ScopeState {
   spent: number;
   reserved: number;
+  unsettled: number;
   /** Live leases: amount reserved and expiry (ms on the monotonic clock). */
   readonly leases: Map<string, { amount: number; expires: number }>;
+  /** Leases that expired unsettled: their worst case, counted in `spent` and `unsettled`. */
+  readonly expired: Map<string, number>;
   /** No lease expires before this; a lower bound, so purges are skipped while nothing can be due. */
   earliestExpiry: number;
 }
+
+// This process's own counters need no report of what is left (that is for a fallback from a shared store).
+const GRANTED: AcquireResult = Object.freeze({ granted: true });
+
+/**
+ * How many ended lease ids are remembered (the latest), so a repeated settlement
+ * or acquisition changes nothing; in one process a repeat comes at once, if ever.
+ */
+const ENDED_REMEMBERED = 10_000;
 
 /**
  * The default store: counters in this process's memory, no dependency. Every
@@ -17,6 +35,11 @@ interface ScopeState {
  */
 export class MemoryBudgetStore implements BudgetStore {
   readonly #scopes = new Map<string, ScopeState>();
+  /** Live lease ids. */
+  readonly #held = new Set<string>();
+  /** The latest ended lease ids and their answer, in two generations of at most `ENDED_REMEMBERED`. */
+  #ended = new Map<string, boolean>();
+  #endedBefore = new Map<string, boolean>();
   readonly #now: () => number;
 
   /** @param options.now a monotonic clock in ms (tests); default `performance.now`. */
@@ -27,6 +50,15 @@ export class MemoryBudgetStore implements BudgetStore {
   acquire(request: AcquireRequest): AcquireResult {
     const now = this.#now();
     const states = request.scopes.map((scope) => this.#state(scope.key, now));
+    if (this.#held.has(request.leaseId)) return GRANTED;
+    if (this.#endedAnswer(request.leaseId) !== undefined) {
+      return {
+        granted: false,
+        reason: 'ended',
+        scopeIndex: 0,
+        counters: countersOf(states[0] as ScopeState),
+      };
+    }
     const amount = request.amountNanoUsd;
     for (const [index, scope] of request.scopes.entries()) {
       const state = states[index] as ScopeState;
@@ -46,22 +78,45 @@ export class MemoryBudgetStore implements BudgetStore {
       state.reserved += amount;
       state.earliestExpiry = Math.min(state.earliestExpiry, expires);
     }
-    return { granted: true };
+    this.#held.add(request.leaseId);
+    return GRANTED;
   }
 
-  settle(leaseId: string, scopes: readonly StoredScope[], actualNanoUsd: number): boolean {
-    let held = true;
+  settle(leaseId: string, scopes: readonly StoredScope[], settlement: Settlement): boolean {
+    const now = this.#now();
+    // A live lease cannot have ended: only others are looked up among the ended ones.
+    let held = this.#held.delete(leaseId);
+    if (!held) {
+      const answered = this.#endedAnswer(leaseId);
+      if (answered !== undefined) return answered;
+    }
+    const actual = settlement.actualNanoUsd;
     for (const scope of scopes) {
-      const state = this.#state(scope.key, this.#now());
+      const state = this.#state(scope.key, now);
       const lease = state.leases.get(leaseId);
       if (lease) {
         state.reserved -= lease.amount;
         state.leases.delete(leaseId);
       } else {
         held = false;
+        const worst = state.expired.get(leaseId);
+        if (worst !== undefined) {
+          state.spent -= worst;
+          state.unsettled -= worst;
+          state.expired.delete(leaseId);
+        }
       }
-      state.spent += actualNanoUsd;
+      state.spent += actual;
+      if (settlement.unsettled === true) {
+        state.unsettled += actual;
+        state.expired.set(leaseId, actual);
+      }
     }
+    if (this.#ended.size >= ENDED_REMEMBERED) {
+      this.#endedBefore = this.#ended;
+      this.#ended = new Map();
+    }
+    this.#ended.set(leaseId, held);
     return held;
   }
 
@@ -85,11 +140,25 @@ export class MemoryBudgetStore implements BudgetStore {
     return scopes.map((scope) => countersOf(this.#state(scope.key, now)));
   }
 
-  /** The scope's state with expired leases purged (their reservation and slot returned). */
+  /** Nothing to do: a ledger in this process's memory cannot be lost while the process lives. */
+  resetLedger(): void {}
+
+  #endedAnswer(leaseId: string): boolean | undefined {
+    return this.#ended.get(leaseId) ?? this.#endedBefore.get(leaseId);
+  }
+
+  /** The scope's state with expired leases purged: their worst case becomes unsettled spend, their slot is freed. */
   #state(key: string, now: number): ScopeState {
     let state = this.#scopes.get(key);
     if (!state) {
-      state = { spent: 0, reserved: 0, leases: new Map(), earliestExpiry: Number.POSITIVE_INFINITY };
+      state = {
+        spent: 0,
+        reserved: 0,
+        unsettled: 0,
+        leases: new Map(),
+        expired: new Map(),
+        earliestExpiry: Number.POSITIVE_INFINITY,
+      };
       this.#scopes.set(key, state);
     } else if (now >= state.earliestExpiry) {
       let earliest = Number.POSITIVE_INFINITY;
@@ -97,6 +166,9 @@ export class MemoryBudgetStore implements BudgetStore {
         if (lease.expires <= now) {
           state.reserved -= lease.amount;
           state.leases.delete(id);
+          state.spent += lease.amount;
+          state.unsettled += lease.amount;
+          state.expired.set(id, lease.amount);
         } else {
           earliest = Math.min(earliest, lease.expires);
         }
@@ -108,5 +180,11 @@ export class MemoryBudgetStore implements BudgetStore {
 }
 
 function countersOf(state: ScopeState): ScopeCounters {
-  return { spentNanoUsd: state.spent, reservedNanoUsd: state.reserved, inFlight: state.leases.size };
+  return {
+    spentNanoUsd: state.spent,
+    reservedNanoUsd: state.reserved,
+    inFlight: state.leases.size,
+    unsettledNanoUsd: state.unsettled,
+    unsettledCalls: state.expired.size,
+  };
 }

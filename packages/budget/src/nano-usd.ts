@@ -5,9 +5,16 @@
  */
 export const NANO_USD_PER_USD = 1_000_000_000;
 
-/** A worst-case amount in nano-dollars, rounded up so a reservation never falls short. */
+/** The most one call may reserve or settle, in nano-dollars (1,000,000 USD): far below 2^53, so sums stay exact. */
+export const MAX_CALL_NANO_USD = 1e15;
+
+/** The largest limit a scope may have, in USD: its nano-dollars stay below 2^53. */
+export const MAX_LIMIT_USD = 9_000_000;
+
+/** A worst-case amount in nano-dollars, rounded up so a reservation never falls short (Infinity past the cap). */
 export function reserveNanoUsd(usd: number): number {
-  return Math.ceil(usd * NANO_USD_PER_USD);
+  const nano = Math.ceil(usd * NANO_USD_PER_USD);
+  return nano > MAX_CALL_NANO_USD ? Number.POSITIVE_INFINITY : nano;
 }
 
 /** A settled cost in nano-dollars, rounded to the nearest: what `spent` grows by for one call record. */

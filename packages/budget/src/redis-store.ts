@@ -1,38 +1,64 @@
+import { randomUUID } from 'node:crypto';
 import { type Cluster, Redis, type RedisOptions } from 'ioredis';
-import type { AcquireRequest, AcquireResult, BudgetStore, ScopeCounters } from './budget-store.js';
-import { ACQUIRE_SCRIPT, COUNTERS_SCRIPT, RENEW_SCRIPT, SETTLE_SCRIPT } from './redis-scripts.js';
+import type {
+  AcquireRequest,
+  AcquireResult,
+  BudgetStore,
+  ScopeCounters,
+  Settlement,
+} from './budget-store.js';
+import {
+  ACQUIRE_SCRIPT,
+  COUNTERS_SCRIPT,
+  RENEW_SCRIPT,
+  RESET_SCRIPT,
+  SETTLE_SCRIPT,
+} from './redis-scripts.js';
 import type { StoredScope } from './scope-limits.js';
+import { StoreError, storeErrorOf, withoutUserinfo } from './store-error.js';
 
 /** Options of a {@link RedisBudgetStore}. */
 export interface RedisBudgetStoreOptions {
   /** A connected `ioredis` client or cluster to use (not closed by `close()`). */
   client?: Redis | Cluster;
-  /** Otherwise, the address to connect to, e.g. `redis://127.0.0.1:6379`. */
+  /** Otherwise, the address to connect to, e.g. `redis://127.0.0.1:6379` (`rediss://` for TLS). */
   url?: string;
   /** Prefix of every key; must not contain `{` or `}`. Default `switchboard:budget:`. */
   prefix?: string;
   /** A command that takes longer fails, and the call is refused (or falls back). Default 2000 ms. */
   commandTimeoutMs?: number;
+  /** Where warnings go (an eviction policy that can drop budget keys); default `process.emitWarning`. */
+  onWarning?: (message: string) => void;
 }
 
-type ScriptReply = [string, number, number, number, number] | ['ok'];
+type Row = [number, number, number, number, number];
+type AcquireReply = (string | number)[];
 
 interface BudgetCommands {
-  budgetAcquire(keyCount: number, ...args: (string | number)[]): Promise<ScriptReply>;
+  budgetAcquire(keyCount: number, ...args: (string | number)[]): Promise<AcquireReply>;
   budgetSettle(keyCount: number, ...args: (string | number)[]): Promise<number>;
   budgetRenew(keyCount: number, ...args: (string | number)[]): Promise<number>;
-  budgetCounters(keyCount: number, ...args: (string | number)[]): Promise<[number, number, number][]>;
+  budgetCounters(keyCount: number, ...args: (string | number)[]): Promise<[...Row, number][]>;
+  budgetReset(keyCount: number, ...args: (string | number)[]): Promise<string>;
 }
+
+/** How long a lease's record lives while held (renewals do not extend it): a late settlement is still recognised. */
+const HELD_RECORD_MS = 24 * 3_600_000;
+/** How long an ended lease's record lives, so a re-sent settlement or acquisition changes nothing. */
+const ENDED_RECORD_MS = 3_600_000;
 
 /**
  * Budget counters on Redis, shared by every process and machine that uses the
  * same Redis and prefix. Each check-and-reserve, settlement and renewal is one
- * Lua script (atomic). Keys per scope: `<prefix>{root}/child:state` (a hash:
- * `spent`, `reserved`, `r:<lease>`) and `<prefix>{root}/child:leases` (a sorted
- * set of lease ids by expiry), and per root `<prefix>{root}:settled` (lease ids
- * settled in the last 10 minutes, so a retried settlement counts once); the braces
- * make every scope under one root a single Redis Cluster hash slot, so a chain is
- * reserved in one script.
+ * Lua script (atomic) and idempotent by lease id. Keys per scope:
+ * `<prefix>{root}/child:state` (a hash) and `<prefix>{root}/child:leases` (a
+ * sorted set of lease ids by expiry), and per lease `<prefix>{root}:lease:<id>`
+ * (its record, with a TTL); the braces make every key under one root a single
+ * Redis Cluster hash slot, so a chain is reserved in one script.
+ *
+ * Each scope's hash carries a ledger marker; when a process that saw it finds
+ * it gone (a restart without persistence, an eviction, `FLUSHDB`), the scope's
+ * acquisitions answer `ledger_lost` until {@link RedisBudgetStore.resetLedger}.
  */
 export class RedisBudgetStore implements BudgetStore {
   /** The key prefix. */
@@ -41,80 +67,120 @@ export class RedisBudgetStore implements BudgetStore {
   readonly #owned: boolean;
   readonly #commands: BudgetCommands;
   readonly #timeoutMs: number;
+  readonly #where: string;
+  readonly #onWarning: (message: string) => void;
+  /** The ledger marker this store saw per scope key. */
+  readonly #ledgers = new Map<string, string>();
+  #policyChecked = false;
+  /** The connection's last error, to say why a command failed while reconnecting. */
+  #lastError: unknown = undefined;
 
   constructor(options: RedisBudgetStoreOptions) {
     if (options === null || typeof options !== 'object') {
       throw new TypeError('RedisBudgetStore options must be an object with a client or a url');
     }
     const prefix = options.prefix ?? 'switchboard:budget:';
-    if (typeof prefix !== 'string' || /[{}]/.test(prefix)) {
-      throw new TypeError("options.prefix must be a string without '{' or '}'");
+    if (typeof prefix !== 'string' || /[{}\p{Cc}]/u.test(prefix)) {
+      throw new TypeError("options.prefix must be a string without '{', '}' or control characters");
     }
     const timeoutMs = options.commandTimeoutMs ?? 2000;
-    if (!(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
+    if (!(typeof timeoutMs === 'number' && Number.isFinite(timeoutMs) && timeoutMs > 0)) {
       throw new RangeError(`options.commandTimeoutMs must be a positive number, got ${String(timeoutMs)}`);
     }
+    if (options.onWarning !== undefined && typeof options.onWarning !== 'function') {
+      throw new TypeError('options.onWarning must be a function');
+    }
+    this.#onWarning =
+      options.onWarning ?? ((message: string) => process.emitWarning(message, 'BudgetWarning'));
     if (options.client) {
+      // Duck-typed, so a client from another copy of ioredis is welcome.
+      if (typeof (options.client as Partial<Redis>).defineCommand !== 'function') {
+        throw new TypeError('options.client must be an ioredis Redis or Cluster client');
+      }
       this.#client = options.client;
       this.#owned = false;
+      this.#where = whereOf(options.client);
     } else if (typeof options.url === 'string' && options.url !== '') {
+      const url = parseUrl(options.url);
       const redisOptions: RedisOptions = {
         // Fail fast instead of queueing while Redis is away: the budget then refuses (or falls back).
         maxRetriesPerRequest: 1,
         enableOfflineQueue: true,
         commandTimeout: timeoutMs,
         lazyConnect: false,
+        retryStrategy: (times) => Math.min(50 * times, 1000),
       };
+      this.#where = url.host;
       this.#client = new Redis(options.url, redisOptions);
-      // Connection errors surface on the commands; without a listener ioredis would log each.
-      this.#client.on('error', () => {});
       this.#owned = true;
     } else {
       throw new TypeError('RedisBudgetStore needs options.client (an ioredis client) or options.url');
     }
+    // Connection errors surface on the commands; without a listener ioredis would log each.
+    this.#client.on('error', (error: unknown) => {
+      this.#lastError = error;
+    });
+    this.#client.on('ready', () => {
+      this.#lastError = undefined;
+    });
     this.prefix = prefix;
     this.#timeoutMs = timeoutMs;
     this.#client.defineCommand('budgetAcquire', { lua: ACQUIRE_SCRIPT });
     this.#client.defineCommand('budgetSettle', { lua: SETTLE_SCRIPT });
     this.#client.defineCommand('budgetRenew', { lua: RENEW_SCRIPT });
     this.#client.defineCommand('budgetCounters', { lua: COUNTERS_SCRIPT });
+    this.#client.defineCommand('budgetReset', { lua: RESET_SCRIPT });
     this.#commands = this.#client as unknown as BudgetCommands;
   }
 
   async acquire(request: AcquireRequest): Promise<AcquireResult> {
-    const limits = request.scopes.flatMap((scope) => [scope.limitNanoUsd ?? -1, scope.maxInFlight ?? -1]);
-    const reply = await this.#timed(
+    const perScope = request.scopes.flatMap((scope) => [
+      scope.limitNanoUsd ?? -1,
+      scope.maxInFlight ?? -1,
+      this.#ledgers.get(scope.key) ?? '',
+    ]);
+    const reply = await this.#run(() =>
       this.#commands.budgetAcquire(
-        request.scopes.length * 2,
+        request.scopes.length * 2 + 1,
         ...this.#keys(request.scopes),
+        this.#recordKey(request.scopes, request.leaseId),
         request.leaseId,
         request.amountNanoUsd,
         Math.ceil(request.ttlMs),
-        ...limits,
+        HELD_RECORD_MS,
+        randomUUID(),
+        ...perScope,
       ),
     );
-    if (reply[0] === 'ok') return { granted: true };
-    const [reason, index, spent, reserved, inFlight] = reply as [string, number, number, number, number];
+    if (reply[0] === 'ok') {
+      const counters: ScopeCounters[] = [];
+      for (const [index, scope] of request.scopes.entries()) {
+        const at = 1 + index * 6;
+        this.#ledgers.set(scope.key, String(reply[at]));
+        counters.push(countersOf(reply.slice(at + 1, at + 6) as Row));
+      }
+      this.#checkPolicy();
+      return { granted: true, counters };
+    }
+    const [reason, index, ...row] = reply as [string, number, ...Row];
     return {
       granted: false,
-      reason: reason === 'spend' ? 'spend' : 'in_flight',
-      scopeIndex: index - 1,
-      counters: {
-        spentNanoUsd: Number(spent),
-        reservedNanoUsd: Number(reserved),
-        inFlight: Number(inFlight),
-      },
+      reason: reason as 'spend' | 'in_flight' | 'ledger_lost' | 'ended',
+      scopeIndex: Number(index) - 1,
+      counters: countersOf(row),
     };
   }
 
-  async settle(leaseId: string, scopes: readonly StoredScope[], actualNanoUsd: number): Promise<boolean> {
-    const held = await this.#timed(
+  async settle(leaseId: string, scopes: readonly StoredScope[], settlement: Settlement): Promise<boolean> {
+    const held = await this.#run(() =>
       this.#commands.budgetSettle(
         scopes.length * 2 + 1,
         ...this.#keys(scopes),
-        `${this.prefix}${scopes[0]?.key ?? ''}:settled`,
+        this.#recordKey(scopes, leaseId),
         leaseId,
-        actualNanoUsd,
+        settlement.actualNanoUsd,
+        settlement.unsettled === true ? 1 : 0,
+        ENDED_RECORD_MS,
       ),
     );
     return held === 1;
@@ -124,10 +190,16 @@ export class RedisBudgetStore implements BudgetStore {
     leases: readonly { leaseId: string; scopes: readonly StoredScope[] }[],
     ttlMs: number,
   ): Promise<string[]> {
-    const replies = await this.#timed(
+    const replies = await this.#run(() =>
       Promise.all(
         leases.map(({ leaseId, scopes }) =>
-          this.#commands.budgetRenew(scopes.length * 2, ...this.#keys(scopes), leaseId, Math.ceil(ttlMs)),
+          this.#commands.budgetRenew(
+            scopes.length * 2 + 1,
+            ...this.#keys(scopes),
+            this.#recordKey(scopes, leaseId),
+            leaseId,
+            Math.ceil(ttlMs),
+          ),
         ),
       ),
     );
@@ -135,12 +207,28 @@ export class RedisBudgetStore implements BudgetStore {
   }
 
   async counters(scopes: readonly StoredScope[]): Promise<ScopeCounters[]> {
-    const rows = await this.#timed(this.#commands.budgetCounters(scopes.length * 2, ...this.#keys(scopes)));
-    return rows.map(([spent, reserved, inFlight]) => ({
-      spentNanoUsd: Number(spent),
-      reservedNanoUsd: Number(reserved),
-      inFlight: Number(inFlight),
-    }));
+    const rows = await this.#run(() =>
+      this.#commands.budgetCounters(
+        scopes.length * 2 + 1,
+        ...this.#keys(scopes),
+        this.#recordKey(scopes, '-'),
+        ...scopes.map((scope) => this.#ledgers.get(scope.key) ?? ''),
+      ),
+    );
+    return rows.map((row) => ({ ...countersOf(row.slice(0, 5) as Row), ledgerLost: Number(row[5]) === 1 }));
+  }
+
+  /** Starts a new ledger in these scopes (keeping what they hold now) and adopts it; other processes adopt it too. */
+  async resetLedger(scopes: readonly StoredScope[]): Promise<void> {
+    const marker = await this.#run(() =>
+      this.#commands.budgetReset(
+        scopes.length * 2 + 1,
+        ...this.#keys(scopes),
+        this.#recordKey(scopes, '-'),
+        randomUUID(),
+      ),
+    );
+    for (const scope of scopes) this.#ledgers.set(scope.key, String(marker));
   }
 
   /** The Redis keys of a scope: its state hash and its lease set. */
@@ -153,6 +241,15 @@ export class RedisBudgetStore implements BudgetStore {
     if (this.#owned) await this.#client.quit().catch(() => this.#client.disconnect());
   }
 
+  /** Only where it connects: never the password. */
+  toJSON(): { where: string; prefix: string } {
+    return { where: this.#where, prefix: this.prefix };
+  }
+
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return `RedisBudgetStore ${JSON.stringify(this.toJSON())}`;
+  }
+
   #keys(scopes: readonly StoredScope[]): string[] {
     return scopes.flatMap((scope) => {
       const keys = this.keysOf(scope);
@@ -160,15 +257,92 @@ export class RedisBudgetStore implements BudgetStore {
     });
   }
 
-  /** Our own deadline, since a given client may queue commands while it reconnects. */
-  #timed<T>(command: Promise<T>): Promise<T> {
+  /** The lease's record, under the root's hash tag like every key of its chain. */
+  #recordKey(scopes: readonly StoredScope[], leaseId: string): string {
+    return `${this.prefix}${scopes[0]?.key ?? ''}:lease:${leaseId}`;
+  }
+
+  /** Runs a command with our own deadline (a given client may queue while it reconnects); errors in words. */
+  async #run<T>(command: () => Promise<T>): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () => reject(new Error(`Redis did not answer within ${this.#timeoutMs} ms`)),
+        () =>
+          reject(
+            this.#lastError === undefined
+              ? new StoreError(`Redis at ${this.#where}: no answer within ${this.#timeoutMs} ms (timeout)`)
+              : storeErrorOf(this.#lastError, this.#where),
+          ),
         this.#timeoutMs,
       );
     });
-    return Promise.race([command, deadline]).finally(() => clearTimeout(timer));
+    try {
+      return await Promise.race([command(), deadline]);
+    } catch (error) {
+      throw storeErrorOf(error, this.#where, this.#lastError);
+    } finally {
+      clearTimeout(timer);
+    }
   }
+
+  /** Once, after the first answer: warn when the server may evict the budget's keys. */
+  #checkPolicy(): void {
+    if (this.#policyChecked) return;
+    this.#policyChecked = true;
+    const client = this.#client;
+    const ask = isCluster(client)
+      ? Promise.all(client.nodes('master').map((node) => node.config('GET', 'maxmemory-policy')))
+      : client.config('GET', 'maxmemory-policy').then((reply) => [reply]);
+    ask.then(
+      (replies) => {
+        const policies = new Set(replies.map((reply) => String((reply as string[])[1] ?? '')));
+        const evicting = [...policies].filter((policy) => policy !== '' && policy !== 'noeviction');
+        if (evicting.length > 0) {
+          this.#onWarning(
+            `Redis at ${this.#where} has maxmemory-policy ${evicting.join(', ')}: it may evict budget keys, and a scope whose ledger is evicted refuses every call (ledger_lost); set maxmemory-policy noeviction`,
+          );
+        }
+      },
+      // An ACL user may not run CONFIG; the ledger marker still catches an eviction.
+      () => {},
+    );
+  }
+}
+
+function countersOf(row: readonly (string | number)[]): ScopeCounters {
+  return {
+    spentNanoUsd: Number(row[0]),
+    reservedNanoUsd: Number(row[1]),
+    inFlight: Number(row[2]),
+    unsettledNanoUsd: Number(row[3]),
+    unsettledCalls: Number(row[4]),
+  };
+}
+
+/** The url checked: redis:// or rediss://, named in errors without its userinfo. */
+function parseUrl(text: string): URL {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new TypeError(
+      'options.url must be a redis:// or rediss:// address, e.g. redis://127.0.0.1:6379 (the given text is not a URL; not shown, as it may hold a password)',
+    );
+  }
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') {
+    throw new TypeError(
+      `options.url must be a redis:// or rediss:// address, got ${url.protocol}// at ${url.host}`,
+    );
+  }
+  return url;
+}
+
+function isCluster(client: Redis | Cluster): client is Cluster {
+  return (client as { isCluster?: unknown }).isCluster === true;
+}
+
+function whereOf(client: Redis | Cluster): string {
+  if (isCluster(client)) return 'the cluster';
+  const { host, port, path } = client.options;
+  return withoutUserinfo(path ? String(path) : `${host ?? 'localhost'}:${port ?? 6379}`);
 }

@@ -1,5 +1,5 @@
 import { NANO_USD_PER_USD } from './nano-usd.js';
-import type { ScopeLimits, StoredScope } from './scope-limits.js';
+import { checkScopeLimits, type ScopeLimits, type StoredScope } from './scope-limits.js';
 
 /** A budget's scopes, root first: their paths, how stores see them, and their limits. */
 export interface Chain {
@@ -8,8 +8,9 @@ export interface Chain {
   readonly limits: readonly ScopeLimits[];
 }
 
-/** The chain with `scope` nested under its innermost scope. */
-export function extend(chain: Chain, scope: ScopeLimits): Chain {
+/** The chain with `scope` (checked; `where` names it in errors) nested under its innermost scope. */
+export function extend(chain: Chain, scope: ScopeLimits, where: string): Chain {
+  checkScopeLimits(scope, where);
   const root = chain.paths[0];
   const path = root === undefined ? scope.name : `${chain.paths.at(-1)}/${scope.name}`;
   // The root's name in braces is the hash tag: every scope under a root shares one Redis Cluster slot.
@@ -23,15 +24,5 @@ export function extend(chain: Chain, scope: ScopeLimits): Chain {
     paths: [...chain.paths, path],
     scopes: [...chain.scopes, stored],
     limits: [...chain.limits, scope],
-  };
-}
-
-/** The scope with its limits multiplied by `share` (a fallback's per-process share). */
-export function scaled(scope: StoredScope, share: number): StoredScope {
-  if (share === 1) return scope;
-  return {
-    key: scope.key,
-    limitNanoUsd: scope.limitNanoUsd === null ? null : Math.floor(scope.limitNanoUsd * share),
-    maxInFlight: scope.maxInFlight === null ? null : Math.max(1, Math.floor(scope.maxInFlight * share)),
   };
 }

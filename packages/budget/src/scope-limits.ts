@@ -1,7 +1,9 @@
+import { MAX_LIMIT_USD } from './nano-usd.js';
+
 /** One scope of a budget: a name and its limits (either may be left out). */
 export interface ScopeLimits {
   /**
-   * The scope's name, e.g. `run-42` or `judge`: non-empty, without `{`, `}` or `/`.
+   * The scope's name, e.g. `run-42` or `judge`: non-empty, without `{`, `}`, `/` or control characters.
    * A scope is identified by its path from the root (`run-42/judge`).
    */
   readonly name: string;
@@ -24,15 +26,19 @@ export interface StoredScope {
 /** Checks a scope's fields; throws a TypeError or RangeError naming the bad field. */
 export function checkScopeLimits(scope: ScopeLimits, where: string): void {
   if (scope === null || typeof scope !== 'object') throw new TypeError(`${where} must be an object`);
-  if (typeof scope.name !== 'string' || !/^[^{}/]+$/.test(scope.name)) {
-    throw new TypeError(`${where}.name must be a non-empty string without '{', '}' or '/'`);
+  if (typeof scope.name !== 'string' || !/^[^{}/\p{Cc}]+$/u.test(scope.name) || scope.name.trim() === '') {
+    throw new TypeError(
+      `${where}.name must be a non-empty string without '{', '}', '/' or control characters, got ${JSON.stringify(scope.name)}`,
+    );
   }
   const { limitUsd, maxInFlight } = scope;
   if (
     limitUsd !== undefined &&
-    !(typeof limitUsd === 'number' && Number.isFinite(limitUsd) && limitUsd >= 0)
+    !(typeof limitUsd === 'number' && Number.isFinite(limitUsd) && limitUsd >= 0 && limitUsd <= MAX_LIMIT_USD)
   ) {
-    throw new RangeError(`${where}.limitUsd must be a finite number >= 0, got ${String(limitUsd)}`);
+    throw new RangeError(
+      `${where}.limitUsd must be a number of USD from 0 to ${MAX_LIMIT_USD} (counted exactly in nano-dollars), got ${String(limitUsd)}`,
+    );
   }
   if (maxInFlight !== undefined && !(Number.isInteger(maxInFlight) && maxInFlight >= 1)) {
     throw new RangeError(`${where}.maxInFlight must be an integer >= 1, got ${String(maxInFlight)}`);

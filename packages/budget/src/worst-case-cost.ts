@@ -31,7 +31,14 @@ export function worstCaseCostUsd(info: AttemptInfo, pricing: WorstCasePricing, s
     });
   }
   const outputTokens = info.maxTokens ?? pricing.maxOutputTokensOf(info.model);
-  if (outputTokens === null) {
+  if (outputTokens !== null && !(Number.isInteger(outputTokens) && outputTokens >= 1)) {
+    throw new BudgetError({
+      reason: 'uncapped',
+      scope,
+      message: `budget scope "${scope}" refused a call of ${info.model}: maxOutputTokens(${JSON.stringify(info.model)}) gave ${String(outputTokens)}, expected a positive integer or null`,
+    });
+  }
+  if (outputTokens === null || outputTokens === undefined) {
     throw new BudgetError({
       reason: 'uncapped',
       scope,

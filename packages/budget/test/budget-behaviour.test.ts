@@ -29,7 +29,7 @@ describe.each([memoryStores(), redisStores()])('Budget on $name', (factory) => {
       const handle = await budget.beforeAttempt(attemptInfo({ maxTokens: 3 }));
       const [during] = await budget.usage();
       expect(during).toMatchObject({ reservedUsd: 3, spentUsd: 0, inFlight: 1, limitUsd: 10 });
-      await handle.end({ record: callRecord(1.25), error: null });
+      await handle.end({ record: callRecord(1.25), error: null, mayHaveBeenBilled: true });
       const [after] = await budget.usage();
       expect(after).toMatchObject({
         reservedUsd: 0,
@@ -45,6 +45,7 @@ describe.each([memoryStores(), redisStores()])('Budget on $name', (factory) => {
       await handle.end({
         record: null,
         error: new ChatError({ kind: 'server', status: 503, message: '503' }),
+        mayHaveBeenBilled: false,
       });
       expect((await budget.usage())[0]).toMatchObject({ reservedUsd: 0, spentUsd: 0, inFlight: 0 });
     });
@@ -52,15 +53,15 @@ describe.each([memoryStores(), redisStores()])('Budget on $name', (factory) => {
     it('ends a handle once: a second end changes nothing', async () => {
       const budget = budgetOn(factory.create());
       const handle = await budget.beforeAttempt(attemptInfo());
-      await handle.end({ record: callRecord(1), error: null });
-      await handle.end({ record: callRecord(1), error: null });
+      await handle.end({ record: callRecord(1), error: null, mayHaveBeenBilled: true });
+      await handle.end({ record: callRecord(1), error: null, mayHaveBeenBilled: true });
       expect((await budget.usage())[0]?.spentUsd).toBe(1);
     });
 
     it('refuses before anything is sent when the worst case does not fit, naming scope, limit, spent and reserved', async () => {
       const budget = budgetOn(factory.create(), { scope: { name: `tight-${runs}`, limitUsd: 5 } });
       const first = await budget.beforeAttempt(attemptInfo({ maxTokens: 2 }));
-      await first.end({ record: callRecord(1.5), error: null });
+      await first.end({ record: callRecord(1.5), error: null, mayHaveBeenBilled: true });
       await budget.beforeAttempt(attemptInfo({ maxTokens: 2 }));
       const refusal = budget.beforeAttempt(attemptInfo({ maxTokens: 2 }));
       await expect(refusal).rejects.toBeInstanceOf(BudgetError);
@@ -89,7 +90,8 @@ describe.each([memoryStores(), redisStores()])('Budget on $name', (factory) => {
       );
       const granted = outcomes.filter((outcome) => outcome.status === 'fulfilled');
       expect(granted).toHaveLength(3);
-      for (const outcome of granted) await outcome.value.end({ record: callRecord(3), error: null });
+      for (const outcome of granted)
+        await outcome.value.end({ record: callRecord(3), error: null, mayHaveBeenBilled: true });
       expect((await budget.usage())[0]).toMatchObject({ spentUsd: 9, reservedUsd: 0 });
     });
   });
@@ -120,7 +122,7 @@ describe.each([memoryStores(), redisStores()])('Budget on $name', (factory) => {
         .beforeAttempt(attemptInfo({ maxTokens: 2, role: 'hunter' }))
         .catch((error: unknown) => error);
       expect(refusal).toMatchObject({ kind: 'budget', scope: run.scope, limitUsd: 5 });
-      await handle.end({ record: callRecord(1), error: null });
+      await handle.end({ record: callRecord(1), error: null, mayHaveBeenBilled: true });
       const [root, hunter] = await run.usage('hunter');
       expect(root).toMatchObject({ spentUsd: 1, reservedUsd: 0 });
       expect(hunter).toMatchObject({ scope: `${run.scope}/hunter`, spentUsd: 1, limitUsd: 100 });
@@ -142,7 +144,7 @@ describe.each([memoryStores(), redisStores()])('Budget on $name', (factory) => {
       await new Promise((resolve) => setTimeout(resolve, 150));
       expect(third).toBe(false);
       expect((await budget.usage())[0]?.inFlight).toBe(2);
-      await first.end({ record: null, error: null });
+      await first.end({ record: null, error: null, mayHaveBeenBilled: false });
       await waiting;
       expect((await budget.usage())[0]?.inFlight).toBe(2);
     });
@@ -183,24 +185,44 @@ describe.each([memoryStores(), redisStores()])('Budget on $name', (factory) => {
       const handle = await budget.beforeAttempt(attemptInfo({ maxTokens: 2 }));
       await new Promise((resolve) => setTimeout(resolve, 600));
       expect((await budget.usage())[0]).toMatchObject({ reservedUsd: 2, inFlight: 1 });
-      await handle.end({ record: callRecord(0.5), error: null });
+      await handle.end({ record: callRecord(0.5), error: null, mayHaveBeenBilled: true });
       expect((await budget.usage())[0]).toMatchObject({ reservedUsd: 0, spentUsd: 0.5, inFlight: 0 });
     });
 
-    it('returns the reservation and slot of an attempt whose holder stopped renewing, within the TTL', async () => {
+    it('counts the lease of a holder that stopped renewing as unsettled spend at its worst case, and frees its slot, within the TTL', async () => {
       const store = factory.create();
-      const scope = { name: `dead-${runs}`, limitUsd: 3, maxInFlight: 1 };
+      const scope = { name: `dead-${runs}`, limitUsd: 5, maxInFlight: 1 };
       const dead = budgetOn(store, { scope, leaseTtlMs: 200 });
-      await dead.beforeAttempt(attemptInfo({ maxTokens: 3 }));
-      dead.close(); // what a killed process does: no more renewals, no settlement
+      const stalled = await dead.beforeAttempt(attemptInfo({ maxTokens: 3 }));
+      await dead.close({ timeoutMs: 0 }); // what a stalled or killed process does: no more renewals
       const alive = budgetOn(store, { scope, leaseTtlMs: 200, slotWaitMs: 0 });
+      await expect(alive.beforeAttempt(attemptInfo({ maxTokens: 2 }))).rejects.toMatchObject({
+        reason: 'in_flight',
+      });
+      await new Promise((resolve) => setTimeout(resolve, 350));
+      expect((await alive.usage())[0]).toMatchObject({
+        spentUsd: 3,
+        unsettledUsd: 3,
+        unsettledCalls: 1,
+        reservedUsd: 0,
+        inFlight: 0,
+      });
+      // Its room is not handed out again: 3 of 5 are counted, so a worst case of 3 is refused.
       await expect(alive.beforeAttempt(attemptInfo({ maxTokens: 3 }))).rejects.toMatchObject({
         reason: 'spend',
       });
-      await new Promise((resolve) => setTimeout(resolve, 350));
-      const handle = await alive.beforeAttempt(attemptInfo({ maxTokens: 3 }));
-      await handle.end({ record: callRecord(2), error: null });
-      expect((await alive.usage())[0]).toMatchObject({ spentUsd: 2, reservedUsd: 0, inFlight: 0 });
+      const handle = await alive.beforeAttempt(attemptInfo({ maxTokens: 2 }));
+      await handle.end({ record: callRecord(2), error: null, mayHaveBeenBilled: true });
+      // A late settlement replaces the worst case with the actual cost, once.
+      await stalled.end({ record: callRecord(1), error: null, mayHaveBeenBilled: true });
+      await stalled.end({ record: callRecord(1), error: null, mayHaveBeenBilled: true });
+      expect((await alive.usage())[0]).toMatchObject({
+        spentUsd: 3,
+        unsettledUsd: 0,
+        unsettledCalls: 0,
+        reservedUsd: 0,
+        inFlight: 0,
+      });
     });
   });
 
@@ -245,8 +267,95 @@ describe.each([memoryStores(), redisStores()])('Budget on $name', (factory) => {
     it('settles a record without a cost by its usage at the maximum prices', async () => {
       const budget = budgetOn(factory.create());
       const handle = await budget.beforeAttempt(attemptInfo({ maxTokens: 5 }));
-      await handle.end({ record: callRecord(null, { usage: { completion_tokens: 2 } }), error: null });
+      await handle.end({
+        record: callRecord(null, { usage: { completion_tokens: 2 } }),
+        error: null,
+        mayHaveBeenBilled: true,
+      });
       expect((await budget.usage())[0]?.spentUsd).toBe(2);
+    });
+  });
+
+  describe('unknown fate', () => {
+    it('settles at the worst case, as unsettled, a record without usage or with only an estimated cost', async () => {
+      const budget = budgetOn(factory.create());
+      const cut = await budget.beforeAttempt(attemptInfo({ maxTokens: 4 }));
+      await cut.end({ record: callRecord(null, { usage: null }), error: null, mayHaveBeenBilled: true });
+      const estimated = await budget.beforeAttempt(attemptInfo({ maxTokens: 3 }));
+      await estimated.end({
+        record: callRecord(0.5, { priceSource: 'estimate' as never }),
+        error: null,
+        mayHaveBeenBilled: true,
+      });
+      expect((await budget.usage())[0]).toMatchObject({
+        spentUsd: 7,
+        unsettledUsd: 7,
+        unsettledCalls: 2,
+        reservedUsd: 0,
+        inFlight: 0,
+      });
+    });
+
+    it('settles at the worst case a failed attempt that may have been billed, and releases one that was not', async () => {
+      const budget = budgetOn(factory.create());
+      const timedOut = await budget.beforeAttempt(attemptInfo({ maxTokens: 4 }));
+      await timedOut.end({
+        record: null,
+        error: new ChatError({ kind: 'timeout', message: 'no reply within 300 ms' }),
+        mayHaveBeenBilled: true,
+      });
+      const refused = await budget.beforeAttempt(attemptInfo({ maxTokens: 2 }));
+      await refused.end({
+        record: null,
+        error: new ChatError({ kind: 'connection', message: 'connect ECONNREFUSED' }),
+        mayHaveBeenBilled: false,
+      });
+      expect((await budget.usage())[0]).toMatchObject({
+        spentUsd: 4,
+        unsettledUsd: 4,
+        unsettledCalls: 1,
+        reservedUsd: 0,
+        inFlight: 0,
+      });
+    });
+  });
+
+  describe('options', () => {
+    it('checks every option when the budget is made, naming it', () => {
+      const make = (options: Partial<BudgetOptions>) => () =>
+        createBudget({ scope: { name: 'run' }, ...options } as BudgetOptions);
+      expect(make({ roles: { judge: { limitUsd: -1 } } })).toThrow(
+        'roles.judge.limitUsd must be a number of USD from 0 to 9000000',
+      );
+      expect(make({ roles: { judge: { maxInFlight: 0 } } })).toThrow(
+        'roles.judge.maxInFlight must be an integer >= 1',
+      );
+      expect(make({ scope: { name: 'run\nsecond line' } })).toThrow(
+        /scope\.name must be a non-empty string without '\{', '\}', '\/' or control characters/,
+      );
+      expect(make({ scope: { name: 'run', limitUsd: 1e300 } })).toThrow(
+        'scope.limitUsd must be a number of USD',
+      );
+      expect(make({ fallback: { share: 0 } })).toThrow('fallback.share must be a number in (0, 1]');
+      expect(make({ onLedgerLost: 'ignore' as never })).toThrow(
+        "onLedgerLost must be 'refuse' or 'start-afresh'",
+      );
+      expect(make({ store: {} as never })).toThrow('store must be a BudgetStore');
+      expect(make({ maxOutputTokens: 1.5 })).toThrow(
+        'maxOutputTokens must be a positive integer or a function',
+      );
+    });
+
+    it('refuses a call when the maxOutputTokens function gives no positive integer', async () => {
+      for (const given of [0, 1.5, Number.NaN]) {
+        const budget = budgetOn(factory.create(), { maxOutputTokens: () => given });
+        await expect(budget.beforeAttempt(attemptInfo({ maxTokens: null }))).rejects.toMatchObject({
+          reason: 'uncapped',
+          message: expect.stringContaining(
+            `maxOutputTokens("test-model") gave ${given}, expected a positive integer or null`,
+          ),
+        });
+      }
     });
   });
 });

@@ -28,14 +28,19 @@ describe('RedisBudgetStore', () => {
         expect((await client.keys('layout:*')).sort()).toEqual([
           'layout:{run-7}/judge:leases',
           'layout:{run-7}/judge:state',
+          expect.stringMatching(/^layout:\{run-7\}:lease:[0-9a-f-]{36}$/),
           'layout:{run-7}:leases',
           'layout:{run-7}:state',
         ]);
         const state = await client.hgetall('layout:{run-7}/judge:state');
-        expect(Object.keys(state).sort()).toEqual([expect.stringMatching(/^r:/), 'reserved']);
+        expect(Object.keys(state).sort()).toEqual(['ledger', expect.stringMatching(/^r:/), 'reserved']);
         expect(state.reserved).toBe('2000000000');
-        await handle.end({ record: callRecord(0.123456789), error: null });
-        expect(await client.hgetall('layout:{run-7}:state')).toEqual({ reserved: '0', spent: '123456789' });
+        await handle.end({ record: callRecord(0.123456789), error: null, mayHaveBeenBilled: true });
+        expect(await client.hgetall('layout:{run-7}:state')).toEqual({
+          ledger: expect.any(String),
+          reserved: '0',
+          spent: '123456789',
+        });
         expect(await client.zcard('layout:{run-7}:leases')).toBe(0);
       } finally {
         client.disconnect();
@@ -49,12 +54,23 @@ describe('RedisBudgetStore', () => {
     it('counts a lease settled twice once: a retry whose first try reached Redis adds nothing', async () => {
       const store = new RedisBudgetStore({ url: redis.url, prefix: 'twice:' });
       const scopes = [{ key: '{run-10}', limitNanoUsd: 100, maxInFlight: null }];
-      expect(await store.acquire({ leaseId: 'lease-1', scopes, amountNanoUsd: 50, ttlMs: 10_000 })).toEqual({
+      expect(
+        await store.acquire({ leaseId: 'lease-1', scopes, amountNanoUsd: 50, ttlMs: 10_000 }),
+      ).toMatchObject({
         granted: true,
       });
-      expect(await store.settle('lease-1', scopes, 30)).toBe(true);
-      expect(await store.settle('lease-1', scopes, 30)).toBe(true);
-      expect(await store.counters(scopes)).toEqual([{ spentNanoUsd: 30, reservedNanoUsd: 0, inFlight: 0 }]);
+      expect(await store.settle('lease-1', scopes, { actualNanoUsd: 30 })).toBe(true);
+      expect(await store.settle('lease-1', scopes, { actualNanoUsd: 30 })).toBe(true);
+      expect(await store.counters(scopes)).toEqual([
+        {
+          spentNanoUsd: 30,
+          reservedNanoUsd: 0,
+          inFlight: 0,
+          unsettledNanoUsd: 0,
+          unsettledCalls: 0,
+          ledgerLost: false,
+        },
+      ]);
       await store.close();
     });
   });
@@ -88,28 +104,67 @@ describe('RedisBudgetStore', () => {
       await store.close();
     });
 
-    it('falls back to a per-process store with a share of each limit only when the code opts in', async () => {
-      const store = await deadStore();
+    it('falls back, when the code opts in, within a share of what was left when Redis last answered, and writes that spend back once', async () => {
+      const live = await startRedis();
+      const store = new RedisBudgetStore({ url: live.url, commandTimeoutMs: 500 });
       const fallback = new MemoryBudgetStore();
       const warnings: string[] = [];
       const budget = createBudget({
         store,
-        scope: { name: 'run-9', limitUsd: 4, maxInFlight: 8 },
+        scope: { name: 'run-9', limitUsd: 10, maxInFlight: 8 },
         maxPricesOf: () => DOLLAR_PER_OUTPUT_TOKEN,
         fallback: { store: fallback, share: 0.5 },
         slotWaitMs: 0,
         onWarning: (message) => warnings.push(message),
       });
-      const handle = await budget.beforeAttempt(attemptInfo({ maxTokens: 2 }));
-      await expect(budget.beforeAttempt(attemptInfo({ maxTokens: 1 }))).rejects.toMatchObject({
+      const seen = await budget.beforeAttempt(attemptInfo({ maxTokens: 2 }));
+      await seen.end({ record: callRecord(2), error: null, mayHaveBeenBilled: true });
+      // Redis last said (granting the first lease): 2 reserved of 10, so 8 left, half of it for this process.
+      await live.stop();
+      const handle = await budget.beforeAttempt(attemptInfo({ maxTokens: 3 }));
+      await expect(budget.beforeAttempt(attemptInfo({ maxTokens: 2 }))).rejects.toMatchObject({
         reason: 'spend',
-        limitUsd: 2,
+        limitUsd: 4,
       });
-      await handle.end({ record: callRecord(1.5), error: null });
-      expect(fallback.counters([{ key: '{run-9}', limitNanoUsd: null, maxInFlight: null }])).toEqual([
-        { spentNanoUsd: 1_500_000_000, reservedNanoUsd: 0, inFlight: 0 },
-      ]);
-      expect(warnings[0]).toMatch(/^budget store unreachable \(.+\); using the fallback store$/);
+      await handle.end({ record: callRecord(1.5), error: null, mayHaveBeenBilled: true });
+      expect(warnings[0]).toMatch(
+        /^budget store unreachable \(Redis at 127\.0\.0\.1:\d+: .+\); using the fallback store$/,
+      );
+      const back = await startRedis({ port: live.port });
+      try {
+        // The outage's settlements wait for Redis, in order, and are then recorded.
+        await budget.idle();
+        // Redis came back empty (no persistence): the process that saw the ledger refuses.
+        await expect(budget.beforeAttempt(attemptInfo({ maxTokens: 1 }))).rejects.toMatchObject({
+          reason: 'ledger_lost',
+          scope: 'run-9',
+        });
+        await budget.resetLedger();
+        // The outage's spend was written back exactly once.
+        expect((await budget.usage())[0]).toMatchObject({ spentUsd: 1.5, reservedUsd: 0, inFlight: 0 });
+      } finally {
+        await budget.close({ timeoutMs: 1000 });
+        await store.close();
+        await back.stop();
+      }
+    });
+
+    it('refuses without a fallback share when Redis never answered this process', async () => {
+      const store = await deadStore();
+      const budget = createBudget({
+        store,
+        scope: { name: 'run-11', limitUsd: 10 },
+        maxPricesOf: () => DOLLAR_PER_OUTPUT_TOKEN,
+        fallback: {},
+        onWarning: () => {},
+      });
+      await expect(budget.beforeAttempt(attemptInfo({ maxTokens: 1 }))).rejects.toMatchObject({
+        reason: 'store_unreachable',
+        message: expect.stringMatching(
+          /connection refused \(ECONNREFUSED\).*the fallback cannot tell what is left/,
+        ),
+      });
+      await budget.close({ timeoutMs: 0 });
       await store.close();
     });
   });
@@ -120,7 +175,7 @@ describe('RedisBudgetStore', () => {
         'RedisBudgetStore needs options.client (an ioredis client) or options.url',
       );
       expect(() => new RedisBudgetStore({ url: redis.url, prefix: 'a{b}:' })).toThrow(
-        "options.prefix must be a string without '{' or '}'",
+        "options.prefix must be a string without '{', '}' or control characters",
       );
     });
   });

@@ -1,4 +1,5 @@
 import type { CallObserver, ObservedEndpoint } from '@switchboard/adapter';
+import type { PriceBook } from '@switchboard/prices';
 import type { ResolvedChatEndpoint } from './resolved-chat-endpoint.js';
 import type { SwitchboardConfig } from './switchboard-config.js';
 
@@ -11,14 +12,21 @@ export function checkObservers(observers: unknown): readonly CallObserver[] {
   return observers;
 }
 
+/** An observer that prices with a book it is handed (a budget of `@switchboard/budget`). */
+interface PriceBookTaker {
+  adoptPriceBook(book: PriceBook): unknown;
+}
+
 /**
  * Adds `observers` to the adapter of an adapter route (rules 4–6), so a budget or a
  * meter sees its every attempt and raw call, and those of its `bounded` copies and
  * `forRole` views. Each observer with a `withEndpoint` hook is told the endpoint first
  * and the observer it returns is attached, so journals and spans name the endpoint.
- * The override and scripted routes are left alone: the override is the caller's own
- * client (not ours to change), and a scripted client makes no raw call, so there is
- * nothing to reserve, settle or record.
+ * An observer that takes a price book (a budget) is handed the endpoint's, so it
+ * reserves with the prices the calls are costed with (table, code and configuration
+ * entries). The override and scripted routes are left alone: the override is the
+ * caller's own client (not ours to change), and a scripted client makes no raw call,
+ * so there is nothing to reserve, settle or record.
  */
 export function attachObservers(
   resolved: ResolvedChatEndpoint,
@@ -28,7 +36,11 @@ export function attachObservers(
   if (resolved.rule === 'override' || resolved.rule === 'scripted') return resolved;
   if (observers.length === 0) return resolved;
   const endpoint = observedEndpoint(resolved, config);
+  const book = resolved.endpoint.priceBook;
   for (const observer of observers) {
+    if (book !== null && typeof (observer as Partial<PriceBookTaker>).adoptPriceBook === 'function') {
+      (observer as PriceBookTaker).adoptPriceBook(book);
+    }
     const attached = typeof observer.withEndpoint === 'function' ? observer.withEndpoint(endpoint) : observer;
     resolved.client.observe(attached ?? observer);
   }

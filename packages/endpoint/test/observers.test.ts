@@ -93,6 +93,46 @@ describe('resolveChatEndpoint with observers', () => {
       budget.close();
     });
 
+    it("reserves at the endpoint's prices: a configuration entry that raises a price raises the worst case", async () => {
+      const budget = createBudget({ scope: { name: 'endpoint-dear', limitUsd: 0.001 }, onWarning: () => {} });
+      // 100 USD per million output tokens: 64 output tokens alone may cost 0.0064 USD, past the limit.
+      const config = {
+        prices: { [MODEL]: { cache_hit_per_m: 1, input_per_m: 1, output_per_m: 100 } },
+      };
+      const resolved = resolveChatEndpoint(config, {
+        env: { PRIMARY_API_KEY: KEY, PRIMARY_BASE_URL: emulator.url },
+        observers: [budget],
+      });
+      if (!isAdapterResolution(resolved)) throw new Error('expected an adapter route');
+      await expect(
+        resolved.client.complete({ model: MODEL, messages: question, maxTokens: 64 }),
+      ).rejects.toMatchObject({ kind: 'budget', reason: 'spend', scope: 'endpoint-dear' });
+      expect(emulator.requests).toHaveLength(0);
+      await budget.close();
+    });
+
+    it('prices a model known only to the configuration instead of refusing it as unpriced', async () => {
+      const budget = createBudget({ scope: { name: 'endpoint-house', limitUsd: 1 }, onWarning: () => {} });
+      const config = {
+        models: { hunter: 'house-model' },
+        prices: { 'house-model': { cache_hit_per_m: 0.1, input_per_m: 0.2, output_per_m: 0.4 } },
+      };
+      const resolved = resolveChatEndpoint(config, {
+        env: { PRIMARY_API_KEY: KEY, PRIMARY_BASE_URL: emulator.url },
+        observers: [budget],
+      });
+      if (!isAdapterResolution(resolved)) throw new Error('expected an adapter route');
+      // The budget lets it through (the emulator, which knows only its own models, then refuses it).
+      await expect(
+        resolved.client.complete({ model: 'house-model', messages: question, maxTokens: 32 }),
+      ).rejects.toMatchObject({ kind: 'model_rejected' });
+      expect(emulator.requests).toHaveLength(1);
+      // An HTTP error reply was not billed: the reservation is released.
+      const [root] = await budget.usage();
+      expect(root).toMatchObject({ spentNanoUsd: 0, reservedNanoUsd: 0, inFlight: 0, unsettledCalls: 0 });
+      await budget.close();
+    });
+
     it("gives the observers to that resolution's adapter only, not to later ones", async () => {
       const meter = recorder();
       resolveWith([meter]);

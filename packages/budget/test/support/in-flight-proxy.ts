@@ -1,5 +1,6 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { costOf, priceOf } from '@switchboard/prices';
 
 /** A loopback HTTP proxy that counts the requests it has passed on and not yet seen answered. */
 export interface InFlightProxy {
@@ -7,6 +8,14 @@ export interface InFlightProxy {
   /** The most requests in flight at once so far. */
   readonly peakInFlight: number;
   readonly inFlight: number;
+  /**
+   * What the target billed: the cost, at the shipped prices of the reply's model, of
+   * every 200 reply with usage it sent, in nano-dollars rounded as a budget settles
+   * a record; whether or not the client then read it.
+   */
+  readonly billedNanoUsd: number;
+  /** How many replies were billed. */
+  readonly billedCalls: number;
   close(): Promise<void>;
 }
 
@@ -20,6 +29,20 @@ export async function startInFlightProxy(target: string): Promise<InFlightProxy>
   const upstream = new URL(target);
   let inFlight = 0;
   let peak = 0;
+  let billedNanoUsd = 0;
+  let billedCalls = 0;
+  const bill = (status: number | undefined, body: Buffer) => {
+    if (status !== 200) return;
+    try {
+      const reply = JSON.parse(body.toString('utf8')) as { model?: unknown; usage?: unknown };
+      const cost = typeof reply.model === 'string' ? costOf(priceOf(reply.model), reply.usage) : null;
+      if (cost === null) return;
+      billedNanoUsd += Math.round(cost * 1e9);
+      billedCalls += 1;
+    } catch {
+      // Not a chat reply (or not JSON): nothing billed.
+    }
+  };
   const server: Server = createServer((incoming, outgoing) => {
     inFlight += 1;
     peak = Math.max(peak, inFlight);
@@ -44,6 +67,7 @@ export async function startInFlightProxy(target: string): Promise<InFlightProxy>
           outgoing.destroy();
         });
         answer.on('end', () => {
+          bill(answer.statusCode, Buffer.concat(chunks));
           done();
           outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
           outgoing.end(Buffer.concat(chunks));
@@ -65,6 +89,12 @@ export async function startInFlightProxy(target: string): Promise<InFlightProxy>
     },
     get inFlight() {
       return inFlight;
+    },
+    get billedNanoUsd() {
+      return billedNanoUsd;
+    },
+    get billedCalls() {
+      return billedCalls;
     },
     close() {
       return new Promise((resolve) => {

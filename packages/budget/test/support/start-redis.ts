@@ -6,8 +6,24 @@ import { Redis } from 'ioredis';
 export interface TestRedis {
   readonly url: string;
   readonly port: number;
-  /** Stops the server and waits for it to exit. */
+  /** The persistence directory, when it has one. */
+  readonly dir: string;
+  /** Stops the server (SIGTERM) and waits for it to exit. */
   stop(): Promise<void>;
+  /** Kills the server (SIGKILL), as a crash does, and waits for it to exit. */
+  kill(): Promise<void>;
+}
+
+/** How to start it. */
+export interface StartRedisOptions {
+  /** Default: a free port. */
+  readonly port?: number;
+  /** An append-only file with fsync on every write, in `dir`. Default: no persistence. */
+  readonly persistence?: { readonly dir: string };
+  /** A password the server requires (`requirepass`). */
+  readonly password?: string;
+  /** Extra `--name value` arguments, e.g. `['--maxmemory-policy', 'allkeys-lru']`. */
+  readonly args?: readonly string[];
 }
 
 /** A free loopback port: bind one, note it, release it (redis-server has no `--port 0`). */
@@ -24,14 +40,25 @@ async function freePort(): Promise<number> {
 }
 
 /**
- * Starts `redis-server` without persistence and waits until it answers PING.
- * Rejects (failing the suite, never skipping it) when it cannot start.
+ * Starts `redis-server` and waits until it answers PING. Rejects (failing the
+ * suite, never skipping it) when it cannot start.
  */
-export async function startRedis(): Promise<TestRedis> {
-  const port = await freePort();
+export async function startRedis(options: StartRedisOptions = {}): Promise<TestRedis> {
+  const port = options.port ?? (await freePort());
+  const persistence = options.persistence
+    ? ['--dir', options.persistence.dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', '']
+    : ['--save', '', '--appendonly', 'no'];
   const child: ChildProcess = spawn(
     'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      ...persistence,
+      ...(options.password ? ['--requirepass', options.password] : []),
+      ...(options.args ?? []),
+    ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
   let stderr = '';
@@ -47,7 +74,12 @@ export async function startRedis(): Promise<TestRedis> {
   const url = `redis://127.0.0.1:${port}`;
   const deadline = Date.now() + 15_000;
   for (;;) {
-    const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    const probe = new Redis(url, {
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+      ...(options.password ? { password: options.password } : {}),
+    });
     probe.on('error', () => {});
     try {
       await Promise.race([probe.connect().then(() => probe.ping()), failed]);
@@ -65,8 +97,13 @@ export async function startRedis(): Promise<TestRedis> {
   return {
     url,
     port,
+    dir: options.persistence?.dir ?? '',
     async stop() {
-      if (child.exitCode === null) child.kill('SIGTERM');
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+    async kill() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       await exited;
     },
   };

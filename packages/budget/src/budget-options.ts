@@ -1,0 +1,47 @@
+import type { PriceBook, Prices } from '@switchboard/prices';
+import type { BudgetStore } from './budget-store.js';
+import type { ScopeLimits } from './scope-limits.js';
+
+/** Options of {@link createBudget}. */
+export interface BudgetOptions {
+  /** The root scope, e.g. `{ name: 'run-42', limitUsd: 5, maxInFlight: 64 }`. */
+  scope: ScopeLimits;
+  /** Where the counters live; default a new {@link MemoryBudgetStore} (this process only). */
+  store?: BudgetStore;
+  /** Limits per caller role: a call whose `role` is listed also reserves in the nested scope `<scope>/<role>`. */
+  roles?: Readonly<Record<string, Omit<ScopeLimits, 'name'>>>;
+  /**
+   * The prices worst cases are reckoned with: the same book the calls are costed
+   * with (table, code and configuration entries); a dated tariff counts at the
+   * dearest band it can reach while the attempt may run. Default: the book of the
+   * endpoint the budget observes (handed over by `resolveChatEndpoint`), else the
+   * shipped table.
+   */
+  priceBook?: PriceBook;
+  /** The highest prices a model's call could be billed at (instead of `priceBook`). */
+  maxPricesOf?: (model: string) => Prices | null;
+  /** The output cap assumed for calls without `max_tokens`: a positive integer for every model, or per model (null: none). Default: none (such calls are refused). */
+  maxOutputTokens?: number | ((model: string) => number | null);
+  /** The most one call of an unpriced model may cost, in USD; default: none (such calls are refused). */
+  maxCostUsdOf?: (model: string) => number | null;
+  /** Lifetime of a reservation and slot, renewed every third of it while the attempt runs. Default 30,000 ms. */
+  leaseTtlMs?: number;
+  /** How long an attempt waits for an in-flight slot before it is refused; 0 refuses at once. Default 60,000 ms. */
+  slotWaitMs?: number;
+  /**
+   * Opt-in: when the store cannot be reached, keep going on this store instead of
+   * refusing (default a `MemoryBudgetStore`), within `share` (default 1; e.g. 1/8
+   * for one of 8 workers) of what each scope had left when the store last answered
+   * this process. Its spend is written back to the store, once, when it answers again.
+   */
+  fallback?: { store?: BudgetStore; share?: number };
+  /**
+   * What to do when a scope's ledger vanished from the store (a restart without
+   * persistence, an eviction, `FLUSHDB`): `'refuse'` (default) every call with
+   * reason `ledger_lost` until `resetLedger()`, or `'start-afresh'`: warn and
+   * start a new ledger at once.
+   */
+  onLedgerLost?: 'refuse' | 'start-afresh';
+  /** Where warnings go (a lease lost, a settlement retried, a capped cost); default `process.emitWarning`. */
+  onWarning?: (message: string) => void;
+}

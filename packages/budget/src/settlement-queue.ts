@@ -1,0 +1,145 @@
+import type { BudgetStore, Settlement } from './budget-store.js';
+import type { StoredScope } from './scope-limits.js';
+
+/** One settlement to deliver to a store. */
+export interface PendingSettlement {
+  readonly leaseId: string;
+  readonly scopes: readonly StoredScope[];
+  readonly settlement: Settlement;
+  /** Told the store's answer once it was recorded. */
+  readonly done?: (held: boolean) => void;
+}
+
+interface Numbered extends PendingSettlement {
+  readonly number: number;
+}
+
+const FIRST_RETRY_MS = 50;
+const MAX_RETRY_MS = 2000;
+
+/**
+ * Settlements of one store, never given up while the process lives. While the
+ * store answers, each is sent at once (commands on one connection run in the
+ * order sent). Once one fails, it and every later one wait in a line, in the
+ * order they were made, and the first in line is retried with backoff (50 ms
+ * doubling to 2 s) until the store answers. Stores are idempotent by lease id,
+ * so a retry whose first try did reach the store counts once.
+ */
+export class SettlementQueue {
+  readonly #store: BudgetStore;
+  readonly #onFailure: (error: unknown, waiting: number) => void;
+  /** Sent, not yet answered. */
+  #sent = 0;
+  /** Failed or made while failing: retried in order. */
+  readonly #line: Numbered[] = [];
+  #numbers = 0;
+  #retrying = false;
+  #abandoned = false;
+  #idle: Array<() => void> = [];
+
+  constructor(store: BudgetStore, onFailure: (error: unknown, waiting: number) => void) {
+    this.#store = store;
+    this.#onFailure = onFailure;
+  }
+
+  /** Settlements not yet recorded by the store. */
+  get size(): number {
+    return this.#sent + this.#line.length;
+  }
+
+  /**
+   * Delivers a settlement in order with the others. With the in-memory store it is
+   * recorded before this returns; otherwise the promise settles once it is sent
+   * and answered, or once it joined the line of retries.
+   */
+  add(pending: PendingSettlement): void | Promise<void> {
+    const number = this.#numbers++;
+    if (this.#retrying || this.#abandoned) {
+      this.#line.push({ ...pending, number });
+      return;
+    }
+    let answer: boolean | Promise<boolean>;
+    try {
+      answer = this.#store.settle(pending.leaseId, pending.scopes, pending.settlement);
+    } catch (error) {
+      this.#fail({ ...pending, number }, error);
+      return;
+    }
+    if (typeof answer === 'boolean') {
+      pending.done?.(answer);
+      return;
+    }
+    this.#sent += 1;
+    return answer.then(
+      (held) => {
+        this.#sent -= 1;
+        pending.done?.(held);
+        this.#maybeIdle();
+      },
+      (error: unknown) => {
+        this.#sent -= 1;
+        this.#fail({ ...pending, number }, error);
+      },
+    );
+  }
+
+  /** Resolves when every settlement so far is recorded (or given up by `abandon`). */
+  idle(): Promise<void> {
+    if (this.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#idle.push(resolve));
+  }
+
+  /** Stops retrying (the process is closing): returns what was never recorded. */
+  abandon(): PendingSettlement[] {
+    this.#abandoned = true;
+    const left = this.#line.splice(0);
+    this.#wakeIdle();
+    return left;
+  }
+
+  #fail(numbered: Numbered, error: unknown): void {
+    // In the order they were made, whatever order their failures arrived in.
+    const at = this.#line.findIndex((other) => other.number > numbered.number);
+    this.#line.splice(at < 0 ? this.#line.length : at, 0, numbered);
+    this.#onFailure(error, this.size);
+    if (!this.#retrying && !this.#abandoned) {
+      this.#retrying = true;
+      void this.#drain();
+    }
+  }
+
+  async #drain(): Promise<void> {
+    let wait = FIRST_RETRY_MS;
+    for (;;) {
+      await sleep(wait);
+      const head = this.#line[0];
+      if (head === undefined || this.#abandoned) break;
+      try {
+        const held = await this.#store.settle(head.leaseId, head.scopes, head.settlement);
+        if (this.#line[0] === head) this.#line.shift();
+        head.done?.(held);
+        wait = 0;
+        if (this.#line.length === 0) break;
+      } catch (error) {
+        this.#onFailure(error, this.size);
+        wait = Math.min(MAX_RETRY_MS, Math.max(FIRST_RETRY_MS, wait * 2));
+      }
+    }
+    this.#retrying = false;
+    this.#maybeIdle();
+  }
+
+  #maybeIdle(): void {
+    if (this.size === 0 || this.#abandoned) this.#wakeIdle();
+  }
+
+  #wakeIdle(): void {
+    const waiting = this.#idle;
+    this.#idle = [];
+    for (const resolve of waiting) resolve();
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => (ms === 0 ? resolve() : setTimeout(resolve, ms)));
+}
