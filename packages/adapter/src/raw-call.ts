@@ -19,6 +19,10 @@ export interface CallFacts {
   readonly at: Date;
   readonly durationMs: number;
   readonly attempts: number;
+  /** True for a streamed call; absent means false. */
+  readonly streamed?: boolean;
+  /** A streamed call's milliseconds to its first delta, or null (none arrived); absent means null. */
+  readonly firstDeltaMs?: number | null;
 }
 
 /** One raw call to make: the transport, its request and who hears about it. */
