@@ -1,33 +1,10 @@
 import type { EmulatorOptions } from '@switchboard/emulator';
-import { closeTestEmulators, startTestEmulator } from '@switchboard/test-support';
+import { closeTestEmulators } from '@switchboard/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  ChatAdapter,
-  type ChatDelta,
-  type ChatResponse,
-  type CompleteRequest,
-  OpenAITransport,
-  toAssistantMessage,
-} from '../../src/index.js';
-import { pricedAs } from '../support/priced-as.js';
-
-const KEY = 'stream-wire-key-5c1e';
+import { type ChatResponse, type CompleteRequest, toAssistantMessage } from '../../src/index.js';
+import { adapterOn, collect, textOf } from '../support/streaming.js';
 
 afterEach(closeTestEmulators);
-
-/** A fresh emulator and an adapter over real HTTP to it. */
-async function adapterOn(options: EmulatorOptions = {}, adapterOptions: { disableThinking?: boolean } = {}) {
-  const emulator = await startTestEmulator({ key: KEY, ...options });
-  const transport = new OpenAITransport({ apiKey: KEY, baseUrl: emulator.url, retryBackoffSeconds: 0.01 });
-  const adapter = new ChatAdapter(transport, { endpoint: pricedAs('primary-flash'), ...adapterOptions });
-  return { emulator, adapter };
-}
-
-async function collect(stream: AsyncIterable<ChatDelta>): Promise<ChatDelta[]> {
-  const deltas: ChatDelta[] = [];
-  for await (const delta of stream) deltas.push(delta);
-  return deltas;
-}
 
 /** What must match between a streamed and a plain call of the same reply. */
 function essence(response: ChatResponse) {

@@ -39,6 +39,8 @@ export interface StreamFault {
   readonly eventMs?: number;
   /** Destroys the connection after this many data events (0: after the headers). */
   readonly cutAfterEvents?: number;
+  /** Ends the body cleanly after this many data events (a server that stops early). */
+  readonly endAfterEvents?: number;
   /** Writes this many data events, then nothing more, the connection kept open (a stall). */
   readonly stallAfterEvents?: number;
   /** The data event at this position is replaced by text that is not JSON. */

@@ -171,6 +171,7 @@ const STREAM_NUMBERS = [
   'keepAliveMs',
   'eventMs',
   'cutAfterEvents',
+  'endAfterEvents',
   'stallAfterEvents',
   'malformedAt',
   'errorAt',
@@ -190,7 +191,7 @@ function validateStreamFault(stream: unknown, where: string): void {
       throw new TypeError(`${at} has an unknown field '${key}'`);
     }
   }
-  for (const key of ['keepAlives', 'cutAfterEvents', 'stallAfterEvents']) {
+  for (const key of ['keepAlives', 'cutAfterEvents', 'endAfterEvents', 'stallAfterEvents']) {
     expectNumber(record, key, at, { integer: true, min: 0, max: 1_000_000 });
   }
   for (const key of ['keepAliveMs', 'eventMs']) expectNumber(record, key, at, { integer: false, min: 0 });

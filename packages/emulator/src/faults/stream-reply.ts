@@ -44,6 +44,7 @@ export function streamReply(
     eventMs: fault?.eventMs ?? 0,
     keepAliveMs: fault?.keepAliveMs ?? 0,
     cutAfter: fault?.cutAfterEvents ?? null,
+    endAfter: fault?.endAfterEvents ?? null,
     stallAfter: fault?.stallAfterEvents ?? null,
     endless,
   };

@@ -11,6 +11,8 @@ export interface SseBody {
   readonly keepAliveMs: number;
   /** Destroy the connection after this many data events; null: no cut. */
   readonly cutAfter: number | null;
+  /** End the body cleanly after this many data events; null: no early end. */
+  readonly endAfter: number | null;
   /** Stop writing after this many data events, the connection kept open; null: no stall. */
   readonly stallAfter: number | null;
   /** A chunk written again and again after the events, until the client hangs up; null: none. */
@@ -119,6 +121,10 @@ async function deliverEvents(
     const broken = async (): Promise<boolean> => {
       if (written === body.cutAfter) {
         response.write('', () => response.destroy());
+        return true;
+      }
+      if (written === body.endAfter) {
+        response.end();
         return true;
       }
       if (written === body.stallAfter) {
