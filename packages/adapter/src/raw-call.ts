@@ -54,7 +54,7 @@ export interface RawCallResult {
  * also when it fails: the failure is rejected after its record is told.
  */
 export async function rawCall(setup: RawCallSetup): Promise<RawCallResult> {
-  const { transport, request, observers } = setup;
+  const { transport, request } = setup;
   const signal = request.signal;
   if (signal?.aborted) throw abortedError(signal);
   const tracker = trackerOf(setup, signal);

@@ -143,7 +143,7 @@ describe('ChatAdapter.stream: everything else as for complete()', () => {
     const error = await failureOf(adapter.bounded(50).stream(request).response);
     expect(error.kind).toBe('connection');
     expect(records.at(-1)?.attempts).toBe(1);
-    expect((emulator.requests.at(-1)?.body as Record<string, unknown>).max_tokens).toBe(50);
+    expect(emulator.requests.at(-1)?.body).toMatchObject({ max_tokens: 50 });
   });
 
   it('a refused call fails typed before anything streams, its error and record as for complete()', async () => {

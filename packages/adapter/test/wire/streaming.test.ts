@@ -64,9 +64,7 @@ describe('ChatAdapter.stream over OpenAITransport against the emulator', () => {
     );
     expect(deltas.length).toBeGreaterThan(5);
     expect(deltas.every((delta) => delta.type === 'content')).toBe(true);
-    expect(deltas.map((delta) => (delta.type === 'content' ? delta.text : '')).join('')).toBe(
-      response.content,
-    );
+    expect(textOf(deltas, 'content')).toBe(response.content);
     expect(essence(response)).toEqual(essence(expected));
     expect(response.calls[0]?.streamed).toBe(true);
     expect(expected.calls[0]?.streamed).toBe(false);
@@ -74,7 +72,7 @@ describe('ChatAdapter.stream over OpenAITransport against the emulator', () => {
     expect(response.calls[0]?.firstDeltaMs).toBeLessThanOrEqual(response.calls[0]?.durationMs ?? 0);
   });
 
-  it('streams the primary thinking: keep-alive comments, then reasoning deltas before content, equal to complete()', async () => {
+  it('streams the primary thinking: reasoning deltas before content, equal to complete()', async () => {
     const { expected, response, deltas } = await plainAndStreamed(
       question('Should the cache key include the model?'),
       {},
@@ -84,12 +82,7 @@ describe('ChatAdapter.stream over OpenAITransport against the emulator', () => {
     const lastReasoning = deltas.findLastIndex((delta) => delta.type === 'reasoning');
     expect(lastReasoning).toBeGreaterThan(0);
     expect(lastReasoning).toBeLessThan(firstContent);
-    expect(
-      deltas
-        .filter((delta) => delta.type === 'reasoning')
-        .map((delta) => (delta.type === 'reasoning' ? delta.text : ''))
-        .join(''),
-    ).toBe(response.reasoning);
+    expect(textOf(deltas, 'reasoning')).toBe(response.reasoning);
     expect(essence(response)).toEqual(essence(expected));
     expect(response.reasoning).not.toBeNull();
   });
