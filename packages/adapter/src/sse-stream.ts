@@ -107,7 +107,7 @@ export class SseStream implements TransportStream {
         this.#next += 1;
         this.#count += 1;
         this.#waiting = false;
-        return { done: false, value: this.#withoutKey(event) };
+        return { done: false, value: event };
       }
       if (this.#bodyDone || this.#reader === null) {
         this.#finish(null);
@@ -155,17 +155,6 @@ export class SseStream implements TransportStream {
         throw error;
       }
     }
-  }
-
-  // A server that echoes the key back never gets it past the transport.
-  #withoutKey(event: TransportStreamEvent): TransportStreamEvent {
-    const key = this.#attempt.context.apiKey.trim();
-    if (key === '') return event;
-    const { apiKey } = this.#attempt.context;
-    if ('data' in event) {
-      return event.data.includes(key) ? { ...event, data: redact(event.data, apiKey) } : event;
-    }
-    return event.comment.includes(key) ? { comment: redact(event.comment, apiKey) } : event;
   }
 
   // One timer for the whole stream, re-armed only when it fires early: no timer churn per event.
