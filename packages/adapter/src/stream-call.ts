@@ -162,6 +162,9 @@ export class StreamCall implements ChatStream {
   #halt(cause: StopCause): void {
     if (this.#stop !== null || this.#finished) return;
     this.#stop = cause;
+    // Nothing more reaches the loop once the stream is stopped.
+    this.#queue = [];
+    this.#head = 0;
     this.#controller.abort(cause.kind === 'abort' ? cause.reason : undefined);
     this.#open?.close(this.#stopError());
     this.#release();
