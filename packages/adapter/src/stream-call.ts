@@ -310,7 +310,7 @@ export class StreamCall implements ChatStream {
     let stream: TransportStream;
     let failure: unknown = null;
     if (reports) {
-      stream = await untilAborted(
+      stream = await opened(
         transport.streamChatRaw({
           ...base,
           beforeAttempt: (attempt) => tracker.before(attempt),
@@ -323,7 +323,7 @@ export class StreamCall implements ChatStream {
       const waiting = tracker.before(1);
       if (waiting !== undefined) await waiting;
       try {
-        stream = await untilAborted(transport.streamChatRaw(base), signal);
+        stream = await opened(transport.streamChatRaw(base), signal);
       } catch (error) {
         tracker.after(1, error);
         throw error;
@@ -411,5 +411,23 @@ export class StreamCall implements ChatStream {
       ...(failure.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: failure.retryAfterSeconds }),
       partial: withCalls(chatResponseFromMessage(assembly.message()), [...records]),
     });
+  }
+}
+
+/**
+ * The stream a transport opens, or a rejection with kind `aborted` as soon as
+ * `signal` fires (a transport may ignore it); a stream that opens after that
+ * is closed at once, so its connection is never left behind.
+ */
+async function opened(opening: Promise<TransportStream>, signal: AbortSignal): Promise<TransportStream> {
+  try {
+    return await untilAborted(opening, signal);
+  } catch (error) {
+    if (signal.aborted)
+      opening.then(
+        (late) => late.close(error),
+        () => {},
+      );
+    throw error;
   }
 }
