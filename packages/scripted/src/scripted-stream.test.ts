@@ -1,4 +1,4 @@
-import type { ChatDelta, CompleteRequest } from '@switchboard/adapter';
+import { type ChatDelta, ChatError, type CompleteRequest } from '@switchboard/adapter';
 import { describe, expect, it } from 'vitest';
 import { ScriptedChatClient } from './scripted-chat-client.js';
 
@@ -65,7 +65,8 @@ describe('ScriptedChatClient.stream', () => {
     const client = new ScriptedChatClient([turn], { cycle: true });
     const stream = client.stream(request);
     for await (const _delta of stream) break;
-    await expect(stream.response).rejects.toMatchObject({ kind: 'aborted' });
+    await expect(stream.response).rejects.toMatchObject({ kind: 'aborted', retryable: false });
+    expect(ChatError.isInstance(await stream.response.catch((error: unknown) => error))).toBe(true);
 
     const controller = new AbortController();
     const signalled = client.stream({ ...request, signal: controller.signal });

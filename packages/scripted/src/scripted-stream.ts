@@ -1,4 +1,4 @@
-import { type ChatDelta, ChatError, type ChatResponse, type ChatStream } from '@switchboard/adapter';
+import type { ChatDelta, ChatError, ChatResponse, ChatStream } from '@switchboard/adapter';
 
 /** The characters of tool-call arguments per delta. */
 const ARGUMENT_PIECE = 16;
@@ -10,7 +10,7 @@ const ARGUMENT_PIECE = 16;
  * id and name with empty arguments, then its arguments' JSON text in pieces of
  * 16 characters. The deltas join back into the turn.
  */
-export function scriptedDeltas(turn: ChatResponse): ChatDelta[] {
+function scriptedDeltas(turn: ChatResponse): ChatDelta[] {
   const deltas: ChatDelta[] = [];
   for (const text of words(turn.reasoning ?? '')) deltas.push(Object.freeze({ type: 'reasoning', text }));
   for (const text of words(turn.content ?? '')) deltas.push(Object.freeze({ type: 'content', text }));
@@ -62,17 +62,13 @@ export class ScriptedStream implements ChatStream {
     if (signal?.aborted) this.abort(signal.reason);
     else signal?.addEventListener('abort', () => this.abort(signal.reason), { once: true });
     setImmediate(() => {
-      if (!this.#iterated) this.#end(null);
+      if (!this.#iterated && this.#stopped === null) this.#end(null);
     });
   }
 
   abort(reason?: unknown): void {
     if (this.#stopped !== null || this.#next >= this.#deltas.length) return;
-    this.#stopped = new ChatError({
-      kind: 'aborted',
-      message: 'the scripted stream was aborted',
-      ...(reason === undefined ? {} : { cause: reason }),
-    });
+    this.#stopped = abortedError(reason);
     this.#end(this.#stopped);
   }
 
@@ -105,4 +101,25 @@ export class ScriptedStream implements ChatStream {
     if (failure === null) this.#settle.resolve(this.#turn);
     else this.#settle.reject(failure);
   }
+}
+
+/**
+ * A `ChatError` of kind `aborted`, made without loading the adapter at run time
+ * (this package needs only its types): an `Error` carrying the fields of a
+ * `ChatError` and the adapter's cross-copy marker, so `ChatError.isInstance`
+ * recognises it as it recognises errors of another copy of the adapter.
+ */
+function abortedError(reason: unknown): ChatError {
+  const error = new Error(
+    'the scripted stream was aborted',
+    reason === undefined ? undefined : { cause: reason },
+  );
+  error.name = 'ChatError';
+  Object.defineProperty(error, Symbol.for('switchboard.chat-error'), { value: true });
+  return Object.assign(error, {
+    kind: 'aborted',
+    status: null,
+    retryable: false,
+    degradation: false,
+  }) as ChatError;
 }
