@@ -37,21 +37,21 @@ async function readUntilFailure(stream: AsyncIterable<ChatDelta>) {
 describe('ChatAdapter.stream: keep-alives and time', () => {
   it('hands keep-alive comments on as events, and they reset the idle timeout', async () => {
     const { emulator, adapter, transport } = await adapterOn();
-    // Six comments 150 ms apart: 900 ms in all, each gap under the 400 ms timeout.
-    emulator.setFaults([{ stream: { keepAlives: 6, keepAliveMs: 150 } }]);
+    // Six comments 120 ms apart: 720 ms in all, past the 500 ms timeout, each gap well under it.
+    emulator.setFaults([{ stream: { keepAlives: 6, keepAliveMs: 120 } }]);
     const events: TransportStreamEvent[] = [];
     const open = await transport.streamChatRaw({
       model: 'primary-flash',
       messages: request.messages,
       tools: undefined,
-      timeoutSeconds: 0.4,
+      timeoutSeconds: 0.5,
       extraBody: {},
     });
     for await (const event of open) events.push(event);
     expect(events.slice(0, 6)).toEqual(Array(6).fill({ comment: ' keep-alive' }));
     expect(events.at(-1)).toEqual({ data: '[DONE]' });
 
-    const response = await adapter.stream({ ...request, timeoutSeconds: 0.4 }).response;
+    const response = await adapter.stream({ ...request, timeoutSeconds: 0.5 }).response;
     expect(response.content).not.toBe('');
     expect(response.calls[0]?.attempts).toBe(1);
   });
