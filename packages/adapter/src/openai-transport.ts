@@ -12,6 +12,7 @@ import { backoffMs, type RetryTiming, retryAfterMs } from './retry-policy.js';
 import { SseStream } from './sse-stream.js';
 import { checkTimeoutSeconds, timeoutMilliseconds } from './timeout-seconds.js';
 import { type CallContext, describeCall, toChatError } from './to-chat-error.js';
+import { WholeReplyStream } from './whole-reply-stream.js';
 import { ATTEMPT, wireFetch } from './wire-fetch.js';
 
 /** Options of an {@link OpenAITransport}. */
@@ -150,7 +151,10 @@ export class OpenAITransport implements ChatTransport {
    * {@link OpenAITransport.completeChatRaw}; `request.retryOf` continues the
    * count of a stream that failed before any output. The timeout bounds the
    * headers and the first event, then every gap between events; `maxReplyBytes`
-   * caps the whole stream and `maxEventBytes` each event.
+   * caps the whole stream and `maxEventBytes` each event. A JSON reply instead
+   * of events (a server that does not stream, or a 200 carrying an error) is read
+   * as a plain reply: its error typed and retried as for a plain call, its
+   * message handed on as a single chunk.
    */
   async streamChatRaw(request: TransportRequest): Promise<TransportStream> {
     const context = this.#chatContext(request);
@@ -171,14 +175,24 @@ export class OpenAITransport implements ChatTransport {
       request,
       first,
       (attempt) => this.#client.chat.completions.create(body, sdkOptions(attempt)).asResponse(),
-      (response, attempt) =>
-        new SseStream(response, attempt, {
+      async (response, attempt): Promise<TransportStream> => {
+        const onEnd = (failure: unknown | null): void => request.afterAttempt?.(attempt.number, failure);
+        // A server that ignored `stream: true` (or failed with a 200 carrying an error) answers JSON.
+        if (/\bjson\b/i.test(response.headers.get('content-type') ?? '')) {
+          return new WholeReplyStream(
+            response,
+            await readReply(response, attempt, this.#maxReplyBytes),
+            onEnd,
+          );
+        }
+        return new SseStream(response, attempt, {
           maxEventBytes: this.#maxEventBytes,
           maxReplyBytes: this.#maxReplyBytes,
           signal: request.signal,
           startedAt: attempt.startedAt,
-          onEnd: (failure) => request.afterAttempt?.(attempt.number, failure),
-        }),
+          onEnd,
+        });
+      },
       true,
     );
   }

@@ -10,7 +10,7 @@ import {
 import { pricedAs } from './priced-as.js';
 
 /** The key every streaming test's emulator asks for. */
-const STREAM_KEY = 'stream-wire-key-5c1e';
+export const STREAM_KEY = 'stream-wire-key-5c1e';
 
 /** A fresh emulator (closed by `closeTestEmulators`) and an adapter priced as `primary-flash` over real HTTP to it. */
 export async function adapterOn(

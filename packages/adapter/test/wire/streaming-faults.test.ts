@@ -3,7 +3,7 @@ import { closeTestEmulators } from '@switchboard/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CallRecord, ChatDelta, CompleteRequest, TransportStreamEvent } from '../../src/index.js';
 import { failureOf } from '../support/failure-of.js';
-import { adapterOn, collect, eventually, textOf } from '../support/streaming.js';
+import { adapterOn, collect, eventually, STREAM_KEY, textOf } from '../support/streaming.js';
 
 afterEach(closeTestEmulators);
 
@@ -140,6 +140,34 @@ describe('ChatAdapter.stream: faults mid-stream', () => {
     const response = await adapter.stream(request).response;
     expect(response.calls[0]?.attempts).toBe(2);
     expect(emulator.requests).toHaveLength(2);
+  });
+
+  it('reads a 200 carrying a JSON error instead of events as that error, and retries it', async () => {
+    const { emulator, adapter } = await adapterOn();
+    emulator.setFaults([{ errorInBody: { code: 429 }, times: 1 }]);
+    const response = await adapter.stream(request).response;
+    expect(response.calls[0]?.attempts).toBe(2);
+    emulator.setFaults([{ errorInBody: { code: 402 } }]);
+    expect((await failureOf(adapter.stream(request).response)).kind).toBe('billing');
+  });
+
+  it('reads a whole JSON reply to a streamed request (a server that does not stream) as one chunk', async () => {
+    const { emulator, adapter } = await adapterOn();
+    const expected = await adapter.complete({ ...request, logprobs: true });
+    // The same reply, served whole to the streamed request that follows.
+    const whole = await fetch(`${emulator.url}/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${STREAM_KEY}` },
+      body: JSON.stringify(emulator.requests[0]?.body),
+    }).then((response) => response.text());
+    emulator.setFaults([{ body: whole, contentType: 'application/json' }]);
+    const stream = adapter.stream(request);
+    const deltas = await collect(stream);
+    const response = await stream.response;
+    expect(deltas).toEqual([{ type: 'content', text: expected.content }]);
+    expect(response.content).toBe(expected.content);
+    expect(response.logprobs).toEqual(expected.logprobs);
+    expect(response.calls[0]?.usage).toEqual(JSON.parse(whole).usage);
   });
 
   it('types an error event after output by its code and ends the stream there', async () => {
