@@ -4,7 +4,7 @@ import { ChatError } from './chat-error.js';
 import type { ChatResponse } from './chat-response.js';
 import { chatResponseFromMessage } from './chat-response-from-message.js';
 import type { ChatDelta, ChatStream } from './chat-stream.js';
-import type { TransportRequest, TransportStream } from './chat-transport.js';
+import type { TransportRequest, TransportStream, TransportStreamEvent } from './chat-transport.js';
 import { estimatedUsage } from './estimated-usage.js';
 import { type RawCallSetup, trackerOf } from './raw-call.js';
 import { StreamAssembly } from './stream-assembly.js';
@@ -27,6 +27,9 @@ export interface StreamSetup extends RawCallSetup {
 const HIGH_WATER = 64;
 
 const DONE: IteratorResult<ChatDelta> = Object.freeze({ done: true, value: undefined });
+
+/** How long the body may go on after `[DONE]` before the connection is dropped. */
+const DRAIN_MS = 1000;
 
 /** What one raw streamed call gave: its assembled reply and record. */
 interface RawStreamResult {
@@ -355,7 +358,10 @@ export class StreamCall implements ChatStream {
       if (next.done) break;
       const event = next.value;
       if (!('data' in event)) continue;
-      if (assembly.accept(event.data, event.event, deltas) === 'done') return;
+      if (assembly.accept(event.data, event.event, deltas) === 'done') {
+        await this.#drain(iterator);
+        return;
+      }
       if (deltas.length > 0) {
         for (const delta of deltas) this.#emit(delta);
         deltas.length = 0;
@@ -370,6 +376,27 @@ export class StreamCall implements ChatStream {
         retryable: true,
       });
     }
+  }
+
+  /**
+   * After `[DONE]` the body is read to its end (the server ends it at once), as
+   * the `openai` SDK does, so the connection goes back to the pool instead of
+   * being dropped; a server that keeps it open gets {@link DRAIN_MS}, then it is
+   * dropped. Anything after `[DONE]` is ignored, and so is a failure there: the
+   * reply was whole.
+   */
+  async #drain(iterator: AsyncIterator<TransportStreamEvent>): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, DRAIN_MS);
+    });
+    const drained = (async () => {
+      for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
+        if (this.#stop !== null) return;
+      }
+    })().catch(() => {});
+    await Promise.race([drained, grace]);
+    clearTimeout(timer);
   }
 
   #endCall(

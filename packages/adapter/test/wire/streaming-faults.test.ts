@@ -223,6 +223,26 @@ describe('ChatAdapter.stream: faults mid-stream', () => {
     expect(response.calls[0]?.usage).not.toBeNull();
   });
 
+  it('does not wait long on a server that holds the connection open after [DONE]', async () => {
+    const { emulator, adapter, transport } = await adapterOn();
+    const open = await transport.streamChatRaw({
+      model: 'primary-flash',
+      messages: request.messages,
+      tools: undefined,
+      timeoutSeconds: 10,
+      extraBody: { thinking: { type: 'disabled' } },
+    });
+    let events = 0;
+    for await (const event of open) if ('data' in event) events += 1;
+    emulator.setFaults([{ stream: { stallAfterEvents: events } }]);
+    const started = performance.now();
+    const response = await adapter.stream({ ...request, timeoutSeconds: 10 }).response;
+    expect(performance.now() - started).toBeLessThan(3000);
+    expect(response.finishReason).toBe('stop');
+    expect(response.calls[0]?.error).toBeNull();
+    await eventually(() => emulator.inFlight === 0);
+  });
+
   it('accepts a stream without usage, recording an estimate marked as one', async () => {
     const { emulator, adapter } = await adapterOn();
     emulator.setFaults([{ stream: { noUsage: true } }]);
