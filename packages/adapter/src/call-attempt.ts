@@ -20,6 +20,8 @@ export class CallAttempt {
   status: number | null = null;
   /** True once the request was handed to the network (it may have reached the provider). */
   sent = false;
+  /** When the attempt started (`performance.now()`). */
+  readonly startedAt = performance.now();
 
   readonly #controller = new AbortController();
   readonly #timer: NodeJS.Timeout;
@@ -45,6 +47,11 @@ export class CallAttempt {
   fail(failure: ChatError): ChatError {
     this.failure ??= failure;
     return this.failure;
+  }
+
+  /** Ends the attempt with `failure` (the first one wins) and aborts its request: the connection is dropped. */
+  abort(failure: ChatError): void {
+    this.#end(failure);
   }
 
   /** Stops the deadline and lets go of the caller's signal. */

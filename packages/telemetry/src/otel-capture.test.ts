@@ -786,6 +786,8 @@ describe('otelObserver conventions switch', () => {
         at: new Date().toISOString(),
         durationMs: 5,
         attempts: 1,
+        streamed: false,
+        firstDeltaMs: null,
       });
       const { resourceMetrics } = await reader2.collect();
       return resourceMetrics.scopeMetrics.flatMap((scope) =>
