@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { ChatAdapter, ChatError, OpenAITransport } from '@switchboard/adapter';
+import { ChatAdapter, ChatError, type CompleteRequest, OpenAITransport } from '@switchboard/adapter';
 import { closeTestEmulators, startTestEmulator } from '@switchboard/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CassetteMissError, readCassette, recordCassette, replayCassette } from '../src/index.js';
@@ -18,7 +18,10 @@ describe('recordCassette then replayCassette', () => {
     const path = cassettePath();
     const live = new OpenAITransport({ apiKey: KEY, baseUrl: emulator.url });
     const recorder = new ChatAdapter(recordCassette(path, live, { apiKey: KEY }));
-    const request = { model: 'primary-flash', messages: [{ role: 'user', content: 'hello there' }] };
+    const request: CompleteRequest = {
+      model: 'primary-flash',
+      messages: [{ role: 'user', content: 'hello there' }],
+    };
     const first = await recorder.complete(request);
     const second = await recorder.complete({ ...request, messages: [{ role: 'user', content: 'again' }] });
     expect(second.calls[0]?.attempts).toBe(2);

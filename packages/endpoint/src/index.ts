@@ -1,6 +1,8 @@
 // The type-describing rule of error messages lives in the adapter, the lowest package that needs it.
 export { describeType } from '@switchboard/adapter';
 export { GATEWAY_DEFAULT_BASE_URL } from './adapter-rules.js';
+export type { CassetteOption } from './cassette-setting.js';
+export { CASSETTE_MODE_ENV, CASSETTE_PATH_ENV } from './cassette-setting.js';
 export type { ChatEndpointInit } from './chat-endpoint.js';
 export { ChatEndpoint } from './chat-endpoint.js';
 export type { ConfigErrorOptions } from './config-error.js';
