@@ -99,7 +99,7 @@ describe('streams in a cassette', () => {
     const [entry] = readCassette(path).entries;
     expect(entry?.streamed).toBe(true);
     expect(entry?.request).toMatchObject({ stream: true, stream_options: { include_usage: true } });
-    const reply = entry?.reply as { events: { ms: number }[]; headers: Record<string, string> };
+    const reply = entry?.reply as unknown as { events: { ms: number }[]; headers: Record<string, string> };
     expect(reply.events).toHaveLength(EVENTS.length);
     expect(reply.events.every((event) => event.ms >= 5)).toBe(true);
     expect(Object.keys(reply.headers)).toEqual(['content-type', 'x-request-id']);
