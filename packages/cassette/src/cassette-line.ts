@@ -2,8 +2,8 @@ import type { CassetteEntry, CassetteHeader } from './cassette-entry.js';
 import { CassetteSecretError } from './cassette-secret-error.js';
 import { keyFormIn } from './scrub-secrets.js';
 
-// What must never be in a line even after scrubbing (scrubbing removes these shapes).
-const CREDENTIAL_SHAPES: ReadonlyArray<readonly [RegExp, string]> = [
+/** Credential shapes no cassette line may hold, with what they are called. */
+export const CREDENTIAL_SHAPES: ReadonlyArray<readonly [RegExp, string]> = [
   [/\bBearer\s+(?!\[secret removed\])[A-Za-z0-9._~+/=-]{6,}/i, 'a bearer token'],
   [/\bsk-[A-Za-z0-9_-]{8,}/, 'an sk-style key'],
 ];

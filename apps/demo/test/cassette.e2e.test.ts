@@ -1,0 +1,105 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ChatAdapter, type ChatTransport } from '@switchboard/adapter';
+import { recordCassette } from '@switchboard/cassette';
+import { ChatEndpoint } from '@switchboard/endpoint';
+import { priceOf } from '@switchboard/prices';
+import { describe, expect, it } from 'vitest';
+import { runCli } from './run-cli.js';
+import { tempDirectory } from './temp-directory.js';
+
+const directory = tempDirectory('switchboard-cassette-');
+const KEY = 'cli-check-key-0a1b2c3d4e5f';
+
+/** A transport answering each question with a fixed reply and usage, so cassettes are made without a network. */
+function stubTransport(answer: (question: string) => string): ChatTransport {
+  return {
+    completeChat: async () => ({}),
+    completeChatRaw: async (request) => {
+      const question = String(request.messages.at(-1)?.content);
+      return {
+        id: 'chatcmpl-stub',
+        model: request.model,
+        choices: [
+          { index: 0, message: { role: 'assistant', content: answer(question) }, finish_reason: 'stop' },
+        ],
+        usage: { prompt_tokens: 1000, prompt_cache_hit_tokens: 0, completion_tokens: 500 },
+      };
+    },
+  };
+}
+
+async function makeCassette(name: string, answer: (question: string) => string): Promise<string> {
+  const path = join(directory.path, name);
+  const endpoint = new ChatEndpoint({
+    provider: 'primary',
+    baseUrl: 'https://api.primary.example',
+    thinking: false,
+    prices: priceOf('primary-flash'),
+  });
+  const adapter = new ChatAdapter(
+    recordCassette(path, stubTransport(answer), { apiKey: KEY, costModel: endpoint }),
+    {
+      endpoint,
+    },
+  );
+  for (const question of ['first', 'second']) {
+    await adapter.complete({ model: 'primary-flash', messages: [{ role: 'user', content: question }] });
+  }
+  return path;
+}
+
+describe('switchboard cassette', () => {
+  it('show: a row per call with its tokens and recorded cost, and the total', async () => {
+    const path = await makeCassette('show.jsonl', (question) => `answer to ${question}`);
+    const run = await runCli(['cassette', 'show', path]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(
+      /│\s+1 │ primary-flash\s+│ plain │ ok\s+│\s+1 │\s+1,000 │\s+500 │ \$0\.001100000 │/,
+    );
+    expect(run.stdout).toMatch(/│ total │.*\$0\.002200000 │/);
+    const json = JSON.parse((await runCli(['cassette', 'show', path, '--json'])).stdout) as {
+      total: { calls: number; costUsd: number };
+    };
+    expect(json.total).toMatchObject({ calls: 2, costUsd: 0.0022 });
+  });
+
+  it('diff: exit 0 for the same calls, exit 1 naming a changed reply', async () => {
+    const before = await makeCassette('before.jsonl', (question) => `answer to ${question}`);
+    const same = await makeCassette('same.jsonl', (question) => `answer to ${question}`);
+    const after = await makeCassette('after.jsonl', (question) =>
+      question === 'second' ? 'a new answer' : `answer to ${question}`,
+    );
+    expect((await runCli(['cassette', 'diff', before, same])).code).toBe(0);
+    const changed = await runCli(['cassette', 'diff', before, after]);
+    expect(changed.code).toBe(1);
+    expect(changed.stdout).toContain('call 2 (A) / 2 (B), primary-flash: reply changed');
+    expect(changed.stdout).toContain(
+      'reply.body.choices[0].message.content: A "answer to second", B "a new answer"',
+    );
+  });
+
+  it('check: exit 0 when clean, 1 for a key of the environment or a credential shape, 2 for a file that is not a cassette', async () => {
+    const path = await makeCassette('check.jsonl', (question) => `answer to ${question}`);
+    expect(await runCli(['cassette', 'check', path], { PRIMARY_API_KEY: KEY })).toMatchObject({ code: 0 });
+    const leaked = join(directory.path, 'leaked.jsonl');
+    writeFileSync(
+      leaked,
+      readFileSync(path, 'utf8').replace('answer to first', `answer ${Buffer.from(KEY).toString('base64')}`),
+    );
+    const found = await runCli(['cassette', 'check', leaked], { PRIMARY_API_KEY: KEY });
+    expect(found.code).toBe(1);
+    expect(found.stderr).toContain('leaked.jsonl:2: holds a key from the environment (base64-encoded)');
+    expect(found.stderr).not.toContain(KEY);
+    const shaped = join(directory.path, 'shaped.jsonl');
+    writeFileSync(shaped, readFileSync(path, 'utf8').replace('answer to first', 'Bearer abcdefghijklmnop'));
+    expect((await runCli(['cassette', 'check', shaped])).stderr).toContain(
+      'shaped.jsonl:2: holds a bearer token',
+    );
+    const broken = join(directory.path, 'broken.jsonl');
+    writeFileSync(broken, `${readFileSync(path, 'utf8')}{"call": 3}\n`);
+    const unreadable = await runCli(['cassette', 'check', broken]);
+    expect(unreadable.code).toBe(2);
+    expect(unreadable.stderr).toContain('broken.jsonl:4: "match" must be 16 hex digits');
+  });
+});
