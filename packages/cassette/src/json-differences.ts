@@ -37,7 +37,7 @@ export function jsonDifferences(before: unknown, after: unknown): JsonDifference
 const SHOWN_CHARACTERS = 80;
 
 /** A value as a difference shows it: JSON, cut to 80 characters, or `absent`. */
-export function shownValue(value: unknown): string {
+function shownValue(value: unknown): string {
   if (value === undefined) return 'absent';
   const text = JSON.stringify(value);
   return text.length > SHOWN_CHARACTERS ? `${text.slice(0, SHOWN_CHARACTERS - 1)}…` : text;

@@ -21,8 +21,10 @@ export function scrubText(text: string, key: string): string {
 }
 
 /**
- * A deep copy of a JSON value whose strings (values and object keys) went
- * through {@link scrubText}. Plain JSON in, plain JSON out.
+ * A deep copy of a JSON value whose strings (values and object keys) have the
+ * key and every credential-shaped run (bearer tokens, `sk-`-style keys, URL
+ * userinfo, key-like query parameters) replaced by {@link SECRET_MARKER}.
+ * Plain JSON in, plain JSON out.
  */
 export function scrubSecrets<T>(value: T, key: string): T {
   return scrubValue(value, key) as T;
