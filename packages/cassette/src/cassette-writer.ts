@@ -1,5 +1,7 @@
-import { appendFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { CASSETTE_VERSION, type CassetteEntry, type RecordedEndpoint } from './cassette-entry.js';
+import { CassetteFormatError } from './cassette-format-error.js';
 import { checkLine, entryLine, headerLine } from './cassette-line.js';
 import { scrubSecrets } from './scrub-secrets.js';
 
@@ -31,6 +33,9 @@ export class CassetteWriter {
       endpoint: endpoint === null ? null : scrubSecrets(endpoint, key),
     });
     checkLine(path, 'the header', header, key);
+    if (!statSync(dirname(path), { throwIfNoEntry: false })?.isDirectory()) {
+      throw new CassetteFormatError(path, null, 'cannot record here: its folder does not exist');
+    }
     return new CassetteWriter(path, key, 1, header);
   }
 

@@ -1,7 +1,7 @@
 import { ChatAdapter, OpenAITransport } from '@switchboard/adapter';
 import type { PriceBook } from '@switchboard/prices';
 import { cassetteResolution } from './cassette-resolution.js';
-import type { CassetteOption } from './cassette-setting.js';
+import type { CassetteSetting } from './cassette-setting.js';
 import { ChatEndpoint } from './chat-endpoint.js';
 import type { ProviderKind } from './provider-kind.js';
 import type { AdapterResolvedChatEndpoint, AdapterRule } from './resolved-chat-endpoint.js';
@@ -23,7 +23,7 @@ export interface AdapterRouteInit {
   /** The book each call is priced with, by its own model (issue 11). */
   priceBook: PriceBook;
   /** A cassette to record the route's calls to, or replay them from; null: none. */
-  cassette: CassetteOption | null;
+  cassette: CassetteSetting | null;
 }
 
 /**

@@ -1,7 +1,8 @@
 import { ChatAdapter, type ChatTransport } from '@switchboard/adapter';
 import { recordCassette, replayCassette } from '@switchboard/cassette';
-import type { CassetteOption } from './cassette-setting.js';
+import type { CassetteSetting } from './cassette-setting.js';
 import { ChatEndpoint } from './chat-endpoint.js';
+import { ConfigError } from './config-error.js';
 import { PROVIDER_KINDS, type ProviderKind } from './provider-kind.js';
 
 /** What a cassette wraps: the route's real transport, key, adapter setting and endpoint record. */
@@ -20,7 +21,25 @@ export interface CassetteRoute {
  * recorded (today's prices with `reprice`).
  */
 export function cassetteResolution(
-  cassette: CassetteOption,
+  cassette: CassetteSetting,
+  route: CassetteRoute,
+): { client: ChatAdapter; endpoint: ChatEndpoint } {
+  try {
+    return wrapped(cassette, route);
+  } catch (error) {
+    // A cassette that cannot be read, or a folder that cannot be recorded to, is bad input: say where it came from.
+    if (
+      error instanceof Error &&
+      (error.name === 'CassetteFormatError' || error.name === 'CassetteSecretError')
+    ) {
+      throw new ConfigError(`${cassette.source}: ${error.message}`, { path: cassette.source, cause: error });
+    }
+    throw error;
+  }
+}
+
+function wrapped(
+  cassette: CassetteSetting,
   route: CassetteRoute,
 ): { client: ChatAdapter; endpoint: ChatEndpoint } {
   const { endpoint } = route;

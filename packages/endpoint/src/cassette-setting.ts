@@ -20,6 +20,9 @@ export interface CassetteOption {
   reprice?: boolean;
 }
 
+/** A cassette to use, and where its path came from (for messages). */
+export type CassetteSetting = CassetteOption & { readonly source: string };
+
 /**
  * The cassette to use: the option when given, else `SWITCHBOARD_CASSETTE`
  * (`record` | `replay`, case and spaces aside) with `SWITCHBOARD_CASSETTE_PATH`;
@@ -27,8 +30,9 @@ export interface CassetteOption {
  *
  * @throws {ConfigError} naming the option or variable that is wrong.
  */
-export function cassetteSetting(option: unknown, environment: Environment): CassetteOption | null {
-  if (option !== undefined && option !== null) return checkedOption(option);
+export function cassetteSetting(option: unknown, environment: Environment): CassetteSetting | null {
+  if (option !== undefined && option !== null)
+    return { ...checkedOption(option), source: 'options.cassette.path' };
   const mode = readVariable(environment, CASSETTE_MODE_ENV)?.toLowerCase();
   if (mode === undefined) return null;
   if (mode !== 'record' && mode !== 'replay') {
@@ -45,7 +49,7 @@ export function cassetteSetting(option: unknown, environment: Environment): Cass
       },
     );
   }
-  return { mode, path };
+  return { mode, path, source: CASSETTE_PATH_ENV };
 }
 
 function checkedOption(option: unknown): CassetteOption {

@@ -209,4 +209,28 @@ describe('a cassette under resolveChatEndpoint', () => {
     });
     expect((await keyed?.client.complete(request))?.content).toContain('hi');
   });
+
+  it('says which variable names a cassette that cannot be read or recorded to', () => {
+    const env = {
+      PRIMARY_API_KEY: 'placeholder-not-a-key',
+      SWITCHBOARD_CASSETTE: 'replay',
+      SWITCHBOARD_CASSETTE_PATH: join(dir, 'missing.cassette.jsonl'),
+    };
+    expect(() => resolveChatEndpoint({}, { env })).toThrow(
+      expect.objectContaining({
+        name: 'ConfigError',
+        path: 'SWITCHBOARD_CASSETTE_PATH',
+        message: expect.stringContaining('no such cassette file'),
+      }),
+    );
+    expect(() =>
+      resolveChatEndpoint(
+        {},
+        {
+          env: { PRIMARY_API_KEY: 'k' },
+          cassette: { mode: 'record', path: join(dir, 'no', 'such', 'x.jsonl') },
+        },
+      ),
+    ).toThrow(expect.objectContaining({ name: 'ConfigError', path: 'options.cassette.path' }));
+  });
 });

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { cassetteSetting } from './cassette-setting.js';
+import { ConfigError } from './config-error.js';
+
+function errorOf(run: () => unknown): ConfigError {
+  try {
+    run();
+  } catch (error) {
+    if (ConfigError.isInstance(error)) return error;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('cassetteSetting', () => {
+  it('is null when neither the option nor SWITCHBOARD_CASSETTE is set (an empty variable counts as unset)', () => {
+    expect(cassetteSetting(undefined, {})).toBeNull();
+    expect(
+      cassetteSetting(undefined, { SWITCHBOARD_CASSETTE: ' ', SWITCHBOARD_CASSETTE_PATH: 'x' }),
+    ).toBeNull();
+  });
+
+  it('reads the mode (case and spaces aside) and the path from the environment', () => {
+    expect(
+      cassetteSetting(undefined, { SWITCHBOARD_CASSETTE: ' Replay ', SWITCHBOARD_CASSETTE_PATH: 'a.jsonl' }),
+    ).toEqual({
+      mode: 'replay',
+      path: 'a.jsonl',
+      source: 'SWITCHBOARD_CASSETTE_PATH',
+    });
+  });
+
+  it('prefers the option to the environment', () => {
+    const setting = cassetteSetting({ mode: 'record', path: 'b.jsonl' }, { SWITCHBOARD_CASSETTE: 'replay' });
+    expect(setting).toMatchObject({ mode: 'record', path: 'b.jsonl', source: 'options.cassette.path' });
+  });
+
+  it('names the variable or option field that is wrong', () => {
+    expect(errorOf(() => cassetteSetting(undefined, { SWITCHBOARD_CASSETTE: 'rewind' }))).toMatchObject({
+      path: 'SWITCHBOARD_CASSETTE',
+      message: 'SWITCHBOARD_CASSETTE: expected record or replay, got "rewind"',
+    });
+    expect(errorOf(() => cassetteSetting(undefined, { SWITCHBOARD_CASSETTE: 'replay' })).path).toBe(
+      'SWITCHBOARD_CASSETTE_PATH',
+    );
+    expect(errorOf(() => cassetteSetting({ mode: 'replay', path: '' }, {})).path).toBe(
+      'options.cassette.path',
+    );
+    expect(errorOf(() => cassetteSetting({ mode: 'replay', path: 'x', misses: 'ignore' }, {})).path).toBe(
+      'options.cassette.misses',
+    );
+  });
+});
