@@ -1,16 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { cassetteSetting } from './cassette-setting.js';
-import { ConfigError } from './config-error.js';
 
-function errorOf(run: () => unknown): ConfigError {
-  try {
-    run();
-  } catch (error) {
-    if (ConfigError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a ConfigError');
-}
+/** What a ConfigError for `path` looks like. */
+const refusal = (path: string, message?: string) =>
+  expect.objectContaining({ name: 'ConfigError', path, ...(message ? { message } : {}) });
 
 describe('cassetteSetting', () => {
   it('is null when neither the option nor SWITCHBOARD_CASSETTE is set (an empty variable counts as unset)', () => {
