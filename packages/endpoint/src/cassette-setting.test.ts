@@ -29,10 +29,17 @@ describe('cassetteSetting', () => {
   });
 
   it('names the variable or option field that is wrong', () => {
-    expect(errorOf(() => cassetteSetting(undefined, { SWITCHBOARD_CASSETTE: 'rewind' }))).toMatchObject({
-      path: 'SWITCHBOARD_CASSETTE',
-      message: 'SWITCHBOARD_CASSETTE: expected record or replay, got "rewind"',
-    });
+    expect(() => cassetteSetting(undefined, { SWITCHBOARD_CASSETTE: 'rewind' })).toThrow(
+      refusal('SWITCHBOARD_CASSETTE', 'SWITCHBOARD_CASSETTE: expected record or replay, got "rewind"'),
+    );
+    expect(() => cassetteSetting(undefined, { SWITCHBOARD_CASSETTE: 'replay' })).toThrow(
+      refusal('SWITCHBOARD_CASSETTE_PATH'),
+    );
+    expect(() => cassetteSetting({ mode: 'replay', path: '' }, {})).toThrow(refusal('options.cassette.path'));
+    expect(() => cassetteSetting({ mode: 'replay', path: 'x', misses: 'ignore' }, {})).toThrow(
+      refusal('options.cassette.misses'),
+    );
+  });
     expect(errorOf(() => cassetteSetting(undefined, { SWITCHBOARD_CASSETTE: 'replay' })).path).toBe(
       'SWITCHBOARD_CASSETTE_PATH',
     );
