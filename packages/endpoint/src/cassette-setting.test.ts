@@ -40,14 +40,4 @@ describe('cassetteSetting', () => {
       refusal('options.cassette.misses'),
     );
   });
-    expect(errorOf(() => cassetteSetting(undefined, { SWITCHBOARD_CASSETTE: 'replay' })).path).toBe(
-      'SWITCHBOARD_CASSETTE_PATH',
-    );
-    expect(errorOf(() => cassetteSetting({ mode: 'replay', path: '' }, {})).path).toBe(
-      'options.cassette.path',
-    );
-    expect(errorOf(() => cassetteSetting({ mode: 'replay', path: 'x', misses: 'ignore' }, {})).path).toBe(
-      'options.cassette.misses',
-    );
-  });
 });
