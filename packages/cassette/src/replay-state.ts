@@ -13,8 +13,8 @@ const SHOWN_DIFFERENCES = 8;
 /** The calls of a cassette being replayed: which are left, in recorded order, and their pricing. */
 export class ReplayState {
   readonly path: string;
-  /** The key in use ('' none), or undefined when replay was not told (presence then not checked). */
-  readonly key: string | undefined;
+  /** The key in use ('' none), or undefined when replay was not told (presence then not checked). Never shown. */
+  readonly #key: string | undefined;
   readonly #entries: CassetteEntry[];
   readonly #byHash = new Map<string, CassetteEntry[]>();
   readonly #used = new Set<number>();
@@ -22,14 +22,14 @@ export class ReplayState {
 
   constructor(cassette: Cassette, key: string | undefined) {
     this.path = cassette.path;
-    this.key = key;
+    this.#key = key;
     this.#entries = [...cassette.entries];
     for (const entry of this.#entries) this.#index(entry);
   }
 
   /** The normalised, scrubbed body of a request, as recorded ones are kept. */
   bodyOf(request: TransportRequest, streamed: boolean): Record<string, unknown> {
-    return scrubSecrets(wireBody(request, streamed), this.key ?? '');
+    return scrubSecrets(wireBody(request, streamed), this.#key ?? '');
   }
 
   /** The first unreplayed recording of this request, taken; or null. */
@@ -66,13 +66,13 @@ export class ReplayState {
     const body = this.bodyOf(request, streamed);
     const hash = requestHash(body);
     const same = this.#byHash.get(hash) ?? [];
-    const head = `no recording in the cassette ${this.path} answers this request (model ${JSON.stringify(request.model)}, ${request.messages.length} messages${streamed ? ', streamed' : ''}); nothing was sent`;
+    const head = `no recording in the cassette ${this.path} answers this request (model ${JSON.stringify(body.model)}, ${request.messages.length} messages${streamed ? ', streamed' : ''}); nothing was sent`;
     if (same.length > 0) {
       const fitting = same.filter((entry) => this.#keyFits(entry));
       const differences =
         fitting.length === 0
           ? [
-              `key: recorded ${presence(same[0]?.key)}, now ${presence(this.key === undefined ? null : this.key !== '')}`,
+              `key: recorded ${presence(same[0]?.key)}, now ${presence(this.#key === undefined ? null : this.#key !== '')}`,
             ]
           : [
               `repeats: the request was recorded ${same.length} time(s) (calls ${same.map((entry) => entry.call).join(', ')}), all replayed already`,
@@ -113,7 +113,7 @@ export class ReplayState {
   }
 
   #keyFits(entry: CassetteEntry): boolean {
-    return this.key === undefined || entry.key === null || entry.key === (this.key !== '');
+    return this.#key === undefined || entry.key === null || entry.key === (this.#key !== '');
   }
 
   #index(entry: CassetteEntry): void {

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { inspect } from 'node:util';
 import {
   ChatAdapter,
   ChatError,
@@ -113,5 +114,20 @@ describe('secrets and cassettes', () => {
     expect(scrubSecrets({ [KEY]: [{ deep: `a${KEY}b` }] }, KEY)).toEqual({
       [SECRET_MARKER]: [{ deep: `a${SECRET_MARKER}b` }],
     });
+  });
+
+  it('never shows the key in the JSON or inspected form of a recording or replaying transport, or of a miss', async () => {
+    const path = cassettePath('inspect');
+    const recorder = recordCassette(path, new OpenAITransport({ apiKey: KEY, baseUrl: server.url }), {
+      apiKey: KEY,
+    });
+    await new ChatAdapter(recorder).complete(ask('fine'));
+    const replay = replayCassette(path, { apiKey: KEY });
+    const miss = await new ChatAdapter(replay).complete(ask(`other ${KEY}`)).catch((error: unknown) => error);
+    for (const shown of [recorder, replay, miss]) {
+      expect(JSON.stringify(shown) ?? '').not.toContain(KEY);
+      expect(inspect(shown, { depth: 10, showHidden: true })).not.toContain(KEY);
+    }
+    expect(String((miss as Error).message)).toContain(SECRET_MARKER);
   });
 });
