@@ -14,8 +14,9 @@ const ask = (content: string, extra: Partial<CompleteRequest> = {}): CompleteReq
 
 afterEach(closeTestEmulators);
 
-async function recorded(requests: CompleteRequest[], options: { thinking?: boolean } = {}) {
-  const emulator = await startTestEmulator({ key: KEY });
+async function recorded(requests: CompleteRequest[], options: { thinking?: boolean; delayMs?: number } = {}) {
+  const delay = options.delayMs === undefined ? [] : [{ requests: [1], delayMs: options.delayMs }];
+  const emulator = await startTestEmulator({ key: KEY, faults: delay });
   const path = cassettePath();
   const adapter = new ChatAdapter(
     recordCassette(path, new OpenAITransport({ apiKey: KEY, baseUrl: emulator.url }), { apiKey: KEY }),
@@ -105,12 +106,7 @@ describe('replayCassette', () => {
   });
 
   it('waits the recorded delays with recorded timing, and none when fast', async () => {
-    const emulator = await startTestEmulator({ key: KEY, faults: [{ requests: [1], delayMs: 400 }] });
-    const path = cassettePath();
-    const adapter = new ChatAdapter(
-      recordCassette(path, new OpenAITransport({ apiKey: KEY, baseUrl: emulator.url }), { apiKey: KEY }),
-    );
-    await adapter.complete(ask('slow'));
+    const { path, emulator } = await recorded([ask('slow')], { delayMs: 400 });
     await emulator.close();
     const started = performance.now();
     await new ChatAdapter(replayCassette(path, { timing: 'recorded' })).complete(ask('slow'));
@@ -118,5 +114,16 @@ describe('replayCassette', () => {
     const fast = performance.now();
     await new ChatAdapter(replayCassette(path)).complete(ask('slow'));
     expect(performance.now() - fast).toBeLessThan(300);
+  });
+
+  it('ends a recorded wait at once when the caller aborts, as the live call would', async () => {
+    const { path, emulator } = await recorded([ask('slow')], { delayMs: 300 });
+    await emulator.close();
+    const controller = new AbortController();
+    const pending = new ChatAdapter(replayCassette(path, { timing: 'recorded' })).complete(
+      ask('slow', { signal: controller.signal }),
+    );
+    controller.abort();
+    await expect(pending).rejects.toMatchObject({ kind: 'aborted' });
   });
 });
