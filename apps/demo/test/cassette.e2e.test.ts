@@ -62,6 +62,16 @@ describe('switchboard cassette', () => {
       total: { calls: number; costUsd: number };
     };
     expect(json.total).toMatchObject({ calls: 2, costUsd: 0.0022 });
+    // Today's prices (a config entry ten times dearer) next to the recorded ones.
+    const config = await directory.file(
+      'dearer.toml',
+      '[prices."primary-flash"]\ncache_hit_per_m = 0.14\ninput_per_m = 4.4\noutput_per_m = 13.2\n',
+    );
+    const repriced = JSON.parse(
+      (await runCli(['cassette', 'show', path, '--reprice', '--json', '--config', config])).stdout,
+    ) as { total: { costUsd: number; todayUsd: number } };
+    expect(repriced.total.costUsd).toBe(0.0022);
+    expect(repriced.total.todayUsd).toBeCloseTo(0.022, 12);
   });
 
   it('diff: exit 0 for the same calls, exit 1 naming a changed reply', async () => {

@@ -31,7 +31,8 @@ function load(file: string): Cassette {
   }
 }
 
-function tokens(entry: CassetteEntry): { prompt: number; completion: number } {
+/** The usage of a call's reply: the body's, or a stream's last chunk that carried one. */
+function usageOf(entry: CassetteEntry): Record<string, unknown> | undefined {
   const reply = entry.reply as { body?: { usage?: Record<string, unknown> }; events?: { data?: string }[] };
   let usage = reply.body?.usage;
   for (const event of reply.events ?? []) {
@@ -42,6 +43,10 @@ function tokens(entry: CassetteEntry): { prompt: number; completion: number } {
       // an event that is not JSON has no usage
     }
   }
+  return typeof usage === 'object' && usage !== null ? usage : undefined;
+}
+
+function tokens(usage: Record<string, unknown> | undefined): { prompt: number; completion: number } {
   const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
   return { prompt: count(usage?.prompt_tokens), completion: count(usage?.completion_tokens) };
 }
@@ -74,16 +79,12 @@ export function cassetteShowCommand(
   const book = options.reprice ? new PriceBook().withConfig(config.prices) : null;
   const now = new Date();
   const rows = cassette.entries.map((entry) => {
-    const { prompt, completion } = tokens(entry);
-    const usage = (entry.reply as { body?: { usage?: unknown } }).body?.usage;
+    const usage = usageOf(entry);
+    const { prompt, completion } = tokens(usage);
     const today =
-      book === null || typeof usage !== 'object' || usage === null
+      book === null || usage === undefined
         ? null
-        : book.priceCall({
-            model: String(entry.request.model),
-            usage: usage as Record<string, unknown>,
-            at: now,
-          }).costUsd;
+        : book.priceCall({ model: String(entry.request.model), usage, at: now }).costUsd;
     return {
       call: entry.call,
       model: String(entry.request.model),
