@@ -124,8 +124,7 @@ export async function recordPlainCall(
   } catch (error) {
     trace.end(error);
     if (recordsFailure(error, trace)) {
-      const failure = trace.attempts.at(-1)?.error ?? recordedError(error, context.writer.key);
-      write(context, request, false, trace, { error: failure }, null);
+      write(context, request, false, trace, { error: recordedError(error, context.writer.key) }, null);
     }
     throw error;
   }
@@ -151,8 +150,7 @@ export async function recordStreamCall(
   } catch (error) {
     trace.end(error);
     if (recordsFailure(error, trace)) {
-      const failure = trace.attempts.at(-1)?.error ?? recordedError(error, context.writer.key);
-      write(context, request, true, trace, { error: failure }, null);
+      write(context, request, true, trace, { error: recordedError(error, context.writer.key) }, null);
     }
     throw error;
   }

@@ -138,7 +138,8 @@ export class ReplayTransport implements ChatTransport {
     }
     const reply = entry.reply;
     await this.#playAttempts(entry, request, false);
-    if (isFailure(reply) || isStream(reply)) throw new TypeError(`call ${entry.call} has no plain reply`);
+    if (isFailure(reply)) throw replayedError(reply.error);
+    if (isStream(reply)) throw new TypeError(`call ${entry.call} has no plain reply`);
     return structuredClone(reply.body);
   }
 
@@ -154,6 +155,7 @@ export class ReplayTransport implements ChatTransport {
       return recordStreamCall(passthrough.context, passthrough.transport, request);
     }
     const number = await this.#playAttempts(entry, request, true);
+    if (isFailure(entry.reply)) throw replayedError(entry.reply.error);
     const reply = entry.reply as RecordedStream;
     return new ReplayedStream(reply, this.#shared.timing, request, number);
   }
@@ -201,9 +203,8 @@ export class ReplayTransport implements ChatTransport {
       previousMs = attempt.ms;
       const last = index === entry.attempts.length - 1;
       if (attempt.error !== null) {
-        const failure = replayedError(attempt.error);
-        request.afterAttempt?.(number, failure);
-        if (last) throw failure;
+        // The call's own failure (the reply) is thrown by the caller, after the last attempt is told.
+        request.afterAttempt?.(number, replayedError(attempt.error));
       } else if (last) {
         if (!streamed) request.afterAttempt?.(number, null);
         return number;

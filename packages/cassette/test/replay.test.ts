@@ -126,4 +126,30 @@ describe('replayCassette', () => {
     controller.abort();
     await expect(pending).rejects.toMatchObject({ kind: 'aborted' });
   });
+
+  it('replays a call that failed after its retries: the same attempts told to observers, then the same error', async () => {
+    const emulator = await startTestEmulator({ key: KEY, faults: [{ status: 503 }] });
+    const path = cassettePath();
+    const live = new OpenAITransport({
+      apiKey: KEY,
+      baseUrl: emulator.url,
+      maxAttempts: 2,
+      retryBackoffSeconds: 0,
+    });
+    const outcomes = async (adapter: ChatAdapter) => {
+      const records: unknown[] = [];
+      adapter.observe({ afterCall: (record) => records.push([record.attempts, record.error]) });
+      const error = await adapter.complete(ask('down')).catch((failure: unknown) => failure);
+      return {
+        records,
+        kind: (error as ChatError).kind,
+        status: (error as ChatError).status,
+        message: (error as Error).message,
+      };
+    };
+    const recordedOutcome = await outcomes(new ChatAdapter(recordCassette(path, live, { apiKey: KEY })));
+    await emulator.close();
+    expect(recordedOutcome.records).toEqual([[2, { kind: 'server', status: 503, degradation: false }]]);
+    expect(await outcomes(new ChatAdapter(replayCassette(path)))).toEqual(recordedOutcome);
+  });
 });
