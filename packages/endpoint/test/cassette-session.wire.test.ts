@@ -136,10 +136,10 @@ describe('a cassette under resolveChatEndpoint', () => {
     // Today's table says something else: replay must still cost the run as recorded.
     const dearer = new PriceBook({ 'primary-flash': { cacheHitPerM: 1, inputPerM: 10, outputPerM: 100 } });
     const replaySockets = probeSockets();
+    // Nor does the address matter: the route resolves to today's default, the record is the recorded one.
     const replayed = await journaledSession(
       {
         PRIMARY_API_KEY: 'placeholder-not-a-key',
-        PRIMARY_BASE_URL: emulator.url,
         SWITCHBOARD_CASSETTE: 'replay',
         SWITCHBOARD_CASSETTE_PATH: cassette,
       },
@@ -149,6 +149,7 @@ describe('a cassette under resolveChatEndpoint', () => {
     expect(replaySockets.stop()).toBe(0);
     expect(replayed.responses.map(timeless)).toEqual(recorded.responses.map(timeless));
     expect(replayed.endpoint).toEqual(recorded.endpoint);
+    expect(replayed.endpoint.baseUrl).toBe(emulator.url);
     expect(replayed.costUsd).toBe(recorded.costUsd);
     expect(recorded.costUsd).toBeGreaterThan(0);
     expect(journalLines(join(dir, 'replayed.jsonl'))).toEqual(journalLines(join(dir, 'recorded.jsonl')));
