@@ -4,7 +4,8 @@ import { ChatAdapter, type ChatTransport } from '@switchboard/adapter';
 import { recordCassette } from '@switchboard/cassette';
 import { ChatEndpoint } from '@switchboard/endpoint';
 import { priceOf } from '@switchboard/prices';
-import { describe, expect, it } from 'vitest';
+import { closeTestEmulators, startTestEmulator } from '@switchboard/test-support';
+import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
 import { tempDirectory } from './temp-directory.js';
 
@@ -111,5 +112,44 @@ describe('switchboard cassette', () => {
     const unreadable = await runCli(['cassette', 'check', broken]);
     expect(unreadable.code).toBe(2);
     expect(unreadable.stderr).toContain('broken.jsonl:4: "match" must be 16 hex digits');
+  });
+});
+
+describe('SWITCHBOARD_CASSETTE with any command', () => {
+  afterEach(closeTestEmulators);
+
+  it('records `switchboard chat` against the provider, then replays it with the provider gone', async () => {
+    const emulator = await startTestEmulator({ key: KEY });
+    const path = join(directory.path, 'chat.cassette.jsonl');
+    const recording = await runCli(['chat', 'Is the build green?', '--json'], {
+      PRIMARY_API_KEY: KEY,
+      PRIMARY_BASE_URL: emulator.url,
+      SWITCHBOARD_CASSETTE: 'record',
+      SWITCHBOARD_CASSETTE_PATH: path,
+    });
+    expect(recording.code).toBe(0);
+    await emulator.close();
+    const replaying = await runCli(['chat', 'Is the build green?', '--json'], {
+      PRIMARY_API_KEY: 'replay',
+      SWITCHBOARD_CASSETTE: 'replay',
+      SWITCHBOARD_CASSETTE_PATH: path,
+    });
+    expect(replaying.code).toBe(0);
+    const strip = (stdout: string) =>
+      JSON.parse(stdout, (key, value) =>
+        key === 'at' || key === 'durationMs' ? undefined : value,
+      ) as unknown;
+    expect(strip(replaying.stdout)).toEqual(strip(recording.stdout));
+    expect(readFileSync(path, 'utf8')).not.toContain(KEY);
+    const missing = await runCli(['chat', 'Is the build red?'], {
+      PRIMARY_API_KEY: 'replay',
+      SWITCHBOARD_CASSETTE: 'replay',
+      SWITCHBOARD_CASSETTE_PATH: path,
+    });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('cassette_miss: no recording in the cassette');
+    expect(missing.stderr).toContain(
+      'messages[0].content: recorded "Is the build green?", now "Is the build red?"',
+    );
   });
 });
