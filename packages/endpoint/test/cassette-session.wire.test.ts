@@ -234,4 +234,25 @@ describe('a cassette under resolveChatEndpoint', () => {
       ),
     ).toThrow(expect.objectContaining({ name: 'ConfigError', path: 'options.cassette.path' }));
   });
+
+  it('wraps the gateway route too: reasoning_details replayed unchanged across a tool turn, the provider cost kept', async () => {
+    const emulator = await startTestEmulator({ flavor: 'gateway', key: KEY });
+    const cassette = join(dir, 'gateway.cassette.jsonl');
+    const env = { GATEWAY_API_KEY: KEY, GATEWAY_BASE_URL: emulator.url };
+    const recording = resolveChatEndpoint({}, { env, cassette: { mode: 'record', path: cassette } });
+    if (!isAdapterResolution(recording)) throw new Error('expected an adapter route');
+    const recorded = await runSession(recording.client);
+    expect(recorded.responses[0]?.reasoningDetails).not.toBeNull();
+    await emulator.close();
+    const replaying = resolveChatEndpoint(
+      {},
+      { env: { GATEWAY_API_KEY: 'placeholder' }, cassette: { mode: 'replay', path: cassette } },
+    );
+    if (!isAdapterResolution(replaying)) throw new Error('expected an adapter route');
+    expect(replaying.rule).toBe('gateway');
+    const replayed = await runSession(replaying.client);
+    expect(replayed.responses.map(timeless)).toEqual(recorded.responses.map(timeless));
+    expect(replaying.client.totalCostUsd()).toBe(recording.client.totalCostUsd());
+    expect(replaying.endpoint).toEqual(recording.endpoint);
+  });
 });
