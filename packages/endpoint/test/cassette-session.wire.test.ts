@@ -32,7 +32,6 @@ afterEach(closeTestEmulators);
 
 interface SessionResult {
   readonly responses: ChatResponse[];
-  readonly failures: string[];
 }
 
 /** A multi-role session: a tool loop replaying reasoning, JSON mode with its retry, a bounded call, a 429 then success. */
@@ -69,8 +68,7 @@ async function runSession(client: ChatAdapter): Promise<SessionResult> {
       messages: [{ role: 'user', content: 'Write the report title' }],
     }),
   );
-  const failures: string[] = [];
-  return { responses, failures };
+  return { responses };
 }
 
 const timeless = (response: ChatResponse) => ({
