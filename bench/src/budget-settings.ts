@@ -27,4 +27,6 @@ export const BUDGET_RECORD: CallRecord = Object.freeze({
   at: '2026-11-23T00:00:00.000Z',
   durationMs: 1,
   attempts: 1,
+  streamed: false,
+  firstDeltaMs: null,
 });

@@ -8,6 +8,8 @@ export interface EmulatorProcess {
   readonly smallUrl: string;
   /** Base address of the emulator with ~50 KB answers. */
   readonly largeUrl: string;
+  /** Base address of the emulator with 1,000-token answers (the streaming benchmark). */
+  readonly streamUrl: string;
   /** Forgets recorded requests and the prefix cache of both emulators. */
   reset(): Promise<void>;
   /** The JSON bodies both emulators received since the last reset. */
@@ -30,6 +32,7 @@ export async function startEmulatorProcess(): Promise<EmulatorProcess> {
   return {
     smallUrl: ready.smallUrl,
     largeUrl: ready.largeUrl,
+    streamUrl: ready.streamUrl,
     async reset() {
       await ask({ type: 'reset' }, 'reset');
     },

@@ -13,3 +13,6 @@ export const BENCH_MESSAGES = [
   { role: 'system', content: 'You review build logs and answer in one short paragraph.' },
   { role: 'user', content: 'Summarize the nightly build log: which step failed and why?' },
 ] satisfies ChatMessage[];
+
+/** Answer length of the streaming benchmark: about 1,000 content events per stream (one token each). */
+export const STREAM_ANSWER_TOKENS = 1_000;

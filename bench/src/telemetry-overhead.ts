@@ -44,6 +44,8 @@ const RECORD: CallRecord = Object.freeze({
   at: '2026-11-23T08:00:00.000Z',
   durationMs: 850,
   attempts: 1,
+  streamed: false,
+  firstDeltaMs: null,
   role: 'judge',
   error: null,
 });

@@ -84,6 +84,10 @@ export function createProgram(io: Io): Command {
     .option('--max-tokens <n>', 'cap the answer through a bounded, single-attempt copy')
     .option('--timeout <seconds>', 'per-attempt timeout in seconds (default 60)')
     .option('-r, --show-reasoning', 'print the reasoning the provider returned')
+    .option(
+      '-s, --stream',
+      'print the answer as it arrives (reasoning dimmed on a terminal); with --json, NDJSON deltas then the record',
+    )
     .addOption(configOption())
     .addOption(strictOption())
     .action(async (prompt: string, options: Parameters<typeof chatCommand>[3] & ConfigOptions) => {

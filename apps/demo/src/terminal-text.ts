@@ -17,6 +17,11 @@ export function safeText(text: string): string {
   return text.replace(UNSAFE, escaped);
 }
 
+/** A value as JSON on one line (an NDJSON line, newline included), made safe as {@link safeJson} is. */
+export function safeJsonLine(value: unknown): string {
+  return `${JSON.stringify(value).replace(UNSAFE, escaped)}\n`;
+}
+
 /**
  * A value as indented JSON that is safe to print: JSON.stringify already
  * escapes C0 controls; this also escapes DEL, C1 controls and the other

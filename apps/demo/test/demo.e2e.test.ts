@@ -111,7 +111,7 @@ describe('switchboard demo', () => {
     const run = await runCli(['demo']);
     expect(run.stderr).toMatch(/\[1\/6\] detector/);
     expect(run.stderr).toMatch(
-      /detector: tool call grep_repository -> tool result -> answer \(reasoning replayed/,
+      /detector: tool call grep_repository -> tool result -> answer \(reasoning replayed, \d+ chars, streamed in [1-9]\d* deltas\)/,
     );
     expect(run.stderr).toMatch(/classifier: mean logprob -\d+\.\d+, confidence \d+\.\d%/);
     expect(run.stderr).toMatch(/judge: 2 requests: an empty JSON reply, then one retry -> valid JSON/);

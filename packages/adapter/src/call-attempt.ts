@@ -17,6 +17,8 @@ export class CallAttempt {
   headers: Headers | undefined;
   /** The status of the reply, once its headers arrived. */
   status: number | null = null;
+  /** When the attempt started (`performance.now()`). */
+  readonly startedAt = performance.now();
 
   readonly #controller = new AbortController();
   readonly #timer: NodeJS.Timeout;
@@ -42,6 +44,11 @@ export class CallAttempt {
   fail(failure: ChatError): ChatError {
     this.failure ??= failure;
     return this.failure;
+  }
+
+  /** Ends the attempt with `failure` (the first one wins) and aborts its request: the connection is dropped. */
+  abort(failure: ChatError): void {
+    this.#end(failure);
   }
 
   /** Stops the deadline and lets go of the caller's signal. */

@@ -31,6 +31,14 @@ export interface CallRecord extends CallPricing {
   readonly responseModel?: string | null;
   /** The reply's `choices[0].finish_reason`, or null (no reply, or none in it). */
   readonly finishReason?: string | null;
+  /** True when the call was streamed (`ChatAdapter.stream`). */
+  readonly streamed: boolean;
+  /**
+   * Streamed calls: milliseconds from the first attempt's start to the first
+   * delta (content, reasoning or tool call); null when none arrived or the call
+   * was not streamed.
+   */
+  readonly firstDeltaMs: number | null;
   /** How the call failed, or null when a reply arrived. */
   readonly error?: {
     readonly kind: ChatErrorKind;

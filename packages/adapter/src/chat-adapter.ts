@@ -3,6 +3,7 @@ import type { CallRecord } from './call-record.js';
 import type { ChatClient, CompleteRequest } from './chat-client.js';
 import type { ChatResponse } from './chat-response.js';
 import { chatResponseFromMessage } from './chat-response-from-message.js';
+import type { ChatStream } from './chat-stream.js';
 import type { ChatTransport, TransportRequest } from './chat-transport.js';
 import { copyUsage } from './copy-usage.js';
 import type { CostModel } from './cost-model.js';
@@ -10,13 +11,15 @@ import { CostTotal } from './cost-total.js';
 import { makeCallRecord } from './make-call-record.js';
 import { nonEmptyTools } from './non-empty-tools.js';
 import { ObserverChain } from './observer-chain.js';
-import { priceCall } from './price-call.js';
+import { type PricingOutcome, priceCall } from './price-call.js';
 import { type CallFacts, type RawCallResult, type RawCallSetup, rawCall } from './raw-call.js';
 import { isRecord } from './read-field.js';
+import { StreamCall } from './stream-call.js';
 import { checkTimeoutSeconds } from './timeout-seconds.js';
 import { untilAborted } from './until-aborted.js';
 import type { UsageEntry } from './usage-entry.js';
 import { UsageLedger } from './usage-ledger.js';
+import { withCalls } from './with-calls.js';
 
 /** Options of a {@link ChatAdapter}. */
 export interface ChatAdapterOptions {
@@ -108,6 +111,31 @@ export class ChatAdapter implements ChatClient {
     if (!emptyJson || this.#maxOutputTokens !== null) return withCalls(response, [first.record]);
     const second = await this.#rawCall(call);
     return withCalls(chatResponseFromMessage(second.message), [first.record, second.record]);
+  }
+
+  /**
+   * Makes one chat call as a stream (`stream: true`): iterate the result for its
+   * deltas as they arrive, await its `response` for what {@link ChatAdapter.complete}
+   * would have returned for the same reply. Everything else is as for `complete()`:
+   * one record per raw call through the same observers, role, caps, typed errors,
+   * the empty-JSON retry (only while the caller has seen nothing). Retries happen
+   * only before the first delta. `timeoutSeconds` bounds the wait for the first
+   * event and every gap; `deadlineSeconds`, when given, the whole stream. A stream
+   * that ends without usage is recorded with an estimated cost (`priceSource:
+   * 'estimate'`). Throws a TypeError when the transport cannot stream.
+   */
+  stream(request: CompleteRequest): ChatStream {
+    if (typeof this.#transport.streamChatRaw !== 'function') {
+      throw new TypeError('this transport cannot stream: it has no streamChatRaw(request) method');
+    }
+    const call = this.#prepare(request);
+    return new StreamCall({
+      ...this.#setupOf(call),
+      jsonObject: request.jsonObject === true,
+      retryWhitespace: this.#maxOutputTokens === null,
+      deadlineMs: deadlineOf((request as { deadlineSeconds?: unknown }).deadlineSeconds),
+      signal: call.request.signal,
+    });
   }
 
   /** The sum of this adapter's per-call costs (`calls[].costUsd`, unpriced calls 0); 0 without an endpoint. O(1). */
@@ -228,21 +256,25 @@ export class ChatAdapter implements ChatClient {
   }
 
   #rawCall(call: PreparedCall): Promise<RawCallResult> {
-    return rawCall({
+    return rawCall(this.#setupOf(call));
+  }
+
+  #setupOf(call: PreparedCall): RawCallSetup {
+    return {
       transport: this.#transport,
       request: call.request,
       role: call.role,
       maxTokens: call.maxTokens,
       observers: this.#observers.list(),
       record: this.#recordCall,
-    });
+    };
   }
 
   #record(call: RawCallSetup, facts: CallFacts): CallRecord {
     const model = call.request.model;
     const usage = facts.usage === null ? null : copyUsage(facts.usage);
     if (usage !== null) this.#ledger.add(usage);
-    const pricing = priceCall(this.endpoint, model, usage, facts.at);
+    const pricing = this.#price(model, usage, facts);
     // Running totals keep costUsd() and totalCostUsd() O(1): a meter may read them after every call.
     if (pricing.costUsd !== null) {
       this.#ledger.addCost(pricing.costUsd);
@@ -256,12 +288,29 @@ export class ChatAdapter implements ChatClient {
     }
     return makeCallRecord(model, call.role, facts, usage, pricing);
   }
+
+  /** The call's pricing: from its usage, else (a stream without usage) an estimate marked as one. */
+  #price(model: string, usage: UsageEntry | null, facts: CallFacts): PricingOutcome {
+    const estimate = facts.estimatedUsage;
+    if (usage !== null || estimate === undefined || estimate === null) {
+      return priceCall(this.endpoint, model, usage, facts.at);
+    }
+    const pricing = priceCall(this.endpoint, model, copyUsage(estimate), facts.at);
+    if (pricing.costUsd === null) return pricing;
+    const { providerCostUsd: _ignored, ...rest } = pricing;
+    return { ...rest, priceSource: 'estimate' };
+  }
 }
 
-function withCalls(response: ChatResponse, calls: CallRecord[]): ChatResponse {
-  let costUsd: number | null = null;
-  for (const call of calls) if (call.costUsd !== null) costUsd = (costUsd ?? 0) + call.costUsd;
-  return Object.freeze({ ...response, calls: Object.freeze(calls), costUsd });
+/** A request's `deadlineSeconds` in milliseconds, or null when it has none. */
+function deadlineOf(value: unknown): number | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'number' || !(value > 0) || value * 1000 > 2 ** 31 - 1) {
+    throw new RangeError(
+      `request.deadlineSeconds must be a positive number of seconds up to 2147483, got ${String(value)}`,
+    );
+  }
+  return Math.max(1, Math.round(value * 1000));
 }
 
 function roleOf(role: unknown): string | null {

@@ -3,6 +3,7 @@ import type {
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
 import type { ChatResponse } from './chat-response.js';
+import type { ChatStream } from './chat-stream.js';
 
 /**
  * What providers add to an assistant turn so it can be replayed: the primary's
@@ -53,4 +54,6 @@ export interface CompleteRequest {
 /** Anything that answers chat calls: the adapter, the scripted client, an override. */
 export interface ChatClient {
   complete(request: CompleteRequest): Promise<ChatResponse>;
+  /** The same call as a stream of deltas, when the client can stream (the adapter and the scripted client can). */
+  stream?(request: CompleteRequest): ChatStream;
 }

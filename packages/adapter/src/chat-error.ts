@@ -1,3 +1,5 @@
+import type { ChatResponse } from './chat-response.js';
+
 /**
  * What went wrong with a chat call, so callers branch on a kind and never
  * string-match a message.
@@ -34,6 +36,8 @@ export interface ChatErrorOptions {
   retryable?: boolean;
   /** The server's `retry-after` wait, in seconds, when it was past the caller's cap. */
   retryAfterSeconds?: number;
+  /** A stream that failed after output arrived: what arrived, read as a response. */
+  partial?: ChatResponse;
 }
 
 const marker = Symbol.for('switchboard.chat-error');
@@ -73,6 +77,12 @@ export class ChatError extends Error {
   readonly degradation: boolean;
   /** The server's `retry-after` wait in seconds, set when it was past the cap and the call ended instead. */
   readonly retryAfterSeconds?: number;
+  /**
+   * Set when a stream failed (or was aborted) after output had arrived: what
+   * arrived, as a response (content and reasoning so far, tool calls whose
+   * arguments are whole JSON, the calls' records with their estimated cost).
+   */
+  readonly partial?: ChatResponse;
 
   constructor(options: ChatErrorOptions) {
     super(options.message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -86,6 +96,7 @@ export class ChatError extends Error {
         (retryableKinds.has(this.kind) || isRetryableStatus(this.status)));
     this.degradation = this.kind === 'model_rejected';
     if (options.retryAfterSeconds !== undefined) this.retryAfterSeconds = options.retryAfterSeconds;
+    if (options.partial !== undefined) this.partial = options.partial;
   }
 
   /** True for any `ChatError`, also one made by another copy of this package. */

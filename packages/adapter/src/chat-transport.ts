@@ -1,4 +1,5 @@
 import type { ChatMessage, ToolSchema } from './chat-client.js';
+import type { ChatError } from './chat-error.js';
 
 /** The request the adapter hands to its transport (spec 4.2). */
 export interface TransportRequest {
@@ -23,6 +24,62 @@ export interface TransportRequest {
    * error that ended the attempt (retried or not).
    */
   afterAttempt?: (attempt: number, failure: unknown | null) => void;
+  /**
+   * Streamed calls only: set when the caller opens a stream again because the
+   * previous one failed after it opened but before any output reached the caller
+   * (a cut connection, an idle timeout, an error event). `attempts` were made for
+   * this raw call so far; the transport counts them against its own attempts
+   * (rejecting with `failure` at once, nothing sent and no hook called, when none
+   * is left), numbers its next attempt `attempts + 1` and waits its backoff first.
+   */
+  retryOf?: { readonly attempts: number; readonly failure: ChatError };
+}
+
+/**
+ * One Server-Sent Event of a streamed reply, in wire order, unparsed: either an
+ * event's data (its `data:` lines joined by `\n`; `[DONE]` included), or a
+ * comment line (the text after its `:`, e.g. `' keep-alive'`). Comments are
+ * kept so idle timers and recorders see them.
+ */
+export type TransportStreamEvent =
+  | {
+      /** The event's data text, exactly as sent (JSON, or `[DONE]`). */
+      readonly data: string;
+      /** The event's `event:` field, when it had one (an `error` event, say). */
+      readonly event?: string;
+    }
+  | {
+      /** A comment line's text after the `:`, leading space kept (`' keep-alive'`). */
+      readonly comment: string;
+    };
+
+/**
+ * An open streamed reply: a 2xx response whose body is read as Server-Sent
+ * Events, iterated once. The transport makes the attempts up to it (connection
+ * failures and error statuses are retried as for a plain call, each told to
+ * `beforeAttempt` / `afterAttempt`); the attempt that opened it is told to
+ * `afterAttempt` exactly once, when it ends: `null` when the body ended (or
+ * {@link TransportStream.close} was called without a failure), else the failure.
+ *
+ * Wrapping one (to record, replay or delay events) needs only the three fields
+ * and the iterator: iterating yields events as they arrive; a wire failure
+ * (connection cut, idle timeout, an event or the whole body past its cap, the
+ * caller's signal) rejects `next()` with a typed `ChatError` and ends the stream.
+ */
+export interface TransportStream extends AsyncIterable<TransportStreamEvent> {
+  /** The HTTP status (2xx). */
+  readonly status: number;
+  /** The response headers, names lower-case. */
+  readonly headers: Readonly<Record<string, string>>;
+  /**
+   * Ends the stream at once: the connection is closed if still open, a pending
+   * `next()` settles (done, or rejected with `failure`), later ones are done.
+   * `failure` is what the caller found wrong (a malformed event, an error event,
+   * its own abort) and is reported to `afterAttempt`; none means the caller has
+   * all it wanted (after `[DONE]`). Idempotent: the first call wins. Leaving a
+   * `for await` loop early (`return()`) is `close()`.
+   */
+  close(failure?: unknown): void;
 }
 
 /** What the adapter wraps: an OpenAI-shaped transport. */
@@ -37,6 +94,15 @@ export interface ChatTransport {
   completeChatRaw?(request: TransportRequest): Promise<unknown>;
   /** Just the reply message (stubs); no usage is recorded on this path. */
   completeChat(request: TransportRequest): Promise<Record<string, unknown>>;
+  /**
+   * POST the request with `stream: true` and `stream_options: {include_usage: true}`;
+   * resolves with the open stream of Server-Sent Events once a 2xx response's
+   * headers arrived. `timeoutSeconds` bounds the wait for the headers and first
+   * event and every gap between events (comments count: an idle timeout);
+   * `signal` closes the connection at once. Optional: without it the adapter
+   * cannot stream over this transport.
+   */
+  streamChatRaw?(request: TransportRequest): Promise<TransportStream>;
   /** A copy of this transport that makes that many attempts per call. */
   withMaxAttempts?(attempts: number): ChatTransport;
   /** The model ids the provider's `GET /models` lists (`OpenAITransport` has it). */

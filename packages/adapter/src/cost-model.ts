@@ -1,7 +1,11 @@
 import type { UsageEntry } from './usage-entry.js';
 
-/** Where a call's price came from: the price book, the provider's own `usage.cost`, or the endpoint's prices. */
-export type PriceSource = 'table' | 'provider' | 'endpoint';
+/**
+ * Where a call's price came from: the price book, the provider's own `usage.cost`,
+ * the endpoint's prices, or an estimate (a stream that ended without usage:
+ * the prompt's token bound plus the deltas received, at the model's prices).
+ */
+export type PriceSource = 'table' | 'provider' | 'endpoint' | 'estimate';
 
 /** How one call was priced, as a cost model reports it (and as its `CallRecord` keeps it). */
 export interface CallPricing {

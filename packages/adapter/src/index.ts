@@ -9,7 +9,13 @@ export type { ChatErrorKind, ChatErrorOptions } from './chat-error.js';
 export { ChatError } from './chat-error.js';
 export type { ChatLogprobs, ChatResponse, ToolCall } from './chat-response.js';
 export { chatResponseFromMessage } from './chat-response-from-message.js';
-export type { ChatTransport, TransportRequest } from './chat-transport.js';
+export type { ChatDelta, ChatStream } from './chat-stream.js';
+export type {
+  ChatTransport,
+  TransportRequest,
+  TransportStream,
+  TransportStreamEvent,
+} from './chat-transport.js';
 export type { CallPricing, CostModel, PricedCall, PriceSource } from './cost-model.js';
 export { describeType, isPlainObject } from './describe-type.js';
 export type { ModelRejectedErrorOptions } from './model-rejected-error.js';

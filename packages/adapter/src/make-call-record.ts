@@ -26,6 +26,8 @@ export function makeCallRecord(
     responseId: facts.responseId,
     responseModel: facts.responseModel,
     finishReason: facts.finishReason,
+    streamed: facts.streamed ?? false,
+    firstDeltaMs: facts.firstDeltaMs ?? null,
     error: facts.error === null ? null : failureOf(facts.error),
   };
   if (pricing.providerCostUsd !== undefined) record.providerCostUsd = pricing.providerCostUsd;

@@ -3,14 +3,16 @@ import OpenAI from 'openai';
 import { parseBaseUrl } from './base-url.js';
 import { abortedError, CallAttempt } from './call-attempt.js';
 import { ChatError } from './chat-error.js';
-import type { ChatTransport, TransportRequest } from './chat-transport.js';
+import type { ChatTransport, TransportRequest, TransportStream } from './chat-transport.js';
 import { messageOfReply } from './message-of-reply.js';
 import { nonEmptyTools } from './non-empty-tools.js';
 import { isRecord } from './read-field.js';
 import { readReply } from './read-reply.js';
 import { backoffMs, type RetryTiming, retryAfterMs } from './retry-policy.js';
+import { SseStream } from './sse-stream.js';
 import { checkTimeoutSeconds, timeoutMilliseconds } from './timeout-seconds.js';
 import { type CallContext, describeCall, toChatError } from './to-chat-error.js';
+import { WholeReplyStream } from './whole-reply-stream.js';
 import { ATTEMPT, wireFetch } from './wire-fetch.js';
 
 /** Options of an {@link OpenAITransport}. */
@@ -34,8 +36,13 @@ export interface OpenAITransportOptions {
   maxRetryWaitSeconds?: number;
   /** The first backoff wait when the server names none, in seconds, doubled per attempt (at most 8); default 0.5. */
   retryBackoffSeconds?: number;
-  /** The largest reply body read, in bytes; default 16 MiB. A longer one is dropped and fails `bad_reply`. */
+  /**
+   * The largest reply body read, in bytes; default 16 MiB. A longer one is dropped and fails `bad_reply`.
+   * For a stream: the whole stream's bytes.
+   */
   maxReplyBytes?: number;
+  /** The most text one streamed event may hold (characters); default 1 MiB. A longer one fails `bad_reply`. */
+  maxEventBytes?: number;
 }
 
 /** Options of {@link OpenAITransport.listModels}. */
@@ -53,6 +60,7 @@ const DEFAULT_MAX_ATTEMPTS = 3;
 const DEFAULT_MAX_RETRY_WAIT_SECONDS = 60;
 const DEFAULT_RETRY_BACKOFF_SECONDS = 0.5;
 const DEFAULT_MAX_REPLY_BYTES = 16 * 1024 * 1024;
+const DEFAULT_MAX_EVENT_BYTES = 1024 * 1024;
 // The SDK refuses to start without a key; it only ever holds this stand-in, as
 // wireFetch sets the Authorization header from the call itself.
 const SDK_KEY_STAND_IN = 'switchboard-sets-the-key';
@@ -82,6 +90,7 @@ export class OpenAITransport implements ChatTransport {
   readonly #client: OpenAI;
   readonly #timing: RetryTiming;
   readonly #maxReplyBytes: number;
+  readonly #maxEventBytes: number;
 
   constructor(options: OpenAITransportOptions) {
     if (!isRecord(options)) throw new TypeError('OpenAITransport options must be an object');
@@ -104,7 +113,8 @@ export class OpenAITransport implements ChatTransport {
         checkSeconds(options.retryBackoffSeconds ?? DEFAULT_RETRY_BACKOFF_SECONDS, 'retryBackoffSeconds') *
         1000,
     };
-    this.#maxReplyBytes = validateMaxReplyBytes(options.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES);
+    this.#maxReplyBytes = validateBytes(options.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES, 'maxReplyBytes');
+    this.#maxEventBytes = validateBytes(options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES, 'maxEventBytes');
     // Every option the SDK would otherwise take from an OPENAI_* variable is pinned here;
     // OPENAI_CUSTOM_HEADERS, which cannot be pinned, never reaches the wire (wireFetch builds the headers).
     this.#client = new OpenAI({
@@ -123,23 +133,67 @@ export class OpenAITransport implements ChatTransport {
 
   /** POST `{baseUrl}/chat/completions`; resolves with the whole reply payload, a JSON object. */
   async completeChatRaw(request: TransportRequest): Promise<Record<string, unknown>> {
-    const context: CallContext = {
-      method: 'POST',
-      url: `${this.baseUrl}/chat/completions`,
-      apiKey: this.#apiKey,
-      timeoutMs: timeoutMilliseconds(checkTimeoutSeconds(request.timeoutSeconds)),
-      model: request.model,
-    };
-    const tools = nonEmptyTools(request.tools);
+    const context = this.#chatContext(request);
+    const body = chatBody(request) as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming;
+    return this.#call(
+      context,
+      request,
+      1,
+      (attempt) => this.#client.chat.completions.create(body, sdkOptions(attempt)).asResponse(),
+      (response, attempt) => readReply(response, attempt, this.#maxReplyBytes),
+    );
+  }
+
+  /**
+   * POST `{baseUrl}/chat/completions` with `stream: true` and `stream_options:
+   * {include_usage: true}`; resolves with the open stream of Server-Sent Events
+   * once a 2xx reply's headers arrived. Attempts before that are retried as for
+   * {@link OpenAITransport.completeChatRaw}; `request.retryOf` continues the
+   * count of a stream that failed before any output. The timeout bounds the
+   * headers and the first event, then every gap between events; `maxReplyBytes`
+   * caps the whole stream and `maxEventBytes` each event. A JSON reply instead
+   * of events (a server that does not stream, or a 200 carrying an error) is read
+   * as a plain reply: its error typed and retried as for a plain call, its
+   * message handed on as a single chunk.
+   */
+  async streamChatRaw(request: TransportRequest): Promise<TransportStream> {
+    const context = this.#chatContext(request);
     const body = {
-      model: request.model,
-      messages: request.messages,
-      temperature: 0,
-      ...(tools ? { tools } : {}),
-      ...request.extraBody,
-    } as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming;
-    return this.#call(context, request, (attempt) =>
-      this.#client.chat.completions.create(body, sdkOptions(attempt)).asResponse(),
+      ...chatBody(request),
+      stream: true,
+      stream_options: { include_usage: true },
+    } as unknown as OpenAI.ChatCompletionCreateParamsStreaming;
+    let first = 1;
+    const retryOf = request.retryOf;
+    if (retryOf !== undefined) {
+      if (retryOf.attempts >= this.maxAttempts) throw retryOf.failure;
+      await pause(backoffMs(retryOf.attempts, this.#timing), request.signal, context);
+      first = retryOf.attempts + 1;
+    }
+    return this.#call(
+      context,
+      request,
+      first,
+      (attempt) => this.#client.chat.completions.create(body, sdkOptions(attempt)).asResponse(),
+      async (response, attempt): Promise<TransportStream> => {
+        const onEnd = (failure: unknown | null): void => request.afterAttempt?.(attempt.number, failure);
+        // A server that ignored `stream: true` (or failed with a 200 carrying an error) answers JSON.
+        if (/\bjson\b/i.test(response.headers.get('content-type') ?? '')) {
+          return new WholeReplyStream(
+            response,
+            await readReply(response, attempt, this.#maxReplyBytes),
+            onEnd,
+          );
+        }
+        return new SseStream(response, attempt, {
+          maxEventBytes: this.#maxEventBytes,
+          maxReplyBytes: this.#maxReplyBytes,
+          signal: request.signal,
+          startedAt: attempt.startedAt,
+          onEnd,
+        });
+      },
+      true,
     );
   }
 
@@ -157,6 +211,7 @@ export class OpenAITransport implements ChatTransport {
       maxRetryWaitSeconds: this.#timing.maxRetryWaitMs / 1000,
       retryBackoffSeconds: this.#timing.backoffMs / 1000,
       maxReplyBytes: this.#maxReplyBytes,
+      maxEventBytes: this.#maxEventBytes,
       ...(this.#fetch ? { fetch: this.#fetch } : {}),
     });
   }
@@ -170,8 +225,12 @@ export class OpenAITransport implements ChatTransport {
       timeoutMs: timeoutMilliseconds(checkTimeoutSeconds(options.timeoutSeconds)),
     };
     const hooks: CallHooks = options.signal ? { signal: options.signal } : {};
-    const reply = await this.#call(context, hooks, (attempt) =>
-      this.#client.get('/models', sdkOptions(attempt)).asResponse(),
+    const reply = await this.#call(
+      context,
+      hooks,
+      1,
+      (attempt) => this.#client.get('/models', sdkOptions(attempt)).asResponse(),
+      (response, attempt) => readReply(response, attempt, this.#maxReplyBytes),
     );
     if (!Array.isArray(reply.data)) {
       throw new ChatError({
@@ -199,29 +258,46 @@ export class OpenAITransport implements ChatTransport {
     return `OpenAITransport ${show(this.toJSON(), options)}`;
   }
 
-  /** Switchboard's retry loop around the SDK's single attempts. */
-  async #call(
+  #chatContext(request: TransportRequest): CallContext {
+    return {
+      method: 'POST',
+      url: `${this.baseUrl}/chat/completions`,
+      apiKey: this.#apiKey,
+      timeoutMs: timeoutMilliseconds(checkTimeoutSeconds(request.timeoutSeconds)),
+      model: request.model,
+    };
+  }
+
+  /**
+   * Switchboard's retry loop around the SDK's single attempts, numbered from
+   * `first`. `read` takes a 2xx reply; with `endsLater` what it returns (an
+   * open stream) tells `afterAttempt` itself when it ends.
+   */
+  async #call<T>(
     context: CallContext,
     hooks: CallHooks,
+    first: number,
     send: (attempt: CallAttempt) => Promise<Response>,
-  ): Promise<Record<string, unknown>> {
+    read: (response: Response, attempt: CallAttempt) => T | Promise<T>,
+    endsLater = false,
+  ): Promise<T> {
     const { signal } = hooks;
-    for (let number = 1; ; number += 1) {
+    for (let number = first; ; number += 1) {
       if (signal?.aborted) throw abortedError(context, signal);
       await hooks.beforeAttempt?.(number);
       const attempt = new CallAttempt(number, context, signal);
-      let payload: Record<string, unknown> | undefined;
+      let payload: T | undefined;
       let failure: ChatError | undefined;
       try {
         if (signal?.aborted) throw attempt.fail(abortedError(context, signal));
-        payload = await readReply(await send(attempt), attempt, this.#maxReplyBytes);
+        payload = await read(await send(attempt), attempt);
       } catch (error) {
         failure = attempt.failure ?? toChatError(error, context);
       } finally {
         attempt.dispose();
       }
       if (payload !== undefined) {
-        hooks.afterAttempt?.(number, null);
+        if (!endsLater) hooks.afterAttempt?.(number, null);
         return payload;
       }
       failure ??= toChatError(new Error('the attempt ended without a reply'), context);
@@ -292,9 +368,21 @@ function checkSeconds(value: unknown, name: string): number {
   return value;
 }
 
-function validateMaxReplyBytes(value: unknown): number {
+function validateBytes(value: unknown, name: string): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
-    throw new RangeError(`maxReplyBytes must be a positive integer number of bytes, got ${String(value)}`);
+    throw new RangeError(`${name} must be a positive integer number of bytes, got ${String(value)}`);
   }
   return value;
+}
+
+/** The chat request body both the plain and the streamed call send. */
+function chatBody(request: TransportRequest): Record<string, unknown> {
+  const tools = nonEmptyTools(request.tools);
+  return {
+    model: request.model,
+    messages: request.messages,
+    temperature: 0,
+    ...(tools ? { tools } : {}),
+    ...request.extraBody,
+  };
 }

@@ -46,6 +46,7 @@ export function priceCall(
   return pick(pricing, costUsd);
 }
 
+// 'estimate' is the adapter's own, for a stream without usage; a cost model never gives it.
 const sources: ReadonlySet<unknown> = new Set(['table', 'provider', 'endpoint']);
 
 // Only the known fields, each of its type: the record is journaled as it is.

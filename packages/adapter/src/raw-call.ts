@@ -10,6 +10,11 @@ import { abortedError, untilAborted } from './until-aborted.js';
 export interface CallFacts {
   /** The reply's `usage` when it was a plain object (not yet copied), else null. */
   readonly usage: Record<string, unknown> | null;
+  /**
+   * A stream that ended without usage: the usage its estimated cost is priced
+   * from (never recorded as usage); absent or null otherwise.
+   */
+  readonly estimatedUsage?: Record<string, unknown> | null;
   /** The reply's `id`, `model` and `choices[0].finish_reason` when strings, else null. */
   readonly responseId: string | null;
   readonly responseModel: string | null;
@@ -19,6 +24,10 @@ export interface CallFacts {
   readonly at: Date;
   readonly durationMs: number;
   readonly attempts: number;
+  /** True for a streamed call; absent means false. */
+  readonly streamed?: boolean;
+  /** A streamed call's milliseconds to its first delta, or null (none arrived); absent means null. */
+  readonly firstDeltaMs?: number | null;
 }
 
 /** One raw call to make: the transport, its request and who hears about it. */
@@ -45,20 +54,10 @@ export interface RawCallResult {
  * also when it fails: the failure is rejected after its record is told.
  */
 export async function rawCall(setup: RawCallSetup): Promise<RawCallResult> {
-  const { transport, request, observers } = setup;
+  const { transport, request } = setup;
   const signal = request.signal;
   if (signal?.aborted) throw abortedError(signal);
-  const tracker = new AttemptTracker(
-    {
-      model: request.model,
-      role: setup.role,
-      messages: request.messages,
-      tools: request.tools,
-      maxTokens: setup.maxTokens,
-      signal,
-    },
-    observers,
-  );
+  const tracker = trackerOf(setup, signal);
   const started = performance.now();
   try {
     const reply =
@@ -77,6 +76,22 @@ export async function rawCall(setup: RawCallSetup): Promise<RawCallResult> {
     endCall(setup, tracker, started, NO_REPLY, error);
     throw error;
   }
+}
+
+/** The attempt tracker of one raw call of `setup`, telling observers of `signal`. */
+export function trackerOf(setup: RawCallSetup, signal: AbortSignal | undefined): AttemptTracker {
+  const { request } = setup;
+  return new AttemptTracker(
+    {
+      model: request.model,
+      role: setup.role,
+      messages: request.messages,
+      tools: request.tools,
+      maxTokens: setup.maxTokens,
+      signal,
+    },
+    setup.observers,
+  );
 }
 
 /** Makes the raw call's record, ends the handles that waited for it and tells the observers. */

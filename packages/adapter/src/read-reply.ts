@@ -4,7 +4,7 @@ import { describeType } from './describe-type.js';
 import { readBody } from './read-body.js';
 import { isRecord } from './read-field.js';
 import { redact, redactError } from './redact.js';
-import { describeCall, providerDetail, statusFailure } from './to-chat-error.js';
+import { type CallContext, describeCall, providerDetail, statusFailure } from './to-chat-error.js';
 
 /**
  * Reads a successful reply as a JSON object, within the attempt's deadline and
@@ -52,24 +52,30 @@ export async function readReply(
   }
   if (!isRecord(payload))
     throw fail(`the reply is JSON of type ${describeType(payload)}, expected an object`, false);
-  if (payload.error !== undefined && payload.error !== null) throw embeddedFailure(payload, attempt);
+  if (payload.error !== undefined && payload.error !== null)
+    throw embeddedFailure(payload, context, attempt.headers);
   return payload;
 }
 
 /**
- * A 200 whose body carries an `error` object (a gateway forwarding an upstream
- * failure): typed as the HTTP status its `code` names, with or without
- * `choices`; a code that is no HTTP status gives a `bad_reply`.
+ * A 200 whose body (or one streamed event) carries an `error` object (a
+ * gateway forwarding an upstream failure): typed as the HTTP status its `code`
+ * names, with or without `choices`; a code that is no HTTP status gives a
+ * `bad_reply`. `opening` names where it came from (the call, by default).
  */
-function embeddedFailure(payload: Record<string, unknown>, attempt: CallAttempt): ChatError {
-  const { context } = attempt;
+export function embeddedFailure(
+  payload: Record<string, unknown>,
+  context: CallContext,
+  headers: Headers | undefined,
+  opening = describeCall(context, 200),
+): ChatError {
   const detail = providerDetail(payload, '');
   const code = detail.code;
   const status =
     typeof code === 'number' ? code : typeof code === 'string' && /^\d{3}$/.test(code) ? Number(code) : 0;
-  const lead = `${describeCall(context, 200)}, carrying an error${status ? ` with code ${status}` : ''}`;
+  const lead = `${opening}, carrying an error${status ? ` with code ${status}` : ''}`;
   if (Number.isInteger(status) && status >= 400 && status < 600) {
-    return statusFailure(context, status, attempt.headers, detail, lead);
+    return statusFailure(context, status, headers, detail, lead);
   }
   return new ChatError({
     kind: 'bad_reply',

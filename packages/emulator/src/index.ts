@@ -7,6 +7,7 @@ export type {
   FaultRule,
   ModelRejectionWording,
   RedirectFault,
+  StreamFault,
 } from './faults/fault-rule.js';
 export type { EmulatorFlavor } from './gateway/emulator-flavor.js';
 export type { GatewayPrice, GatewayTokens } from './gateway/gateway-prices.js';

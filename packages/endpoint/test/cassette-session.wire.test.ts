@@ -32,9 +32,11 @@ afterEach(closeTestEmulators);
 
 interface SessionResult {
   readonly responses: ChatResponse[];
+  /** The streamed call's deltas, in order, as JSON text. */
+  readonly deltas: string[];
 }
 
-/** A multi-role session: a tool loop replaying reasoning, JSON mode with its retry, a bounded call, a 429 then success. */
+/** A multi-role session: a tool loop replaying reasoning, JSON mode with its retry, a bounded call, a 429 then success, a streamed call. */
 async function runSession(client: ChatAdapter): Promise<SessionResult> {
   const responses: ChatResponse[] = [];
   const hunter = client.forRole('hunter');
@@ -68,12 +70,19 @@ async function runSession(client: ChatAdapter): Promise<SessionResult> {
       messages: [{ role: 'user', content: 'Write the report title' }],
     }),
   );
-  return { responses };
+  const stream = client.forRole('narrator').stream({
+    model: 'primary-flash',
+    messages: [{ role: 'user', content: 'Tell the story of the finding in two sentences' }],
+  });
+  const deltas: string[] = [];
+  for await (const delta of stream) deltas.push(JSON.stringify(delta));
+  responses.push(await stream.response);
+  return { responses, deltas };
 }
 
 const timeless = (response: ChatResponse) => ({
   ...response,
-  calls: response.calls.map(({ at: _at, durationMs: _ms, ...call }) => call),
+  calls: response.calls.map(({ at: _at, durationMs: _ms, firstDeltaMs: _first, ...call }) => call),
 });
 
 function journalLines(path: string): Record<string, unknown>[] {
@@ -81,7 +90,12 @@ function journalLines(path: string): Record<string, unknown>[] {
     .trim()
     .split('\n')
     .map((line) => {
-      const { at: _at, durationMs: _ms, ...rest } = JSON.parse(line) as Record<string, unknown>;
+      const {
+        at: _at,
+        durationMs: _ms,
+        firstDeltaMs: _first,
+        ...rest
+      } = JSON.parse(line) as Record<string, unknown>;
       return rest;
     });
 }
@@ -120,14 +134,17 @@ describe('a cassette under resolveChatEndpoint', () => {
       join(dir, 'recorded.jsonl'),
     );
     expect(recordSockets.stop()).toBeGreaterThan(0);
-    expect(emulator.requests).toHaveLength(7);
+    expect(emulator.requests).toHaveLength(8);
     // The session did what it claims: a tool call with reasoning, a JSON retry, a cap, a retried 429.
     expect(recorded.responses[0]?.toolCalls).toHaveLength(1);
     expect(recorded.responses[0]?.reasoning).not.toBeNull();
     expect(recorded.responses[2]?.calls).toHaveLength(2);
     expect(recorded.responses[3]?.finishReason).toBe('length');
     expect(recorded.responses[4]?.calls[0]?.attempts).toBe(2);
-    expect(readCassette(cassette).entries).toHaveLength(6);
+    expect(readCassette(cassette).entries).toHaveLength(7);
+    expect(readCassette(cassette).entries[6]?.streamed).toBe(true);
+    expect(recorded.responses[5]?.calls[0]?.streamed).toBe(true);
+    expect(recorded.deltas.length).toBeGreaterThan(3);
     expect(readFileSync(cassette, 'utf8')).not.toContain(KEY);
     await emulator.close();
 
@@ -146,6 +163,7 @@ describe('a cassette under resolveChatEndpoint', () => {
     );
     expect(replaySockets.stop()).toBe(0);
     expect(replayed.responses.map(timeless)).toEqual(recorded.responses.map(timeless));
+    expect(replayed.deltas).toEqual(recorded.deltas);
     expect(replayed.endpoint).toEqual(recorded.endpoint);
     expect(replayed.endpoint.baseUrl).toBe(emulator.url);
     expect(replayed.costUsd).toBe(recorded.costUsd);
@@ -167,7 +185,7 @@ describe('a cassette under resolveChatEndpoint', () => {
             cache: figures.cache,
             errors: figures.errors,
           },
-          (key, value) => (key === 'durationMs' ? undefined : value),
+          (key, value) => (key === 'durationMs' || key === 'firstDeltaMs' ? undefined : value),
         ),
       );
     expect(money(after)).toEqual(money(before));

@@ -1,4 +1,5 @@
-import type { ChatClient, ChatResponse, CompleteRequest, ToolCall } from '@switchboard/adapter';
+import type { ChatClient, ChatResponse, ChatStream, CompleteRequest, ToolCall } from '@switchboard/adapter';
+import { ScriptedStream } from './scripted-stream.js';
 
 /** Options of a {@link ScriptedChatClient}. */
 export interface ScriptedChatClientOptions {
@@ -62,6 +63,20 @@ export class ScriptedChatClient implements ChatClient {
 
   /** Records the request and answers with the next turn of the script. */
   async complete(request: CompleteRequest): Promise<ChatResponse> {
+    return this.#take(request);
+  }
+
+  /**
+   * Records the request and streams the next turn of the script in
+   * deterministic deltas: its reasoning, then its content, one word per delta,
+   * then each tool call's id and name and its arguments' JSON text in pieces of
+   * 16 characters; `response` is the turn, as `complete()` would return it.
+   */
+  stream(request: CompleteRequest): ChatStream {
+    return new ScriptedStream(this.#take(request), request.signal);
+  }
+
+  #take(request: CompleteRequest): ChatResponse {
     const index = this.calls.length;
     this.calls.push(request);
     const count = this.#turns.length;

@@ -18,7 +18,12 @@ import { otelObserver } from './otel-observer.js';
 import { reportJournal } from './report-journal.js';
 
 let emulator: Emulator;
+// The global tracer provider is set once; each test starts from an empty exporter.
+const exporter = new InMemorySpanExporter();
 beforeAll(async () => {
+  trace.setGlobalTracerProvider(
+    new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }),
+  );
   emulator = await startEmulator();
 });
 afterAll(async () => {
@@ -31,10 +36,7 @@ const PREFIX = 'You review build logs for a CI pipeline. '.repeat(40);
 
 describe('telemetry over a real adapter, transport and emulator', () => {
   it('journals, meters and traces every raw call; the report totals equal the adapters’ costUsd()', async () => {
-    const exporter = new InMemorySpanExporter();
-    trace.setGlobalTracerProvider(
-      new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }),
-    );
+    exporter.reset();
     const endpoint = { provider: 'primary', baseUrl: emulator.url, thinking: false };
     const path = join(mkdtempSync(join(tmpdir(), 'e2e-')), 'run.jsonl');
     const journal = new CallJournal(path, { endpoint });
@@ -129,4 +131,53 @@ describe('telemetry over a real adapter, transport and emulator', () => {
     expect(lines.map((line) => line.responseId)).toEqual([...records.map((call) => call.responseId), null]);
     expect(lines[3]).toMatchObject({ role: 'judge', finishReason: 'stop', outcome: 'ok' });
   }, 60_000);
+
+  it('journals, meters and traces a whole stream and a cut one, the cut one at its estimated cost', async () => {
+    exporter.reset();
+    const endpoint = { provider: 'primary', baseUrl: emulator.url, thinking: false };
+    const path = join(mkdtempSync(join(tmpdir(), 'stream-e2e-')), 'run.jsonl');
+    const journal = new CallJournal(path, { endpoint });
+    const meter = new CallMeter({ endpoint: endpointLabel(endpoint) });
+    const prices = priceOf('primary-flash');
+    const transport = new OpenAITransport({ apiKey: 'test-key', baseUrl: emulator.url, maxAttempts: 1 });
+    const adapter = new ChatAdapter(transport, {
+      endpoint: { cost: (usage: unknown) => costOf(prices, usage) },
+      observers: [journal, meter],
+    });
+    adapter.observe(await otelObserver({ endpoint }));
+    const request = {
+      model: 'primary-flash',
+      messages: [{ role: 'user' as const, content: 'Why did lint fail?' }],
+    };
+
+    const whole = await adapter.stream(request).response;
+    emulator.setFaults([{ stream: { cutAfterEvents: 5 } }]);
+    const failure = await adapter
+      .stream(request)
+      .response.catch((error: unknown) => error as { kind: string; partial?: { calls: unknown[] } });
+    await journal.close();
+
+    expect(failure).toMatchObject({ kind: 'connection' });
+    const lines = readFileSync(path, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatchObject({ streamed: true, outcome: 'ok', priceSource: 'endpoint' });
+    expect(lines[0].firstDeltaMs).toBeGreaterThanOrEqual(0);
+    expect(lines[0].costUsd).toBe(whole.costUsd);
+    expect(lines[1]).toMatchObject({
+      streamed: true,
+      outcome: 'connection',
+      usage: null,
+      priceSource: 'estimate',
+    });
+    expect(lines[1].costUsd).toBeGreaterThan(0);
+    expect(lines[0].costUsd + lines[1].costUsd).toBe(adapter.costUsd());
+
+    const report = await reportJournal(path);
+    expect(report.totals.calls).toBe(2);
+    expect(meter.snapshot().totals).toEqual(report.totals);
+    expect(exporter.getFinishedSpans()).toHaveLength(2);
+  });
 });

@@ -1,4 +1,4 @@
-import type { ChatResponse } from '@switchboard/adapter';
+import type { ChatResponse, PriceSource } from '@switchboard/adapter';
 import { formatUsd } from '../format.js';
 import { safeText } from '../terminal-text.js';
 
@@ -8,7 +8,7 @@ export interface CallPricingSummary {
   readonly costUsd: number | null;
   /** The model id whose price was used (the first priced call's), or null. */
   readonly pricedAs: string | null;
-  readonly priceSource: 'table' | 'provider' | 'endpoint' | null;
+  readonly priceSource: PriceSource | null;
   /** The provider's own figure for the calls, when it sent one. */
   readonly providerCostUsd: number | null;
 }
@@ -41,6 +41,8 @@ export function describePricing(pricing: CallPricingSummary, pricingModel: strin
       return `${model} prices, price table${provider}`;
     case 'provider':
       return `the provider's reported cost for ${model}`;
+    case 'estimate':
+      return `an estimate at ${model || safeText(pricingModel)} prices (the stream ended without usage)`;
     default:
       return `priced as ${model || safeText(pricingModel)}, the endpoint's pricing model${provider}`;
   }

@@ -1,4 +1,10 @@
-import { type ChatAdapter, type ChatClient, ChatError, type ChatResponse } from '@switchboard/adapter';
+import {
+  type ChatAdapter,
+  type ChatClient,
+  ChatError,
+  type ChatResponse,
+  type CompleteRequest,
+} from '@switchboard/adapter';
 import {
   isAdapterResolution,
   type ResolvedChatEndpoint,
@@ -13,10 +19,11 @@ import { parseNumberOption, parsePositiveInteger } from '../parse-options.js';
 import { plural } from '../plural.js';
 import { resolveOrExplain } from '../resolve-endpoint.js';
 import { startSpinner } from '../spinner.js';
-import { safeJson, safeText } from '../terminal-text.js';
+import { safeJson, safeJsonLine, safeText } from '../terminal-text.js';
 import { unsetKeyWarning } from '../unset-key-warning.js';
 import { usageTotals } from '../usage-totals.js';
 import { type CallPricingSummary, callPricing, describePricing } from './call-pricing.js';
+import { streamChat } from './stream-chat.js';
 
 /** Options of `switchboard chat`. */
 export interface ChatCommandOptions {
@@ -30,6 +37,8 @@ export interface ChatCommandOptions {
   maxTokens?: string;
   timeout?: string;
   showReasoning?: boolean;
+  /** Stream the answer: print it as it arrives (`--json`: NDJSON deltas, then the final record). */
+  stream?: boolean;
 }
 
 /** The client to call (the resolved one, or its bounded copy) and, on an adapter route, that adapter. */
@@ -107,6 +116,7 @@ export async function chatCommand(
   let adapter: ChatAdapter | null;
   let pricingModel: string;
   let model: string;
+  let shownReasoning = false;
   try {
     resolved = resolveOrExplain(config, io.env);
     const warning = resolved.rule === 'configured' ? unsetKeyWarning(config, io.env) : null;
@@ -121,15 +131,23 @@ export async function chatCommand(
       label: `${safeText(model)} via ${resolved.endpoint.provider}`,
     });
     onAttempt = (attempt) => spinner.attempt(attempt);
+    const request: CompleteRequest = {
+      model,
+      messages: [{ role: 'user', content }],
+      ...(options.jsonMode ? { jsonObject: true } : {}),
+      ...(options.logprobs ? { logprobs: true } : {}),
+      ...(temperature === undefined ? {} : { temperature }),
+      ...(timeoutSeconds === undefined ? {} : { timeoutSeconds }),
+    };
     try {
-      response = await client.complete({
-        model,
-        messages: [{ role: 'user', content }],
-        ...(options.jsonMode ? { jsonObject: true } : {}),
-        ...(options.logprobs ? { logprobs: true } : {}),
-        ...(temperature === undefined ? {} : { temperature }),
-        ...(timeoutSeconds === undefined ? {} : { timeoutSeconds }),
-      });
+      if (options.stream) {
+        ({ response, shownReasoning } = await streamChat(io, client, request, spinner, {
+          json: options.json === true,
+          showReasoning: options.showReasoning === true,
+        }));
+      } else {
+        response = await client.complete(request);
+      }
     } finally {
       spinner.stop();
     }
@@ -158,8 +176,10 @@ export async function chatCommand(
   }
 
   if (options.json) {
+    // With --stream, the record is the last NDJSON line, after the deltas.
+    const print = options.stream ? safeJsonLine : safeJson;
     io.stdout(
-      safeJson({
+      print({
         rule: resolved.rule,
         provider: endpoint.provider,
         model,
@@ -184,8 +204,9 @@ export async function chatCommand(
   }
 
   const paint = colors(io.color);
-  io.stdout(`${safeText(response.content ?? '')}\n`);
-  if (options.showReasoning) {
+  // A stream has printed its content (and reasoning) as it arrived.
+  if (!options.stream) io.stdout(`${safeText(response.content ?? '')}\n`);
+  if (options.showReasoning && !shownReasoning) {
     io.stdout(`${paint.dim(`reasoning: ${safeText(response.reasoning ?? '(none)')}`)}\n`);
   }
   for (const call of response.toolCalls) {

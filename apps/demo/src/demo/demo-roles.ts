@@ -59,7 +59,10 @@ async function recording(adapter: ChatAdapter, work: () => Promise<string>): Pro
   return [summary, adapter.usage.slice(start)];
 }
 
-/** Detector: a tool loop (tool call -> tool result -> answer), replaying reasoning across the tool turn. */
+/**
+ * Detector: a tool loop (tool call -> tool result -> answer), replaying reasoning
+ * across the tool turn; the answer is streamed, with the same record and cost as a plain call.
+ */
 export async function runDetector(adapter: ChatAdapter, model: string): Promise<RoleOutcome> {
   const [summary, usage] = await recording(adapter, async () => {
     const messages: ChatMessage[] = [
@@ -74,9 +77,12 @@ export async function runDetector(adapter: ChatAdapter, model: string): Promise<
     if (call === undefined) return `no tool call; answered: ${first.content ?? ''}`;
     // The platform rejects a replayed tool turn without its reasoning while thinking is on.
     messages.push(toAssistantMessage(first), { role: 'tool', tool_call_id: call.id, content: TOOL_RESULT });
-    const final = await adapter.complete({ model, messages, tools: [GREP_TOOL] });
+    const stream = adapter.stream({ model, messages, tools: [GREP_TOOL] });
+    let deltas = 0;
+    for await (const _delta of stream) deltas += 1;
+    const final = await stream.response;
     const replayed = first.reasoning === null ? 'no reasoning to replay' : 'reasoning replayed';
-    return `tool call ${call.name} -> tool result -> answer (${replayed}, ${(final.content ?? '').length} chars)`;
+    return `tool call ${call.name} -> tool result -> answer (${replayed}, ${(final.content ?? '').length} chars, streamed in ${deltas} deltas)`;
   });
   return { role: 'detector', summary, usage };
 }

@@ -34,6 +34,8 @@ export function callRecord(costUsd: number | null, overrides: Partial<CallRecord
     at: new Date().toISOString(),
     durationMs: 1,
     attempts: 1,
+    streamed: false,
+    firstDeltaMs: null,
     ...overrides,
   };
 }

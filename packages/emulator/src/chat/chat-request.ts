@@ -27,4 +27,8 @@ export interface ChatRequest {
   readonly topLogprobs: number;
   /** `max_tokens` (or `max_completion_tokens`), null when absent. */
   readonly maxTokens: number | null;
+  /** `stream: true`: the reply is streamed as Server-Sent Events. */
+  readonly stream: boolean;
+  /** `stream_options.include_usage`: the stream ends with a usage chunk. */
+  readonly includeUsage: boolean;
 }

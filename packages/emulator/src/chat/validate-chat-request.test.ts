@@ -132,7 +132,10 @@ describe('validateChatRequest', () => {
       [{ logprobs: true, top_logprobs: 21 }, 'top_logprobs'],
       [{ top_logprobs: 1 }, 'top_logprobs'],
       [{ max_tokens: 0 }, 'max_tokens'],
-      [{ stream: true }, 'stream'],
+      [{ stream: 'yes' }, 'stream'],
+      [{ stream_options: { include_usage: true } }, 'stream_options'],
+      [{ stream: true, stream_options: [] }, 'stream_options'],
+      [{ stream: true, stream_options: { include_usage: 1 } }, 'stream_options'],
       [{ tools: [{ type: 'function', function: {} }] }, 'tools'],
       [{ tool_choice: { type: 'function', function: { name: 'absent' } } }, 'tool_choice'],
     ])('rejects %j with a 400 naming %s', (extra, param) => {

@@ -62,8 +62,22 @@ export function validateChatRequest(body: unknown, rules: ChatRules = {}): ChatR
   const tools = validateTools(record.tools, record.tool_choice);
   if (!tools.ok) return fail(tools.error);
 
-  if (record.stream === true) {
-    return fail(invalidField('stream', "Field 'stream': streamed replies are not supported by the emulator"));
+  const stream = record.stream ?? false;
+  if (typeof stream !== 'boolean') return fail(invalidField('stream', "Field 'stream' must be a boolean"));
+  const streamOptions = record.stream_options ?? null;
+  if (streamOptions !== null && !stream) {
+    return fail(
+      invalidField('stream_options', "Field 'stream_options' is only allowed when 'stream' is true"),
+    );
+  }
+  const includeUsage = (streamOptions as { include_usage?: unknown } | null)?.include_usage ?? false;
+  if (
+    (streamOptions !== null && (typeof streamOptions !== 'object' || Array.isArray(streamOptions))) ||
+    typeof includeUsage !== 'boolean'
+  ) {
+    return fail(
+      invalidField('stream_options', "Field 'stream_options' must be an object like {include_usage: true}"),
+    );
   }
   const temperature = record.temperature ?? 1;
   if (
@@ -112,6 +126,8 @@ export function validateChatRequest(body: unknown, rules: ChatRules = {}): ChatR
       logprobs,
       topLogprobs: topLogprobs as number,
       maxTokens: maxTokens as number | null,
+      stream,
+      includeUsage,
     },
   };
 }

@@ -6,6 +6,7 @@ import { jsonReply, type RouteResult } from '../http/route-result.js';
 import { deepErrorText, endlessStart, errorInBodyJson, WHITESPACE_BODY } from './fault-bodies.js';
 import { faultError, retryHeaders } from './fault-error.js';
 import type { FaultRule } from './fault-rule.js';
+import { streamReply } from './stream-reply.js';
 
 /** What a fault is told about the request it answers. */
 export interface FaultFacts {
@@ -101,13 +102,16 @@ function faultReply(rule: FaultRule | null, facts: FaultFacts): Reply | 'reset' 
   return null;
 }
 
-// The emulator's own answer as the rule changes it: `noChoices` and `truncate`.
+// The emulator's own answer as the rule changes it: `noChoices` and `truncate`, or streamed as `stream` says.
 function alterAnswer(rule: FaultRule | null, result: RouteResult): Reply {
   const body = result.body as { choices?: unknown };
   const emptied =
     rule?.noChoices === true && result.status === 200 && Array.isArray(body.choices)
       ? { ...result, body: { ...body, choices: [] } }
       : result;
+  if (emptied.stream !== undefined && emptied.status === 200) {
+    return streamReply(emptied.body as Record<string, unknown>, emptied.stream, rule?.stream);
+  }
   return jsonReply(emptied, rule?.truncate === true);
 }
 

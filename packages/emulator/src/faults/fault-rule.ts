@@ -26,6 +26,40 @@ export interface RedirectFault {
 }
 
 /**
+ * How a streamed reply (a request with `stream: true`) is written and broken.
+ * Positions count data events only (1-based; the usage chunk and `[DONE]` are
+ * data events, comments are not).
+ */
+export interface StreamFault {
+  /** `: keep-alive` comment lines before the first data event. Default: 2 while the primary thinks, else 0. */
+  readonly keepAlives?: number;
+  /** The pause before each keep-alive comment, in milliseconds. Default 0. */
+  readonly keepAliveMs?: number;
+  /** The pause between data events, in milliseconds. Default 0. */
+  readonly eventMs?: number;
+  /** Destroys the connection after this many data events (0: after the headers). */
+  readonly cutAfterEvents?: number;
+  /** Ends the body cleanly after this many data events (a server that stops early). */
+  readonly endAfterEvents?: number;
+  /** Writes this many data events, then nothing more, the connection kept open (a stall). */
+  readonly stallAfterEvents?: number;
+  /** The data event at this position is replaced by text that is not JSON. */
+  readonly malformedAt?: number;
+  /** The data event at this position is replaced by an error event (`{"error": {code, message, metadata}}`); the body ends there. */
+  readonly errorAt?: number;
+  /** The `code` of the `errorAt` event. Default 502. */
+  readonly errorCode?: number;
+  /** Content deltas that never end (one word each), after the role chunk; until the client hangs up. */
+  readonly endless?: boolean;
+  /** Content deltas of this whitespace (one character each) before the answer's content. */
+  readonly leadingWhitespace?: string;
+  /** Leaves out the usage chunk even when `stream_options.include_usage` asked for it. */
+  readonly noUsage?: boolean;
+  /** Leaves out the closing `data: [DONE]`. */
+  readonly noDone?: boolean;
+}
+
+/**
  * One rule of a fault plan: which requests it applies to (every given selector
  * must match), how many times, and what it does to them.
  *
@@ -35,7 +69,8 @@ export interface RedirectFault {
  * `modelRejected`, `status` that is set answers instead of the emulator;
  * otherwise the request is answered normally, changed by `emptyContent`,
  * `noChoices` and `truncate`. The delivery effects `trickleMs`,
- * `keepAliveNewlines`, `cutOff` and `cutOffAfterBytes` change how any body is written.
+ * `keepAliveNewlines`, `cutOff` and `cutOffAfterBytes` change how any body is written;
+ * `stream` changes how a streamed reply is written (its events, pauses and breaks).
  *
  * @example `{ status: 429, retryAfter: 1, times: 1 }` — the next request gets a 429 with `retry-after: 1`.
  * @example `{ requests: [2, 3], model: 'primary-v4-pro', status: 503 }`
@@ -138,6 +173,8 @@ export interface FaultRule {
    * only, then the connection is destroyed).
    */
   readonly cutOffAfterBytes?: number;
+  /** How a streamed reply is written and broken mid-stream (only requests with `stream: true`). */
+  readonly stream?: StreamFault;
 }
 
 /** A fault plan: rules tried in order; the first matching rule with uses left applies. */

@@ -32,6 +32,7 @@ const EFFECTS = [
   'trickleMs',
   'keepAliveNewlines',
   'cutOffAfterBytes',
+  'stream',
   ...FLAGS,
 ] as const;
 const KNOWN = new Set<string>([
@@ -123,6 +124,7 @@ function validateRule(rule: unknown, index: number): void {
   }
   validateRedirect(record.redirect, where);
   validateErrorInBody(record.errorInBody, where);
+  validateStreamFault(record.stream, where);
   for (const key of ['model', 'path', 'body', 'contentType', 'message']) {
     if (record[key] !== undefined && typeof record[key] !== 'string') {
       throw new TypeError(`${where}.${key} must be a string`);
@@ -161,6 +163,48 @@ function validateErrorInBody(errorInBody: unknown, where: string): void {
   }
   if (record.withChoices !== undefined && typeof record.withChoices !== 'boolean') {
     throw new TypeError(`${where}.errorInBody.withChoices must be a boolean`);
+  }
+}
+
+const STREAM_NUMBERS = [
+  'keepAlives',
+  'keepAliveMs',
+  'eventMs',
+  'cutAfterEvents',
+  'endAfterEvents',
+  'stallAfterEvents',
+  'malformedAt',
+  'errorAt',
+  'errorCode',
+];
+const STREAM_FLAGS = ['endless', 'noUsage', 'noDone'];
+
+function validateStreamFault(stream: unknown, where: string): void {
+  if (stream === undefined) return;
+  const at = `${where}.stream`;
+  if (stream === null || typeof stream !== 'object' || Array.isArray(stream)) {
+    throw new TypeError(`${at} must be an object`);
+  }
+  const record = stream as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    if (!STREAM_NUMBERS.includes(key) && !STREAM_FLAGS.includes(key) && key !== 'leadingWhitespace') {
+      throw new TypeError(`${at} has an unknown field '${key}'`);
+    }
+  }
+  for (const key of ['keepAlives', 'cutAfterEvents', 'endAfterEvents', 'stallAfterEvents']) {
+    expectNumber(record, key, at, { integer: true, min: 0, max: 1_000_000 });
+  }
+  for (const key of ['keepAliveMs', 'eventMs']) expectNumber(record, key, at, { integer: false, min: 0 });
+  for (const key of ['malformedAt', 'errorAt']) expectNumber(record, key, at, { integer: true, min: 1 });
+  expectNumber(record, 'errorCode', at, { integer: true, min: 100, max: 599 });
+  for (const key of STREAM_FLAGS) {
+    if (record[key] !== undefined && typeof record[key] !== 'boolean') {
+      throw new TypeError(`${at}.${key} must be a boolean`);
+    }
+  }
+  const whitespace = record.leadingWhitespace;
+  if (whitespace !== undefined && (typeof whitespace !== 'string' || whitespace.trim() !== '')) {
+    throw new TypeError(`${at}.leadingWhitespace must be a string of whitespace`);
   }
 }
 

@@ -1,8 +1,26 @@
 import type { ServerResponse } from 'node:http';
 import { setTimeout as delay, setImmediate as yieldToLoop } from 'node:timers/promises';
+import { frameEvent, type StreamEvent } from '../chat/stream-events.js';
 
-/** A reply body: finite text, or a body that starts with `endless` and never ends. */
-type ReplyBody = string | { readonly endless: string };
+/** A streamed body: its events and how they go on the wire. */
+export interface SseBody {
+  readonly events: readonly StreamEvent[];
+  /** The pause between data events, in milliseconds. */
+  readonly eventMs: number;
+  /** The pause before each comment, in milliseconds. */
+  readonly keepAliveMs: number;
+  /** Destroy the connection after this many data events; null: no cut. */
+  readonly cutAfter: number | null;
+  /** End the body cleanly after this many data events; null: no early end. */
+  readonly endAfter: number | null;
+  /** Stop writing after this many data events, the connection kept open; null: no stall. */
+  readonly stallAfter: number | null;
+  /** A chunk written again and again after the events, until the client hangs up; null: none. */
+  readonly endless: Record<string, unknown> | null;
+}
+
+/** A reply body: finite text, a body that starts with `endless` and never ends, or a stream of events. */
+type ReplyBody = string | { readonly endless: string } | { readonly sse: SseBody };
 
 /** A reply to write: status, headers (a content type among them) and body. */
 export interface Reply {
@@ -47,6 +65,10 @@ export async function deliverReply(
   signal: AbortSignal,
 ): Promise<void> {
   if (response.destroyed || response.headersSent) return;
+  if (typeof reply.body === 'object' && 'sse' in reply.body) {
+    await deliverEvents(response, reply, reply.body.sse, signal);
+    return;
+  }
   if (typeof reply.body === 'string' && delivery === PLAIN_DELIVERY) {
     // The common case: headers and body leave in one write.
     const text = Buffer.from(reply.body);
@@ -77,6 +99,60 @@ export async function deliverReply(
     if (cut !== null) {
       response.write('', () => response.destroy());
       return;
+    }
+    response.end();
+  } finally {
+    wire.dispose();
+  }
+}
+
+/** Writes a stream of events, each in its own write, paced and broken as `body` says. */
+async function deliverEvents(
+  response: ServerResponse,
+  reply: Reply,
+  body: SseBody,
+  signal: AbortSignal,
+): Promise<void> {
+  const wire = new Wire(response, signal);
+  try {
+    response.writeHead(reply.status, reply.headers);
+    response.flushHeaders();
+    let written = 0;
+    const broken = async (): Promise<boolean> => {
+      if (written === body.cutAfter) {
+        response.write('', () => response.destroy());
+        return true;
+      }
+      if (written === body.endAfter) {
+        response.end();
+        return true;
+      }
+      if (written === body.stallAfter) {
+        // Nothing more is written; the connection stays open until the client or the emulator ends it.
+        await wire.pause(2 ** 31 - 1);
+        return true;
+      }
+      return false;
+    };
+    if (await broken()) return;
+    for (const event of body.events) {
+      const comment = 'comment' in event;
+      const pause = comment ? body.keepAliveMs : written > 0 ? body.eventMs : 0;
+      if (pause > 0 && !(await wire.pause(pause))) return;
+      if (!(await wire.write(Buffer.from(frameEvent(event))))) return;
+      if (comment) continue;
+      written += 1;
+      if (await broken()) return;
+    }
+    if (body.endless !== null) {
+      const text = Buffer.from(frameEvent({ data: body.endless }));
+      for (;;) {
+        if (body.eventMs > 0 && !(await wire.pause(body.eventMs))) return;
+        if (!(await wire.write(text))) return;
+        written += 1;
+        if (await broken()) return;
+        if (body.eventMs === 0) await yieldToLoop();
+      }
     }
     response.end();
   } finally {

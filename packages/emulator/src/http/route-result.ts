@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import type { StreamShape } from '../chat/stream-events.js';
 import type { Reply } from './deliver-reply.js';
 
 /** What a route answers: a status, a JSON body, and extra headers. */
@@ -6,6 +7,8 @@ export interface RouteResult {
   readonly status: number;
   readonly body: unknown;
   readonly headers?: Readonly<Record<string, string>>;
+  /** Set when the request asked for a stream (`stream: true`): how to stream the body. */
+  readonly stream?: StreamShape;
 }
 
 /** `result` as a JSON reply, or only the first half of its JSON text when `truncate` is set. */

@@ -75,8 +75,21 @@ export function answerRequest(
     flavor: settings.flavor,
     ledger: state.ledger,
   });
-  return { status: 200, body };
+  if (!outcome.request.stream) return { status: 200, body };
+  const primaryThinking = settings.flavor !== 'gateway' && outcome.request.thinking;
+  return {
+    status: 200,
+    body,
+    stream: {
+      flavor: settings.flavor,
+      includeUsage: outcome.request.includeUsage,
+      keepAlives: primaryThinking ? PRIMARY_KEEP_ALIVES : 0,
+    },
+  };
 }
+
+/** `: keep-alive` comments the primary platform sends before a streamed reply while it thinks. */
+const PRIMARY_KEEP_ALIVES = 2;
 
 function readAnswerTokens(
   header: string | string[] | undefined,

@@ -23,6 +23,8 @@ export const PRIMARY_JUDGE_CALL: TelemetryRecord = Object.freeze({
   at: '2026-11-23T08:00:10.500Z',
   durationMs: 1500,
   attempts: 2,
+  streamed: false,
+  firstDeltaMs: null,
   role: 'judge',
   error: null,
   responseId: 'chatcmpl-7f3a',
@@ -48,6 +50,8 @@ export const GATEWAY_DETECTOR_CALL: TelemetryRecord = Object.freeze({
   at: '2026-11-23T08:01:30.000Z',
   durationMs: 800,
   attempts: 1,
+  streamed: false,
+  firstDeltaMs: null,
   role: 'detector',
   error: null,
 });
@@ -63,6 +67,8 @@ export const REJECTED_CALL: TelemetryRecord = Object.freeze({
   at: '2026-11-23T08:02:00.000Z',
   durationMs: 40,
   attempts: 1,
+  streamed: false,
+  firstDeltaMs: null,
   role: 'judge',
   error: Object.freeze({ kind: 'model_rejected', status: 400, degradation: true }),
 });
@@ -78,6 +84,8 @@ export const RATE_LIMITED_CALL: TelemetryRecord = Object.freeze({
   at: '2026-11-23T08:03:00.000Z',
   durationMs: 4200,
   attempts: 3,
+  streamed: false,
+  firstDeltaMs: null,
   role: null,
   error: Object.freeze({ kind: 'rate_limited', status: 429, degradation: false }),
 });

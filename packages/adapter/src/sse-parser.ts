@@ -1,0 +1,127 @@
+import type { TransportStreamEvent } from './chat-transport.js';
+
+/**
+ * A Server-Sent Events parser (the WHATWG event-stream format), written here
+ * rather than taken from a library for three reasons: it is small (one pass
+ * over each chunk), it is exact about what a chat stream needs and nothing more
+ * (comment lines are kept as events, so idle timers and recorders see the
+ * primary platform's `: keep-alive`; `id:` and `retry:` are ignored, as a chat
+ * reply never reconnects), and its memory is ours to cap: one event may hold at
+ * most `maxEventBytes` characters of text, checked as its lines arrive, so a server that
+ * never ends an event cannot grow the client without bound.
+ *
+ * Lines end in `\n`, `\r\n` or `\r` (also split across chunks); a leading BOM
+ * is dropped; `data:` lines of one event are joined with `\n`; an event is
+ * dispatched at its blank line (one with no `data:` line is dropped, as the
+ * format says); one space after the field's colon is dropped.
+ */
+export class SseParser {
+  readonly #maxEventBytes: number;
+  readonly #decoder = new TextDecoder('utf-8');
+  // The text of a line not yet ended, and whether the last chunk ended in '\r'.
+  #partial = '';
+  #afterCarriageReturn = false;
+  #started = false;
+  #data: string[] = [];
+  #event: string | undefined;
+  #eventChars = 0;
+
+  /** @param maxEventBytes the most text one event (its lines together) may hold; past it, {@link SseParser.push} throws. */
+  constructor(maxEventBytes: number) {
+    this.#maxEventBytes = maxEventBytes;
+  }
+
+  /**
+   * Parses one chunk of the body; returns the events it completed, in order.
+   * Throws an {@link EventTooLargeError} when an event passes the cap.
+   */
+  push(chunk: Uint8Array): TransportStreamEvent[] {
+    return this.#text(this.#decoder.decode(chunk, { stream: true }));
+  }
+
+  /** The body ended: returns the last event when its blank line never came (a server may end without one). */
+  end(): TransportStreamEvent[] {
+    const events = this.#text(this.#decoder.decode());
+    if (this.#partial !== '') {
+      this.#line(this.#partial, events);
+      this.#partial = '';
+    }
+    this.#dispatch(events);
+    return events;
+  }
+
+  #text(input: string): TransportStreamEvent[] {
+    const events: TransportStreamEvent[] = [];
+    let text = input;
+    if (!this.#started && text.length > 0) {
+      this.#started = true;
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    }
+    let start = 0;
+    if (this.#afterCarriageReturn && text.charCodeAt(0) === 10) start = 1;
+    this.#afterCarriageReturn = false;
+    const length = text.length;
+    for (let index = start; index < length; index += 1) {
+      const code = text.charCodeAt(index);
+      if (code !== 10 && code !== 13) continue;
+      const line = this.#partial === '' ? text.slice(start, index) : this.#partial + text.slice(start, index);
+      this.#partial = '';
+      this.#line(line, events);
+      if (code === 13) {
+        if (index + 1 === length) this.#afterCarriageReturn = true;
+        else if (text.charCodeAt(index + 1) === 10) index += 1;
+      }
+      start = index + 1;
+    }
+    if (start < length) {
+      this.#partial += text.slice(start);
+      this.#check(this.#partial.length);
+    }
+    return events;
+  }
+
+  #line(line: string, events: TransportStreamEvent[]): void {
+    if (line === '') {
+      this.#dispatch(events);
+      return;
+    }
+    const colon = line.indexOf(':');
+    if (colon === 0) {
+      events.push({ comment: line.slice(1) });
+      return;
+    }
+    const field = colon < 0 ? line : line.slice(0, colon);
+    let value = colon < 0 ? '' : line.slice(colon + 1);
+    if (value.charCodeAt(0) === 32) value = value.slice(1);
+    if (field === 'data') {
+      this.#eventChars += value.length + 1;
+      this.#check(0);
+      this.#data.push(value);
+    } else if (field === 'event') {
+      this.#event = value;
+    }
+  }
+
+  #dispatch(events: TransportStreamEvent[]): void {
+    if (this.#data.length > 0) {
+      const data = this.#data.length === 1 ? (this.#data[0] as string) : this.#data.join('\n');
+      events.push(this.#event === undefined ? { data } : { data, event: this.#event });
+    }
+    this.#data = [];
+    this.#event = undefined;
+    this.#eventChars = 0;
+  }
+
+  // Counted in UTF-16 units, the text held in memory (one per byte for ASCII, fewer for other text).
+  #check(pending: number): void {
+    if (this.#eventChars + pending > this.#maxEventBytes) throw new EventTooLargeError(this.#maxEventBytes);
+  }
+}
+
+/** One event of a stream passed its size cap. */
+export class EventTooLargeError extends Error {
+  override readonly name = 'EventTooLargeError';
+  constructor(readonly maxEventBytes: number) {
+    super(`one event of the stream passed the ${maxEventBytes}-byte cap (maxEventBytes)`);
+  }
+}

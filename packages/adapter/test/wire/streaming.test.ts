@@ -1,0 +1,141 @@
+import type { EmulatorOptions } from '@switchboard/emulator';
+import { closeTestEmulators } from '@switchboard/test-support';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type ChatResponse, type CompleteRequest, toAssistantMessage } from '../../src/index.js';
+import { adapterOn, collect, textOf } from '../support/streaming.js';
+
+afterEach(closeTestEmulators);
+
+/** What must match between a streamed and a plain call of the same reply. */
+function essence(response: ChatResponse) {
+  return {
+    content: response.content,
+    reasoning: response.reasoning,
+    reasoningDetails: response.reasoningDetails,
+    toolCalls: response.toolCalls,
+    logprobs: response.logprobs,
+    meanLogprob: response.meanLogprob,
+    finishReason: response.finishReason,
+    costUsd: response.costUsd,
+    calls: response.calls.map((call) => ({
+      usage: call.usage,
+      costUsd: call.costUsd,
+      priceSource: call.priceSource,
+      pricedAs: call.pricedAs,
+      finishReason: call.finishReason,
+      attempts: call.attempts,
+      model: call.model,
+    })),
+  };
+}
+
+/** The same request, plain on one fresh emulator and streamed on another: both answers. */
+async function plainAndStreamed(request: CompleteRequest, options: EmulatorOptions = {}, thinking = false) {
+  const plain = await adapterOn(options, { disableThinking: !thinking });
+  const streamed = await adapterOn(options, { disableThinking: !thinking });
+  const expected = await plain.adapter.complete(request);
+  const stream = streamed.adapter.stream(request);
+  const deltas = await collect(stream);
+  const response = await stream.response;
+  return { expected, response, deltas, emulator: streamed.emulator, adapter: streamed.adapter };
+}
+
+const question = (content: string): CompleteRequest => ({
+  model: 'primary-flash',
+  messages: [{ role: 'user', content }],
+});
+
+describe('ChatAdapter.stream over OpenAITransport against the emulator', () => {
+  it('sends stream: true with stream_options.include_usage, beside the plain fields', async () => {
+    const { emulator, adapter } = await adapterOn();
+    await adapter.stream({ ...question('Is the build green?'), jsonObject: true, maxTokens: 50 }).response;
+    const body = emulator.requests[0]?.body as Record<string, unknown>;
+    expect(body.stream).toBe(true);
+    expect(body.stream_options).toEqual({ include_usage: true });
+    expect(body.thinking).toEqual({ type: 'disabled' });
+    expect(body.response_format).toEqual({ type: 'json_object' });
+    expect(body.max_tokens).toBe(50);
+    expect(body.temperature).toBe(0);
+  });
+
+  it('yields content deltas in order that join into the response, equal to complete() for the same reply', async () => {
+    const { expected, response, deltas } = await plainAndStreamed(
+      question('Which tests cover the retry loop?'),
+    );
+    expect(deltas.length).toBeGreaterThan(5);
+    expect(deltas.every((delta) => delta.type === 'content')).toBe(true);
+    expect(textOf(deltas, 'content')).toBe(response.content);
+    expect(essence(response)).toEqual(essence(expected));
+    expect(response.calls[0]?.streamed).toBe(true);
+    expect(expected.calls[0]?.streamed).toBe(false);
+    expect(response.calls[0]?.firstDeltaMs).toBeGreaterThanOrEqual(0);
+    expect(response.calls[0]?.firstDeltaMs).toBeLessThanOrEqual(response.calls[0]?.durationMs ?? 0);
+  });
+
+  it('streams the primary thinking: reasoning deltas before content, equal to complete()', async () => {
+    const { expected, response, deltas } = await plainAndStreamed(
+      question('Should the cache key include the model?'),
+      {},
+      true,
+    );
+    const firstContent = deltas.findIndex((delta) => delta.type === 'content');
+    const lastReasoning = deltas.findLastIndex((delta) => delta.type === 'reasoning');
+    expect(lastReasoning).toBeGreaterThan(0);
+    expect(lastReasoning).toBeLessThan(firstContent);
+    expect(textOf(deltas, 'reasoning')).toBe(response.reasoning);
+    expect(essence(response)).toEqual(essence(expected));
+    expect(response.reasoning).not.toBeNull();
+  });
+
+  it('streams the gateway: reasoning and reasoning_details deltas, usage.cost, equal to complete(), replayable', async () => {
+    const request: CompleteRequest = {
+      ...question('Run grep_repo on the adapter folder'),
+      tools: [
+        {
+          type: 'function',
+          function: {
+            name: 'grep_repo',
+            description: 'Search the repository',
+            parameters: {
+              type: 'object',
+              properties: { pattern: { type: 'string' } },
+              required: ['pattern'],
+            },
+          },
+        },
+      ],
+    };
+    const { expected, response, deltas, adapter } = await plainAndStreamed(
+      request,
+      { flavor: 'gateway' },
+      true,
+    );
+    expect(response.reasoningDetails).not.toBeNull();
+    expect(response.toolCalls).toHaveLength(1);
+    expect(essence(response)).toEqual(essence(expected));
+    expect(response.calls[0]?.usage?.cost).toBeGreaterThan(0);
+    const fragments = deltas.filter((delta) => delta.type === 'tool_call');
+    expect(fragments.length).toBeGreaterThan(2);
+    expect(fragments[0]).toMatchObject({ index: 0, name: 'grep_repo' });
+    expect(fragments[1]).toMatchObject({ index: 0, id: null, name: null });
+    // The assembled turn replays: the gateway checks reasoning_details exactly.
+    const next = await adapter.complete({
+      ...request,
+      messages: [
+        ...request.messages,
+        toAssistantMessage(response),
+        { role: 'tool', tool_call_id: response.toolCalls[0]?.id ?? '', content: 'src/chat-adapter.ts' },
+      ],
+    });
+    expect(next.content).toContain('Tool result from grep_repo');
+  });
+
+  it('assembles logprobs across chunks exactly as a plain reply carries them', async () => {
+    const { expected, response } = await plainAndStreamed({
+      ...question('Name three risky files.'),
+      logprobs: true,
+    });
+    expect(response.logprobs?.content?.length).toBeGreaterThan(3);
+    expect(essence(response)).toEqual(essence(expected));
+  });
+});
