@@ -152,4 +152,35 @@ describe('SWITCHBOARD_CASSETTE with any command', () => {
       'messages[0].content: recorded "Is the build green?", now "Is the build red?"',
     );
   });
+
+  it('records `switchboard chat --stream` and replays the same deltas and record', async () => {
+    const emulator = await startTestEmulator({ key: KEY });
+    const path = join(directory.path, 'stream.cassette.jsonl');
+    const args = ['chat', 'Tell me about the build', '--stream', '--json'];
+    const recording = await runCli(args, {
+      PRIMARY_API_KEY: KEY,
+      PRIMARY_BASE_URL: emulator.url,
+      SWITCHBOARD_CASSETTE: 'record',
+      SWITCHBOARD_CASSETTE_PATH: path,
+    });
+    expect(recording.code).toBe(0);
+    await emulator.close();
+    const replaying = await runCli(args, {
+      PRIMARY_API_KEY: 'replay',
+      SWITCHBOARD_CASSETTE: 'replay',
+      SWITCHBOARD_CASSETTE_PATH: path,
+    });
+    expect(replaying.code).toBe(0);
+    const lines = (stdout: string) =>
+      stdout
+        .trim()
+        .split('\n')
+        .map((line) =>
+          JSON.parse(line, (key, value) =>
+            key === 'at' || key === 'durationMs' || key === 'firstDeltaMs' ? undefined : value,
+          ),
+        );
+    expect(lines(recording.stdout).length).toBeGreaterThan(3);
+    expect(lines(replaying.stdout)).toEqual(lines(recording.stdout));
+  });
 });
