@@ -38,6 +38,10 @@ describe('parseCassette', () => {
     ['{"cassette":2}', 'run.cassette.jsonl:1: the first line must be a cassette header {"cassette": 1, ...}'],
     [`${HEADER}\nnot json`, 'run.cassette.jsonl:2: not a JSON line'],
     [
+      '{"cassette":1,"endpoint":{"provider":"primary","baseUrl":"x","thinking":false,"prices":{"inputPerM":-1}}}',
+      'run.cassette.jsonl:1: "endpoint" must be null or {provider, baseUrl, thinking, prices: null or {cacheHitPerM, inputPerM, outputPerM} >= 0, pricingModel}',
+    ],
+    [
       `${HEADER}\n${JSON.stringify({ ...ENTRY, call: 2 })}`,
       'run.cassette.jsonl:2: "call" must be 1 (calls are numbered in file order)',
     ],

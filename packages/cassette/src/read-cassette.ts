@@ -64,14 +64,11 @@ function checkHeader(path: string, line: number, value: unknown): CassetteHeader
     );
   }
   const endpoint = value.endpoint ?? null;
-  if (
-    endpoint !== null &&
-    !(isObject(endpoint) && typeof endpoint.provider === 'string' && typeof endpoint.baseUrl === 'string')
-  ) {
+  if (endpoint !== null && !isRecordedEndpoint(endpoint)) {
     throw new CassetteFormatError(
       path,
       line,
-      '"endpoint" must be null or an object with provider and baseUrl strings',
+      '"endpoint" must be null or {provider, baseUrl, thinking, prices: null or {cacheHitPerM, inputPerM, outputPerM} >= 0, pricingModel}',
     );
   }
   return value as unknown as CassetteHeader;
@@ -133,6 +130,21 @@ function checkError(error: unknown, field: string, fail: (field: string, expecte
     typeof error.retryable === 'boolean' &&
     (error.status === null || typeof error.status === 'number');
   if (!ok) fail(field, 'an error {kind, status, message, retryable}');
+}
+
+function isRecordedEndpoint(endpoint: unknown): boolean {
+  if (!isObject(endpoint)) return false;
+  const { provider, baseUrl, thinking, prices, pricingModel } = endpoint;
+  const price = (value: unknown) => typeof value === 'number' && Number.isFinite(value) && value >= 0;
+  return (
+    typeof provider === 'string' &&
+    typeof baseUrl === 'string' &&
+    typeof thinking === 'boolean' &&
+    (pricingModel === null || pricingModel === undefined || typeof pricingModel === 'string') &&
+    (prices === null ||
+      prices === undefined ||
+      (isObject(prices) && price(prices.cacheHitPerM) && price(prices.inputPerM) && price(prices.outputPerM)))
+  );
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -5,7 +5,13 @@ import {
   type PricedCall,
   type TransportRequest,
 } from '@switchboard/adapter';
-import { type CassetteEntry, isFailure, isStream, type RecordedStream } from './cassette-entry.js';
+import {
+  type CassetteEntry,
+  isFailure,
+  isStream,
+  type RecordedEndpoint,
+  type RecordedStream,
+} from './cassette-entry.js';
 import { CassetteWriter } from './cassette-writer.js';
 import { messageOf } from './message-of.js';
 import { readCassette } from './read-cassette.js';
@@ -87,14 +93,14 @@ export class ReplayTransport implements ChatTransport {
   /** Replay tells each recorded attempt to the request's `beforeAttempt` / `afterAttempt`. */
   readonly reportsAttempts = true;
   /** The endpoint record the cassette was recorded against, or null. */
-  readonly endpoint: Readonly<Record<string, unknown>> | null;
+  readonly endpoint: RecordedEndpoint | null;
   readonly #shared: Shared;
   readonly #maxAttempts: number | null;
 
   /** @internal */
-  constructor(shared: Shared, endpoint: object | null, maxAttempts: number | null = null) {
+  constructor(shared: Shared, endpoint: RecordedEndpoint | null, maxAttempts: number | null = null) {
     this.#shared = shared;
-    this.endpoint = endpoint as Readonly<Record<string, unknown>> | null;
+    this.endpoint = endpoint;
     this.#maxAttempts = maxAttempts;
   }
 

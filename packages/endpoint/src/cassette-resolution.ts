@@ -1,5 +1,5 @@
 import { ChatAdapter, type ChatTransport } from '@switchboard/adapter';
-import { recordCassette, replayCassette } from '@switchboard/cassette';
+import { type RecordedEndpoint, recordCassette, replayCassette } from '@switchboard/cassette';
 import type { CassetteSetting } from './cassette-setting.js';
 import { ChatEndpoint } from './chat-endpoint.js';
 import { ConfigError } from './config-error.js';
@@ -75,10 +75,8 @@ function wrapped(
 }
 
 /** The endpoint record a cassette's header carries, priced with today's book for anything new; else `today`. */
-function recordedEndpoint(
-  header: Readonly<Record<string, unknown>> | null,
-  today: ChatEndpoint,
-): ChatEndpoint {
+function recordedEndpoint(header: RecordedEndpoint | null, today: ChatEndpoint): ChatEndpoint {
+  // The header is file content: only a known provider kind and well-typed fields are taken from it.
   if (header === null || !PROVIDER_KINDS.includes(header.provider as ProviderKind)) return today;
   return new ChatEndpoint({
     provider: header.provider as ProviderKind,
