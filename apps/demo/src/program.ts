@@ -1,4 +1,10 @@
 import { Command, Option } from 'commander';
+import {
+  type CassetteShowOptions,
+  cassetteCheckCommand,
+  cassetteDiffCommand,
+  cassetteShowCommand,
+} from './commands/cassette.js';
 import { chatCommand } from './commands/chat.js';
 import { costCommand } from './commands/cost.js';
 import { type DemoCommandOptions, demoCommand } from './commands/demo.js';
@@ -146,6 +152,39 @@ export function createProgram(io: Io): Command {
     )
     .addOption(jsonOption())
     .action((file: string, options: ReportCommandOptions) => reportCommand(io, file, options));
+
+  const cassette = program
+    .command('cassette')
+    .description(
+      'look into recorded cassettes: show their calls, diff two recordings, check one before a commit',
+    );
+  cassette
+    .command('show')
+    .description('a table of the calls: model, outcome, attempts, tokens and the recorded cost')
+    .argument('<file>', 'the cassette (JSON Lines)')
+    .option('--reprice', "add what each call costs at today's prices")
+    .addOption(configOption())
+    .addOption(strictOption())
+    .addOption(jsonOption())
+    .action(async (file: string, options: CassetteShowOptions & ConfigOptions) => {
+      cassetteShowCommand(io, file, options, options.reprice ? await config(options) : {});
+    });
+  cassette
+    .command('diff')
+    .description('which calls were added or removed and whose request or reply changed (exit 1 when any)')
+    .argument('<a>', 'the earlier cassette')
+    .argument('<b>', 'the later cassette')
+    .addOption(jsonOption())
+    .action((first: string, second: string, options: { json?: boolean }) =>
+      cassetteDiffCommand(io, first, second, options),
+    );
+  cassette
+    .command('check')
+    .description(
+      'for a pre-commit hook: every line readable, no secret (exit 1 when a problem is found, 2 when a file is not a cassette)',
+    )
+    .argument('<files...>', 'the cassettes')
+    .action((files: string[]) => cassetteCheckCommand(io, files));
 
   return program;
 }

@@ -18,7 +18,9 @@ export type ChatErrorKind =
   /** The caller's `AbortSignal` cancelled the call. Never retryable. */
   | 'aborted'
   /** A budget or concurrency limit refused the call before anything was sent. Never retryable. */
-  | 'budget';
+  | 'budget'
+  /** A cassette replayed in strict mode holds no recording of this request; nothing was sent. Never retryable. */
+  | 'cassette_miss';
 
 /** Options of a {@link ChatError}. */
 export interface ChatErrorOptions {
@@ -46,7 +48,12 @@ const retryableKinds: ReadonlySet<ChatErrorKind> = new Set([
   'connection',
 ]);
 
-const neverRetryableKinds: ReadonlySet<ChatErrorKind> = new Set(['billing', 'aborted', 'budget']);
+const neverRetryableKinds: ReadonlySet<ChatErrorKind> = new Set([
+  'billing',
+  'aborted',
+  'budget',
+  'cassette_miss',
+]);
 
 /** Whether a call that ended with this status may succeed when made again. */
 function isRetryableStatus(status: number | null): boolean {

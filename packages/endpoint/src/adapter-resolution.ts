@@ -1,5 +1,7 @@
 import { ChatAdapter, OpenAITransport } from '@switchboard/adapter';
 import type { PriceBook } from '@switchboard/prices';
+import { cassetteResolution } from './cassette-resolution.js';
+import type { CassetteSetting } from './cassette-setting.js';
 import { ChatEndpoint } from './chat-endpoint.js';
 import type { ProviderKind } from './provider-kind.js';
 import type { AdapterResolvedChatEndpoint, AdapterRule } from './resolved-chat-endpoint.js';
@@ -20,11 +22,14 @@ export interface AdapterRouteInit {
   model: string;
   /** The book each call is priced with, by its own model (issue 11). */
   priceBook: PriceBook;
+  /** A cassette to record the route's calls to, or replay them from; null: none. */
+  cassette: CassetteSetting | null;
 }
 
 /**
  * The one builder of rules 4–6: a record with the pricing model's prices (now, from the
- * book), and a `ChatAdapter` costed by it, each call by its own model.
+ * book), and a `ChatAdapter` costed by it, each call by its own model. Under a cassette
+ * the adapter's transport records to it or replays from it (see `cassetteResolution`).
  */
 export function adapterResolution(init: AdapterRouteInit): AdapterResolvedChatEndpoint {
   const endpoint = new ChatEndpoint({
@@ -36,6 +41,15 @@ export function adapterResolution(init: AdapterRouteInit): AdapterResolvedChatEn
     priceBook: init.priceBook,
   });
   const transport = new OpenAITransport({ apiKey: init.apiKey, baseUrl: init.baseUrl });
+  if (init.cassette !== null) {
+    const wrapped = cassetteResolution(init.cassette, {
+      transport,
+      apiKey: init.apiKey,
+      disableThinking: init.disableThinking,
+      endpoint,
+    });
+    return { rule: init.rule, ...wrapped };
+  }
   return {
     rule: init.rule,
     client: new ChatAdapter(transport, { disableThinking: init.disableThinking, endpoint }),

@@ -1,4 +1,5 @@
 import { adapterResolution } from './adapter-resolution.js';
+import { cassetteSetting } from './cassette-setting.js';
 import { checkBaseUrl } from './check-base-url.js';
 import { endpointPriceBook } from './endpoint-price-book.js';
 import { readVariable } from './environment.js';
@@ -116,6 +117,7 @@ export function gatewayStep(config: SwitchboardConfig, context: RuleContext): Ru
     disableThinking: false,
     model: modelsOfParsed(config)[0],
     priceBook: endpointPriceBook(config, context.options),
+    cassette: cassetteSetting(context.options.cassette, context.environment),
   });
   return {
     rule: 'gateway',
@@ -155,5 +157,6 @@ function thinkingRoute(
     disableThinking: !thinking,
     model: modelsOfParsed(config)[0],
     priceBook: endpointPriceBook(config, context.options),
+    cassette: cassetteSetting(context.options.cassette, context.environment),
   });
 }

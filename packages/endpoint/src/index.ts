@@ -1,4 +1,6 @@
 export { GATEWAY_DEFAULT_BASE_URL } from './adapter-rules.js';
+export type { CassetteOption } from './cassette-setting.js';
+export { CASSETTE_MODE_ENV, CASSETTE_PATH_ENV } from './cassette-setting.js';
 export type { ChatEndpointInit } from './chat-endpoint.js';
 export { ChatEndpoint } from './chat-endpoint.js';
 export type { ConfigErrorOptions } from './config-error.js';

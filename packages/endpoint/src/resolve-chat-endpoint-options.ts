@@ -1,5 +1,6 @@
 import type { CallObserver, ChatClient } from '@switchboard/adapter';
 import type { PriceBook } from '@switchboard/prices';
+import type { CassetteOption } from './cassette-setting.js';
 import type { KeyVariableAllowance } from './key-variable.js';
 
 /** Options of `resolveChatEndpoint` and `explainResolution`. */
@@ -33,4 +34,12 @@ export interface ResolveChatEndpointOptions {
    * on top (they replace entries of the same id). Default: the shipped table.
    */
   priceBook?: PriceBook;
+  /**
+   * Record the resolved route's calls to a cassette, or replay them from one
+   * (`@switchboard/cassette`). No rule changes: the cassette wraps the transport of
+   * whichever of rules 4–6 resolved; the override and scripted routes make no raw
+   * call and are left alone. Default: `SWITCHBOARD_CASSETTE` (`record` | `replay`)
+   * with `SWITCHBOARD_CASSETTE_PATH`, else none.
+   */
+  cassette?: CassetteOption;
 }

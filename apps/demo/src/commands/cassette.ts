@@ -1,0 +1,217 @@
+import {
+  type Cassette,
+  type CassetteEntry,
+  CassetteFormatError,
+  checkCassette,
+  diffCassettes,
+  readCassette,
+} from '@switchboard/cassette';
+import type { SwitchboardConfig } from '@switchboard/endpoint';
+import { PriceBook } from '@switchboard/prices';
+import { BAD_INPUT_EXIT_CODE, CliError } from '../cli-error.js';
+import { formatCount, formatUsd, renderTable } from '../format.js';
+import type { Io } from '../io.js';
+import { safeJson, safeText } from '../terminal-text.js';
+
+/** Options of `switchboard cassette show`. */
+export interface CassetteShowOptions {
+  json?: boolean;
+  /** Also cost each call at today's prices. */
+  reprice?: boolean;
+}
+
+/** Reads a cassette, or fails as bad input (exit 2) naming the file, line and field. */
+function load(file: string): Cassette {
+  try {
+    return readCassette(file);
+  } catch (error) {
+    if (error instanceof CassetteFormatError)
+      throw new CliError(safeText(error.message), BAD_INPUT_EXIT_CODE);
+    throw error;
+  }
+}
+
+/** The usage of a call's reply: the body's, or a stream's last chunk that carried one. */
+function usageOf(entry: CassetteEntry): Record<string, unknown> | undefined {
+  const reply = entry.reply as { body?: { usage?: Record<string, unknown> }; events?: { data?: string }[] };
+  let usage = reply.body?.usage;
+  for (const event of reply.events ?? []) {
+    if (event.data === undefined || !event.data.includes('"usage"')) continue;
+    try {
+      usage = (JSON.parse(event.data) as { usage?: Record<string, unknown> }).usage ?? usage;
+    } catch {
+      // an event that is not JSON has no usage
+    }
+  }
+  return typeof usage === 'object' && usage !== null ? usage : undefined;
+}
+
+function tokens(usage: Record<string, unknown> | undefined): { prompt: number; completion: number } {
+  const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
+  return { prompt: count(usage?.prompt_tokens), completion: count(usage?.completion_tokens) };
+}
+
+function outcome(entry: CassetteEntry): string {
+  const reply = entry.reply as {
+    error?: { kind: string; status: number | null };
+    end?: { kind: string } | null;
+  };
+  const failed = entry.attempts.filter((attempt) => attempt.error !== null).length;
+  const retries = failed > 0 && reply.error === undefined ? ` after ${failed} failed` : '';
+  if (reply.error) return `${reply.error.kind}${reply.error.status === null ? '' : ` ${reply.error.status}`}`;
+  if (reply.end) return `cut: ${reply.end.kind}`;
+  return `ok${retries}`;
+}
+
+function recordedCost(entry: CassetteEntry): number | null {
+  const cost = entry.pricing?.costUsd;
+  return typeof cost === 'number' ? cost : null;
+}
+
+/** `switchboard cassette show FILE`: one row per call (model, outcome, tokens, recorded cost), and the total. */
+export function cassetteShowCommand(
+  io: Io,
+  file: string,
+  options: CassetteShowOptions,
+  config: SwitchboardConfig = {},
+): void {
+  const cassette = load(file);
+  const book = options.reprice ? new PriceBook().withConfig(config.prices) : null;
+  const now = new Date();
+  const rows = cassette.entries.map((entry) => {
+    const usage = usageOf(entry);
+    const { prompt, completion } = tokens(usage);
+    const today =
+      book === null || usage === undefined
+        ? null
+        : book.priceCall({ model: String(entry.request.model), usage, at: now }).costUsd;
+    return {
+      call: entry.call,
+      model: String(entry.request.model),
+      streamed: entry.streamed,
+      outcome: outcome(entry),
+      attempts: entry.attempts.length,
+      promptTokens: prompt,
+      completionTokens: completion,
+      costUsd: recordedCost(entry),
+      ...(book === null ? {} : { todayUsd: today }),
+    };
+  });
+  const sum = (pick: (row: (typeof rows)[number]) => number | null | undefined) =>
+    rows.reduce((total, row) => total + (pick(row) ?? 0), 0);
+  const total = {
+    calls: rows.length,
+    promptTokens: sum((row) => row.promptTokens),
+    completionTokens: sum((row) => row.completionTokens),
+    costUsd: sum((row) => row.costUsd),
+    ...(book === null ? {} : { todayUsd: sum((row) => row.todayUsd) }),
+  };
+  if (options.json) {
+    io.stdout(safeJson({ file, endpoint: cassette.header.endpoint, calls: rows, total }));
+    return;
+  }
+  const head = [
+    'call',
+    'model',
+    'kind',
+    'outcome',
+    'attempts',
+    'prompt',
+    'output',
+    'USD',
+    ...(book ? ['USD today'] : []),
+  ];
+  const body = rows.map((row) => [
+    String(row.call),
+    safeText(row.model),
+    row.streamed ? 'stream' : 'plain',
+    safeText(row.outcome),
+    String(row.attempts),
+    formatCount(row.promptTokens),
+    formatCount(row.completionTokens),
+    formatUsd(row.costUsd),
+    ...(book ? [formatUsd(row.todayUsd ?? null)] : []),
+  ]);
+  body.push([
+    'total',
+    '',
+    '',
+    '',
+    '',
+    formatCount(total.promptTokens),
+    formatCount(total.completionTokens),
+    formatUsd(total.costUsd),
+    ...(book ? [formatUsd(total.todayUsd ?? 0)] : []),
+  ]);
+  io.stdout(`${renderTable(head, body, { color: io.color, rightAligned: [0, 4, 5, 6, 7, 8] })}\n`);
+}
+
+/**
+ * `switchboard cassette diff A B`: which calls were added or removed and whose
+ * request or reply changed. Exits 0 when nothing changed, 1 when something did.
+ */
+export function cassetteDiffCommand(
+  io: Io,
+  first: string,
+  second: string,
+  options: { json?: boolean },
+): void {
+  const after = load(second);
+  const changes = diffCassettes(load(first), after);
+  const differ = () => new CliError(`${changes.length} change(s) between the cassettes`, 1);
+  if (options.json) {
+    io.stdout(safeJson({ changes }));
+    if (changes.length > 0) throw differ();
+    return;
+  }
+  if (changes.length === 0) {
+    io.stdout(`no changes: the ${formatCount(after.entries.length)} calls match\n`);
+    return;
+  }
+  for (const change of changes) {
+    const where =
+      change.before === null
+        ? `call ${change.after} (B)`
+        : change.after === null
+          ? `call ${change.before} (A)`
+          : `call ${change.before} (A) / ${change.after} (B)`;
+    const what = { added: 'added', removed: 'removed', request: 'request changed', reply: 'reply changed' }[
+      change.change
+    ];
+    io.stdout(`${where}, ${safeText(change.model)}: ${what}\n`);
+    for (const line of change.differences) io.stdout(`  ${safeText(line)}\n`);
+  }
+  throw differ();
+}
+
+/**
+ * `switchboard cassette check FILE...`, for a pre-commit hook: every line readable,
+ * match hashes current, no credential shape and no value of a key variable of the
+ * environment (`*_API_KEY`, `*_TOKEN`), in any encoding. Exits 0 when clean, 1
+ * when a problem was found, 2 when a file is not a cassette.
+ */
+export function cassetteCheckCommand(io: Io, files: readonly string[]): void {
+  const keys = Object.entries(io.env)
+    .filter(([name, value]) => /(?:_API_KEY|_KEY|_TOKEN)$/i.test(name) && typeof value === 'string')
+    .map(([, value]) => value as string);
+  let status = 0;
+  for (const file of files) {
+    let problems: ReturnType<typeof checkCassette>;
+    try {
+      problems = checkCassette(file, { keys });
+    } catch (error) {
+      if (!(error instanceof CassetteFormatError)) throw error;
+      io.stderr(`switchboard: ${safeText(error.message)}\n`);
+      status = BAD_INPUT_EXIT_CODE;
+      continue;
+    }
+    for (const problem of problems) {
+      io.stderr(
+        `switchboard: ${safeText(file)}${problem.line === null ? '' : `:${problem.line}`}: ${problem.message}\n`,
+      );
+    }
+    if (problems.length > 0 && status === 0) status = 1;
+    if (problems.length === 0) io.stdout(`${safeText(file)}: ok\n`);
+  }
+  if (status !== 0) throw new CliError(`cassette check failed (exit ${status})`, status);
+}

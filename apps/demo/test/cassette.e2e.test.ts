@@ -1,0 +1,186 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ChatAdapter, type ChatTransport } from '@switchboard/adapter';
+import { recordCassette } from '@switchboard/cassette';
+import { ChatEndpoint } from '@switchboard/endpoint';
+import { priceOf } from '@switchboard/prices';
+import { closeTestEmulators, startTestEmulator } from '@switchboard/test-support';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from './run-cli.js';
+import { tempDirectory } from './temp-directory.js';
+
+const directory = tempDirectory('switchboard-cassette-');
+const KEY = 'cli-check-key-0a1b2c3d4e5f';
+
+/** A transport answering each question with a fixed reply and usage, so cassettes are made without a network. */
+function stubTransport(answer: (question: string) => string): ChatTransport {
+  return {
+    completeChat: async () => ({}),
+    completeChatRaw: async (request) => {
+      const question = String(request.messages.at(-1)?.content);
+      return {
+        id: 'chatcmpl-stub',
+        model: request.model,
+        choices: [
+          { index: 0, message: { role: 'assistant', content: answer(question) }, finish_reason: 'stop' },
+        ],
+        usage: { prompt_tokens: 1000, prompt_cache_hit_tokens: 0, completion_tokens: 500 },
+      };
+    },
+  };
+}
+
+async function makeCassette(name: string, answer: (question: string) => string): Promise<string> {
+  const path = join(directory.path, name);
+  const endpoint = new ChatEndpoint({
+    provider: 'primary',
+    baseUrl: 'https://api.primary.example',
+    thinking: false,
+    prices: priceOf('primary-flash'),
+  });
+  const adapter = new ChatAdapter(
+    recordCassette(path, stubTransport(answer), { apiKey: KEY, costModel: endpoint }),
+    {
+      endpoint,
+    },
+  );
+  for (const question of ['first', 'second']) {
+    await adapter.complete({ model: 'primary-flash', messages: [{ role: 'user', content: question }] });
+  }
+  return path;
+}
+
+describe('switchboard cassette', () => {
+  it('show: a row per call with its tokens and recorded cost, and the total', async () => {
+    const path = await makeCassette('show.jsonl', (question) => `answer to ${question}`);
+    const run = await runCli(['cassette', 'show', path]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(
+      /│\s+1 │ primary-flash\s+│ plain │ ok\s+│\s+1 │\s+1,000 │\s+500 │ \$0\.001100000 │/,
+    );
+    expect(run.stdout).toMatch(/│ total │.*\$0\.002200000 │/);
+    const json = JSON.parse((await runCli(['cassette', 'show', path, '--json'])).stdout) as {
+      total: { calls: number; costUsd: number };
+    };
+    expect(json.total).toMatchObject({ calls: 2, costUsd: 0.0022 });
+    // Today's prices (a config entry ten times dearer) next to the recorded ones.
+    const config = await directory.file(
+      'dearer.toml',
+      '[prices."primary-flash"]\ncache_hit_per_m = 0.14\ninput_per_m = 4.4\noutput_per_m = 13.2\n',
+    );
+    const repriced = JSON.parse(
+      (await runCli(['cassette', 'show', path, '--reprice', '--json', '--config', config])).stdout,
+    ) as { total: { costUsd: number; todayUsd: number } };
+    expect(repriced.total.costUsd).toBe(0.0022);
+    expect(repriced.total.todayUsd).toBeCloseTo(0.022, 12);
+  });
+
+  it('diff: exit 0 for the same calls, exit 1 naming a changed reply', async () => {
+    const before = await makeCassette('before.jsonl', (question) => `answer to ${question}`);
+    const same = await makeCassette('same.jsonl', (question) => `answer to ${question}`);
+    const after = await makeCassette('after.jsonl', (question) =>
+      question === 'second' ? 'a new answer' : `answer to ${question}`,
+    );
+    expect((await runCli(['cassette', 'diff', before, same])).code).toBe(0);
+    const changed = await runCli(['cassette', 'diff', before, after]);
+    expect(changed.code).toBe(1);
+    expect(changed.stdout).toContain('call 2 (A) / 2 (B), primary-flash: reply changed');
+    expect(changed.stdout).toContain(
+      'reply.body.choices[0].message.content: A "answer to second", B "a new answer"',
+    );
+  });
+
+  it('check: exit 0 when clean, 1 for a key of the environment or a credential shape, 2 for a file that is not a cassette', async () => {
+    const path = await makeCassette('check.jsonl', (question) => `answer to ${question}`);
+    expect(await runCli(['cassette', 'check', path], { PRIMARY_API_KEY: KEY })).toMatchObject({ code: 0 });
+    const leaked = join(directory.path, 'leaked.jsonl');
+    writeFileSync(
+      leaked,
+      readFileSync(path, 'utf8').replace('answer to first', `answer ${Buffer.from(KEY).toString('base64')}`),
+    );
+    const found = await runCli(['cassette', 'check', leaked], { PRIMARY_API_KEY: KEY });
+    expect(found.code).toBe(1);
+    expect(found.stderr).toContain('leaked.jsonl:2: holds a key from the environment (base64-encoded)');
+    expect(found.stderr).not.toContain(KEY);
+    const shaped = join(directory.path, 'shaped.jsonl');
+    writeFileSync(shaped, readFileSync(path, 'utf8').replace('answer to first', 'Bearer abcdefghijklmnop'));
+    expect((await runCli(['cassette', 'check', shaped])).stderr).toContain(
+      'shaped.jsonl:2: holds a bearer token',
+    );
+    const broken = join(directory.path, 'broken.jsonl');
+    writeFileSync(broken, `${readFileSync(path, 'utf8')}{"call": 3}\n`);
+    const unreadable = await runCli(['cassette', 'check', broken]);
+    expect(unreadable.code).toBe(2);
+    expect(unreadable.stderr).toContain('broken.jsonl:4: "match" must be 16 hex digits');
+  });
+});
+
+describe('SWITCHBOARD_CASSETTE with any command', () => {
+  afterEach(closeTestEmulators);
+
+  it('records `switchboard chat` against the provider, then replays it with the provider gone', async () => {
+    const emulator = await startTestEmulator({ key: KEY });
+    const path = join(directory.path, 'chat.cassette.jsonl');
+    const recording = await runCli(['chat', 'Is the build green?', '--json'], {
+      PRIMARY_API_KEY: KEY,
+      PRIMARY_BASE_URL: emulator.url,
+      SWITCHBOARD_CASSETTE: 'record',
+      SWITCHBOARD_CASSETTE_PATH: path,
+    });
+    expect(recording.code).toBe(0);
+    await emulator.close();
+    const replaying = await runCli(['chat', 'Is the build green?', '--json'], {
+      PRIMARY_API_KEY: 'replay',
+      SWITCHBOARD_CASSETTE: 'replay',
+      SWITCHBOARD_CASSETTE_PATH: path,
+    });
+    expect(replaying.code).toBe(0);
+    const strip = (stdout: string) =>
+      JSON.parse(stdout, (key, value) =>
+        key === 'at' || key === 'durationMs' ? undefined : value,
+      ) as unknown;
+    expect(strip(replaying.stdout)).toEqual(strip(recording.stdout));
+    expect(readFileSync(path, 'utf8')).not.toContain(KEY);
+    const missing = await runCli(['chat', 'Is the build red?'], {
+      PRIMARY_API_KEY: 'replay',
+      SWITCHBOARD_CASSETTE: 'replay',
+      SWITCHBOARD_CASSETTE_PATH: path,
+    });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('cassette_miss: no recording in the cassette');
+    expect(missing.stderr).toContain(
+      'messages[0].content: recorded "Is the build green?", now "Is the build red?"',
+    );
+  });
+
+  it('records `switchboard chat --stream` and replays the same deltas and record', async () => {
+    const emulator = await startTestEmulator({ key: KEY });
+    const path = join(directory.path, 'stream.cassette.jsonl');
+    const args = ['chat', 'Tell me about the build', '--stream', '--json'];
+    const recording = await runCli(args, {
+      PRIMARY_API_KEY: KEY,
+      PRIMARY_BASE_URL: emulator.url,
+      SWITCHBOARD_CASSETTE: 'record',
+      SWITCHBOARD_CASSETTE_PATH: path,
+    });
+    expect(recording.code).toBe(0);
+    await emulator.close();
+    const replaying = await runCli(args, {
+      PRIMARY_API_KEY: 'replay',
+      SWITCHBOARD_CASSETTE: 'replay',
+      SWITCHBOARD_CASSETTE_PATH: path,
+    });
+    expect(replaying.code).toBe(0);
+    const lines = (stdout: string) =>
+      stdout
+        .trim()
+        .split('\n')
+        .map((line) =>
+          JSON.parse(line, (key, value) =>
+            key === 'at' || key === 'durationMs' || key === 'firstDeltaMs' ? undefined : value,
+          ),
+        );
+    expect(lines(recording.stdout).length).toBeGreaterThan(3);
+    expect(lines(replaying.stdout)).toEqual(lines(recording.stdout));
+  });
+});

@@ -1,0 +1,99 @@
+/** The format version every cassette's first line carries. */
+export const CASSETTE_VERSION = 1;
+
+/** The endpoint record a cassette was recorded against (never a key). */
+export interface RecordedEndpoint {
+  readonly provider: string;
+  readonly baseUrl: string;
+  readonly thinking: boolean;
+  /** The prices the record carried (USD per million tokens), or null. */
+  readonly prices: Readonly<Record<string, number>> | null;
+  /** The model whose prices the record carries, or null. */
+  readonly pricingModel: string | null;
+}
+
+/** A cassette's first line. */
+export interface CassetteHeader {
+  /** The format version, {@link CASSETTE_VERSION}. */
+  readonly cassette: number;
+  /** Where the calls went, when the recorder was told (resolveChatEndpoint tells it). */
+  readonly endpoint: RecordedEndpoint | null;
+}
+
+/** A failure as recorded: what a `ChatError` says, free of secrets. */
+export interface RecordedError {
+  readonly kind: string;
+  readonly status: number | null;
+  readonly message: string;
+  readonly retryable: boolean;
+  readonly retryAfterSeconds?: number;
+  /** A `model_rejected` failure's model and the models the platform listed. */
+  readonly model?: string;
+  readonly supportedModels?: readonly string[];
+}
+
+/** One attempt of a call: when it ended (ms after the call started) and how (null: a reply was read). */
+export interface RecordedAttempt {
+  readonly ms: number;
+  readonly error: RecordedError | null;
+}
+
+/** One event of a streamed reply, with the milliseconds since the previous one (or since the stream opened). */
+export type RecordedStreamEvent =
+  | { readonly ms: number; readonly data: string; readonly event?: string }
+  | { readonly ms: number; readonly comment: string };
+
+/** A plain reply: the payload as it arrived. */
+export interface RecordedBody {
+  readonly body: unknown;
+}
+
+/** A streamed reply: status, allowlisted headers, every event in order, and how it ended. */
+export interface RecordedStream {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly events: readonly RecordedStreamEvent[];
+  /** The failure that ended the stream after it opened, or null when it ended normally. */
+  readonly end: RecordedError | null;
+}
+
+/** A call that failed before any reply. */
+export interface RecordedFailure {
+  readonly error: RecordedError;
+}
+
+/** What came back for a call. */
+export type RecordedReply = RecordedBody | RecordedStream | RecordedFailure;
+
+/** One raw call of a cassette, one line of its file. */
+export interface CassetteEntry {
+  /** 1-based position in the cassette. */
+  readonly call: number;
+  /** The match hash of `request` (see `requestHash`). */
+  readonly match: string;
+  /** Whether a key was sent with the call; null when the recorder was not told. Never the key. */
+  readonly key: boolean | null;
+  /** Whether the call was streamed. */
+  readonly streamed: boolean;
+  /** The normalised request: the body the wire carried, keys sorted, secrets replaced. */
+  readonly request: Readonly<Record<string, unknown>>;
+  /** The per-attempt timeout the call was made with (not matched). */
+  readonly timeoutSeconds: number;
+  /** Every attempt, in order; the last one ended the call (for a stream: when it opened). */
+  readonly attempts: readonly RecordedAttempt[];
+  readonly reply: RecordedReply;
+  /** Milliseconds from the call's start to its reply (a stream: to its end). */
+  readonly ms: number;
+  /** How the cost model priced the reply's usage at recording time (its `CallPricing`), or null. */
+  readonly pricing: Readonly<Record<string, unknown>> | null;
+}
+
+/** Whether a reply is a failure before any reply. */
+export function isFailure(reply: RecordedReply): reply is RecordedFailure {
+  return 'error' in reply;
+}
+
+/** Whether a reply is a streamed one. */
+export function isStream(reply: RecordedReply): reply is RecordedStream {
+  return 'events' in reply;
+}

@@ -1,0 +1,227 @@
+import { ChatError, type ChatTransport, type CostModel, type TransportRequest } from '@switchboard/adapter';
+import { pricingOf, usageOfEvents } from './call-pricing.js';
+import { requestHash } from './canonical-json.js';
+import type {
+  CassetteEntry,
+  RecordedAttempt,
+  RecordedError,
+  RecordedReply,
+  RecordedStreamEvent,
+} from './cassette-entry.js';
+import type { CassetteWriter } from './cassette-writer.js';
+import { recordedError } from './recorded-error.js';
+import { scrubSecrets, scrubText } from './scrub-secrets.js';
+import type { StreamEvent, StreamingTransport, TransportEventStream } from './transport-stream.js';
+import { wireBody } from './wire-body.js';
+
+/** Where and how calls are recorded. */
+export interface RecordContext {
+  readonly writer: CassetteWriter;
+  /** Whether the calls carry a key; null when unknown. */
+  readonly keyPresent: boolean | null;
+  /** Prices each reply as the adapter will, for the cassette to carry; null: none. */
+  readonly costModel: () => CostModel | null;
+  /** Told of every entry written. */
+  readonly onEntry?: (entry: CassetteEntry) => void;
+}
+
+/** Response headers a recorded stream keeps; every other header is dropped. */
+const HEADER_ALLOWLIST = new Set(['content-type', 'retry-after', 'retry-after-ms', 'x-request-id']);
+// Failures that say nothing about the provider: the caller's own, or refusals before sending.
+const NOT_RECORDED = new Set(['aborted', 'budget', 'cassette_miss']);
+
+/** One call's attempts, seen through the request's `afterAttempt` hook (or as one attempt). */
+class CallTrace {
+  readonly started = performance.now();
+  readonly attempts: RecordedAttempt[] = [];
+  readonly request: TransportRequest;
+  readonly #reports: boolean;
+  readonly #key: string;
+  #open = false;
+
+  constructor(request: TransportRequest, reportsAttempts: boolean, key: string) {
+    this.#reports = reportsAttempts;
+    this.#key = key;
+    this.request = reportsAttempts
+      ? {
+          ...request,
+          afterAttempt: (attempt, failure) => {
+            // A stream's opening attempt ends with the stream: it was recorded when the stream opened.
+            if (!this.#open) this.#push(failure);
+            request.afterAttempt?.(attempt, failure);
+          },
+        }
+      : request;
+  }
+
+  elapsed(): number {
+    return Math.round(performance.now() - this.started);
+  }
+
+  /** The call ended with a reply (error null) or a failure; a reporting transport has told every attempt. */
+  end(error: unknown | null): void {
+    if (!this.#reports) this.#push(error);
+  }
+
+  /** A stream opened: its attempt counts as a reply from now on. */
+  opened(): void {
+    if (this.#reports) this.#push(null);
+    else this.end(null);
+    this.#open = true;
+  }
+
+  #push(failure: unknown | null): void {
+    this.attempts.push({
+      ms: this.elapsed(),
+      error: failure === null ? null : recordedError(failure, this.#key),
+    });
+  }
+}
+
+function write(
+  context: RecordContext,
+  request: TransportRequest,
+  streamed: boolean,
+  trace: CallTrace,
+  reply: RecordedReply,
+  usage: unknown,
+): CassetteEntry {
+  const key = context.writer.key;
+  const body = scrubSecrets(wireBody(request, streamed), key);
+  const entry = context.writer.write({
+    match: requestHash(body),
+    key: context.keyPresent,
+    streamed,
+    request: body,
+    timeoutSeconds: request.timeoutSeconds,
+    attempts: trace.attempts,
+    reply: scrubSecrets(reply, key),
+    ms: trace.elapsed(),
+    pricing: pricingOf(context.costModel(), request.model, usage),
+  });
+  context.onEntry?.(entry);
+  return entry;
+}
+
+function recordsFailure(error: unknown, trace: CallTrace): boolean {
+  return !(ChatError.isInstance(error) && NOT_RECORDED.has(error.kind)) && trace.attempts.length > 0;
+}
+
+/** Makes a plain call through `transport` and records it, reply or failure; resolves or rejects as the call did. */
+export async function recordPlainCall(
+  context: RecordContext,
+  transport: ChatTransport,
+  request: TransportRequest,
+): Promise<unknown> {
+  const trace = new CallTrace(request, transport.reportsAttempts === true, context.writer.key);
+  let body: unknown;
+  try {
+    body =
+      typeof transport.completeChatRaw === 'function'
+        ? await transport.completeChatRaw(trace.request)
+        : // A transport without the raw path: its message is recorded as the reply's only choice.
+          { choices: [{ index: 0, message: await transport.completeChat(trace.request) }] };
+  } catch (error) {
+    trace.end(error);
+    if (recordsFailure(error, trace)) {
+      write(context, request, false, trace, { error: recordedError(error, context.writer.key) }, null);
+    }
+    throw error;
+  }
+  trace.end(null);
+  const usage = typeof body === 'object' && body !== null ? (body as { usage?: unknown }).usage : null;
+  write(context, request, false, trace, { body }, usage);
+  return body;
+}
+
+/** Opens a stream through `transport`; the stream records every event and is written when it ends. */
+export async function recordStreamCall(
+  context: RecordContext,
+  transport: ChatTransport & StreamingTransport,
+  request: TransportRequest,
+): Promise<TransportEventStream> {
+  if (typeof transport.streamChatRaw !== 'function') {
+    throw new TypeError('this transport cannot stream: it has no streamChatRaw(request) method');
+  }
+  const trace = new CallTrace(request, transport.reportsAttempts === true, context.writer.key);
+  let stream: TransportEventStream;
+  try {
+    stream = await transport.streamChatRaw(trace.request);
+  } catch (error) {
+    trace.end(error);
+    if (recordsFailure(error, trace)) {
+      write(context, request, true, trace, { error: recordedError(error, context.writer.key) }, null);
+    }
+    throw error;
+  }
+  trace.opened();
+  return new RecordingStream(stream, (events, end) => {
+    write(
+      context,
+      request,
+      true,
+      trace,
+      { status: stream.status, headers: keptHeaders(stream.headers, context.writer.key), events, end },
+      usageOfEvents(events),
+    );
+  });
+}
+
+function keptHeaders(headers: Readonly<Record<string, string>>, key: string): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const name of Object.keys(headers).sort()) {
+    const lower = name.toLowerCase();
+    if (HEADER_ALLOWLIST.has(lower) || lower.startsWith('x-ratelimit-')) {
+      kept[lower] = scrubText(String(headers[name]), key);
+    }
+  }
+  return kept;
+}
+
+/** A stream passed through as it is, each event recorded with its delay; written once when it ends. */
+class RecordingStream implements TransportEventStream {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly #inner: TransportEventStream;
+  readonly #finish: (events: RecordedStreamEvent[], end: RecordedError | null) => void;
+  readonly #events: RecordedStreamEvent[] = [];
+  #finished = false;
+
+  constructor(
+    inner: TransportEventStream,
+    finish: (events: RecordedStreamEvent[], end: RecordedError | null) => void,
+  ) {
+    this.#inner = inner;
+    this.status = inner.status;
+    this.headers = inner.headers;
+    this.#finish = finish;
+  }
+
+  close(failure?: unknown): void {
+    this.#inner.close(failure);
+    this.#end(null);
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<StreamEvent> {
+    let last = performance.now();
+    try {
+      for await (const event of this.#inner) {
+        const now = performance.now();
+        this.#events.push({ ms: Math.round(now - last), ...event });
+        last = now;
+        yield event;
+      }
+    } catch (error) {
+      this.#end(recordedError(error, ''));
+      throw error;
+    } finally {
+      this.#end(null);
+    }
+  }
+
+  #end(end: RecordedError | null): void {
+    if (this.#finished) return;
+    this.#finished = true;
+    this.#finish(this.#events, end);
+  }
+}

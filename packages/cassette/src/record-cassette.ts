@@ -1,0 +1,100 @@
+import type { ChatTransport, CostModel, TransportRequest } from '@switchboard/adapter';
+import type { RecordedEndpoint } from './cassette-entry.js';
+import { CassetteWriter } from './cassette-writer.js';
+import { messageOf } from './message-of.js';
+import { type RecordContext, recordPlainCall, recordStreamCall } from './record-call.js';
+import type { StreamingTransport, TransportEventStream } from './transport-stream.js';
+
+/** Options of {@link recordCassette}. */
+export interface RecordCassetteOptions {
+  /**
+   * The key the transport sends: it is removed from everything written (and a
+   * line that would still hold it, say base64-encoded, is refused), and whether
+   * it is empty is recorded as `key: true|false`. Never written, nor anything
+   * derived from it. Default: unknown (`key: null`; only credential shapes are removed).
+   */
+  apiKey?: string;
+  /** The endpoint record the calls go to, kept in the cassette's header (replay returns it). */
+  endpoint?: RecordedEndpoint | null;
+  /** Prices each reply as the adapter will (the endpoint); the cassette carries the pricing. Default none. */
+  costModel?: CostModel | null;
+}
+
+/**
+ * A transport that makes every call through `transport` and records it to a
+ * new cassette at `path` (an existing file is replaced): the normalised request,
+ * every attempt, the reply as it arrived (a stream: each event with its delay)
+ * and how it was priced, one JSON line per call, as each call ends.
+ */
+export function recordCassette(
+  path: string,
+  transport: ChatTransport,
+  options: RecordCassetteOptions = {},
+): RecordingTransport {
+  if (typeof path !== 'string' || path === '') throw new TypeError('path must be a non-empty file path');
+  if (typeof transport !== 'object' || transport === null || typeof transport.completeChat !== 'function') {
+    throw new TypeError('transport must be an object with a completeChat(request) method');
+  }
+  const apiKey = options.apiKey;
+  if (apiKey !== undefined && typeof apiKey !== 'string')
+    throw new TypeError('options.apiKey must be a string');
+  const writer = CassetteWriter.create(path, apiKey ?? '', options.endpoint ?? null);
+  const costModel = options.costModel ?? null;
+  return new RecordingTransport(transport, {
+    writer,
+    keyPresent: apiKey === undefined ? null : apiKey !== '',
+    costModel: () => costModel,
+  });
+}
+
+/** The transport {@link recordCassette} returns: the wrapped one's behaviour, every call recorded. */
+export class RecordingTransport implements ChatTransport {
+  /** As the wrapped transport: true when it reports each attempt (its retries are recorded one by one). */
+  readonly reportsAttempts: boolean;
+  readonly #inner: ChatTransport & StreamingTransport;
+  readonly #context: RecordContext;
+
+  /** @internal */
+  constructor(inner: ChatTransport, context: RecordContext) {
+    this.#inner = inner;
+    this.#context = context;
+    this.reportsAttempts = inner.reportsAttempts === true;
+  }
+
+  /** The cassette file. */
+  get path(): string {
+    return this.#context.writer.path;
+  }
+
+  completeChatRaw(request: TransportRequest): Promise<unknown> {
+    return recordPlainCall(this.#context, this.#inner, request);
+  }
+
+  async completeChat(request: TransportRequest): Promise<Record<string, unknown>> {
+    return messageOf(await this.completeChatRaw(request));
+  }
+
+  /** Streams through the wrapped transport (which must stream), recording each event. */
+  streamChatRaw(request: TransportRequest): Promise<TransportEventStream> {
+    return recordStreamCall(this.#context, this.#inner, request);
+  }
+
+  /** A copy over the wrapped transport's copy, writing to the same cassette. */
+  withMaxAttempts(attempts: number): RecordingTransport {
+    const inner = this.#inner.withMaxAttempts?.(attempts) ?? this.#inner;
+    return new RecordingTransport(inner, this.#context);
+  }
+
+  /** The wrapped transport's model listing (not recorded). */
+  listModels(options?: { timeoutSeconds?: number }): Promise<string[]> {
+    if (typeof this.#inner.listModels !== 'function') {
+      return Promise.reject(new TypeError('the recorded transport cannot list models'));
+    }
+    return this.#inner.listModels(options);
+  }
+
+  /** Only the cassette's path: never the wrapped transport's key. */
+  toJSON(): { cassette: string } {
+    return { cassette: this.path };
+  }
+}

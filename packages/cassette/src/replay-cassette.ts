@@ -1,0 +1,302 @@
+import {
+  ChatError,
+  type ChatTransport,
+  type CostModel,
+  type PricedCall,
+  type TransportRequest,
+} from '@switchboard/adapter';
+import {
+  type CassetteEntry,
+  isFailure,
+  isStream,
+  type RecordedEndpoint,
+  type RecordedStream,
+} from './cassette-entry.js';
+import { CassetteWriter } from './cassette-writer.js';
+import { messageOf } from './message-of.js';
+import { readCassette } from './read-cassette.js';
+import { type RecordContext, recordPlainCall, recordStreamCall } from './record-call.js';
+import { replayedError } from './recorded-error.js';
+import { ReplayState } from './replay-state.js';
+import type { StreamEvent, StreamingTransport, TransportEventStream } from './transport-stream.js';
+
+/** Options of {@link replayCassette}. */
+export interface ReplayCassetteOptions {
+  /**
+   * `strict` (default, for CI): a request with no recording left fails with a
+   * `CassetteMissError`. `passthrough`: it goes to `transport` and is appended.
+   */
+  mode?: 'strict' | 'passthrough';
+  /** The real transport misses go to in `passthrough` mode (required there). */
+  transport?: ChatTransport;
+  /** `fast` (default): replies at once. `recorded`: each attempt, reply and stream event after its recorded delay. */
+  timing?: 'recorded' | 'fast';
+  /**
+   * The key the code would send, any value: removed from requests before they
+   * are matched, and whether it is empty must be as recorded (a cassette recorded
+   * with a key does not answer a call without one). Default: presence not checked.
+   */
+  apiKey?: string;
+}
+
+/**
+ * A transport that answers from the cassette at `path` without opening a
+ * socket: each request is matched by the hash of its normalised body (key order
+ * and formatting aside), repeated identical requests get their recordings in
+ * recorded order, each recorded attempt is replayed to the request's attempt
+ * hooks, and failures are rejected as the `ChatError` they were.
+ *
+ * @throws {CassetteFormatError} when the file cannot be read as a cassette.
+ */
+export function replayCassette(path: string, options: ReplayCassetteOptions = {}): ReplayTransport {
+  const mode = options.mode ?? 'strict';
+  if (mode !== 'strict' && mode !== 'passthrough') {
+    throw new TypeError(`options.mode must be 'strict' or 'passthrough', got ${String(mode)}`);
+  }
+  const timing = options.timing ?? 'fast';
+  if (timing !== 'fast' && timing !== 'recorded') {
+    throw new TypeError(`options.timing must be 'recorded' or 'fast', got ${String(timing)}`);
+  }
+  if (mode === 'passthrough' && (typeof options.transport !== 'object' || options.transport === null)) {
+    throw new TypeError("options.transport is required in 'passthrough' mode: misses are sent through it");
+  }
+  if (options.apiKey !== undefined && typeof options.apiKey !== 'string') {
+    throw new TypeError('options.apiKey must be a string');
+  }
+  const cassette = readCassette(path);
+  const state = new ReplayState(cassette, options.apiKey);
+  const shared: Shared = { state, timing, fallback: null, passthrough: null };
+  if (mode === 'passthrough') {
+    const key = options.apiKey ?? '';
+    shared.passthrough = {
+      transport: options.transport as ChatTransport,
+      context: {
+        writer: CassetteWriter.append(path, key, cassette.entries.length),
+        keyPresent: options.apiKey === undefined ? null : key !== '',
+        costModel: () => shared.fallback,
+        onEntry: (entry) => state.appended(entry),
+      },
+    };
+  }
+  return new ReplayTransport(shared, cassette.header.endpoint);
+}
+
+interface Shared {
+  readonly state: ReplayState;
+  readonly timing: 'recorded' | 'fast';
+  fallback: CostModel | null;
+  passthrough: { transport: ChatTransport & StreamingTransport; context: RecordContext } | null;
+}
+
+/** The transport {@link replayCassette} returns. */
+export class ReplayTransport implements ChatTransport {
+  /** Replay tells each recorded attempt to the request's `beforeAttempt` / `afterAttempt`. */
+  readonly reportsAttempts = true;
+  /** The endpoint record the cassette was recorded against, or null. */
+  readonly endpoint: RecordedEndpoint | null;
+  readonly #shared: Shared;
+  readonly #maxAttempts: number | null;
+
+  /** @internal */
+  constructor(shared: Shared, endpoint: RecordedEndpoint | null, maxAttempts: number | null = null) {
+    this.#shared = shared;
+    this.endpoint = endpoint;
+    this.#maxAttempts = maxAttempts;
+  }
+
+  /** The cassette file. */
+  get path(): string {
+    return this.#shared.state.path;
+  }
+
+  /**
+   * A cost model that prices each replayed call exactly as it was priced when
+   * recorded (the cassette carries the pricing), and anything else (a pass-through
+   * call, a recording without pricing) with `fallback`, today's prices.
+   */
+  costModel(fallback: CostModel | null = null): CostModel {
+    const shared = this.#shared;
+    shared.fallback = fallback;
+    return {
+      pricingModel: fallback?.pricingModel ?? null,
+      cost: (usage: unknown) => fallback?.cost(usage) ?? null,
+      priceCall: (call: PricedCall) => {
+        const recorded = shared.state.takePricing(call.model, call.usage);
+        if (recorded !== null) return recorded as never;
+        if (fallback === null) return { costUsd: null, pricedAs: null, priceSource: null, tariff: null };
+        if (typeof fallback.priceCall === 'function') return fallback.priceCall(call);
+        const costUsd = fallback.cost(call.usage);
+        return {
+          costUsd,
+          pricedAs: fallback.pricingModel ?? null,
+          priceSource: costUsd === null ? null : 'endpoint',
+          tariff: null,
+        };
+      },
+    };
+  }
+
+  async completeChatRaw(request: TransportRequest): Promise<unknown> {
+    const entry = this.#take(request, false);
+    if (entry === null) {
+      const passthrough = this.#passthrough();
+      return recordPlainCall(passthrough.context, passthrough.transport, request);
+    }
+    const reply = entry.reply;
+    await this.#playAttempts(entry, request, false);
+    if (isFailure(reply)) throw replayedError(reply.error);
+    if (isStream(reply)) throw new TypeError(`call ${entry.call} has no plain reply`);
+    return structuredClone(reply.body);
+  }
+
+  async completeChat(request: TransportRequest): Promise<Record<string, unknown>> {
+    return messageOf(await this.completeChatRaw(request));
+  }
+
+  /** Replays a recorded stream event by event: the same data, in the same order, byte for byte. */
+  async streamChatRaw(request: TransportRequest): Promise<TransportEventStream> {
+    const entry = this.#take(request, true);
+    if (entry === null) {
+      const passthrough = this.#passthrough();
+      return recordStreamCall(passthrough.context, passthrough.transport, request);
+    }
+    const number = await this.#playAttempts(entry, request, true);
+    if (isFailure(entry.reply)) throw replayedError(entry.reply.error);
+    const reply = entry.reply as RecordedStream;
+    return new ReplayedStream(reply, this.#shared.timing, request, number);
+  }
+
+  /** The same cassette and its replay order; the recorded attempts are replayed as they were. */
+  withMaxAttempts(attempts: number): ReplayTransport {
+    return new ReplayTransport(this.#shared, this.endpoint, attempts);
+  }
+
+  /** Only the cassette's path. */
+  toJSON(): { cassette: string; maxAttempts: number | null } {
+    return { cassette: this.path, maxAttempts: this.#maxAttempts };
+  }
+
+  #take(request: TransportRequest, streamed: boolean): CassetteEntry | null {
+    if (request.signal?.aborted) throw abortedError(request.signal);
+    const entry = this.#shared.state.take(request, streamed);
+    if (entry !== null || this.#shared.passthrough !== null) return entry;
+    throw this.#shared.state.miss(request, streamed);
+  }
+
+  #passthrough(): NonNullable<Shared['passthrough']> {
+    const passthrough = this.#shared.passthrough;
+    if (passthrough === null) throw new TypeError('no pass-through transport');
+    const inner =
+      this.#maxAttempts === null
+        ? passthrough.transport
+        : (passthrough.transport.withMaxAttempts?.(this.#maxAttempts) ?? passthrough.transport);
+    return { transport: inner, context: passthrough.context };
+  }
+
+  /**
+   * Tells each recorded attempt to the request's hooks, after its recorded delay
+   * with `recorded` timing; rejects with the last attempt's failure. Returns the
+   * number of the attempt that got the reply (a stream's afterAttempt comes when it ends).
+   */
+  async #playAttempts(entry: CassetteEntry, request: TransportRequest, streamed: boolean): Promise<number> {
+    // A stream reopened after a failure continues the numbering of its raw call's attempts.
+    const first = (request as { retryOf?: { attempts: number } }).retryOf?.attempts ?? 0;
+    let previousMs = 0;
+    for (const [index, attempt] of entry.attempts.entries()) {
+      const number = first + index + 1;
+      await request.beforeAttempt?.(number);
+      if (this.#shared.timing === 'recorded') await pause(attempt.ms - previousMs, request.signal);
+      previousMs = attempt.ms;
+      const last = index === entry.attempts.length - 1;
+      if (attempt.error !== null) {
+        // The call's own failure (the reply) is thrown by the caller, after the last attempt is told.
+        request.afterAttempt?.(number, replayedError(attempt.error));
+      } else if (last) {
+        if (!streamed) request.afterAttempt?.(number, null);
+        return number;
+      }
+    }
+    return first + entry.attempts.length;
+  }
+}
+
+/** A recorded stream played back: the recorded status, headers and events, then its recorded end. */
+class ReplayedStream implements TransportEventStream {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly #reply: RecordedStream;
+  readonly #timing: 'recorded' | 'fast';
+  readonly #request: TransportRequest;
+  readonly #attempt: number;
+  #closed = false;
+
+  constructor(
+    reply: RecordedStream,
+    timing: 'recorded' | 'fast',
+    request: TransportRequest,
+    attempt: number,
+  ) {
+    this.status = reply.status;
+    this.headers = { ...reply.headers };
+    this.#reply = reply;
+    this.#timing = timing;
+    this.#request = request;
+    this.#attempt = attempt;
+  }
+
+  close(failure?: unknown): void {
+    this.#end(failure ?? null);
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<StreamEvent> {
+    try {
+      for (const recorded of this.#reply.events) {
+        if (this.#closed) return;
+        if (this.#timing === 'recorded') await pause(recorded.ms, this.#request.signal);
+        if (this.#request.signal?.aborted) throw abortedError(this.#request.signal);
+        if (this.#closed) return;
+        yield 'data' in recorded
+          ? { data: recorded.data, ...(recorded.event === undefined ? {} : { event: recorded.event }) }
+          : { comment: recorded.comment };
+      }
+      if (this.#reply.end !== null) {
+        const failure = replayedError(this.#reply.end);
+        this.#end(failure);
+        throw failure;
+      }
+    } finally {
+      this.#end(null);
+    }
+  }
+
+  #end(failure: unknown | null): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#request.afterAttempt?.(this.#attempt, failure);
+  }
+}
+
+function abortedError(signal: AbortSignal): ChatError {
+  return new ChatError({
+    kind: 'aborted',
+    message: 'the call was aborted by its signal',
+    cause: signal.reason,
+    retryable: false,
+  });
+}
+
+/** Waits, ended early (rejected `aborted`) by the signal. */
+function pause(milliseconds: number, signal: AbortSignal | undefined): Promise<void> {
+  if (milliseconds <= 0) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(abortedError(signal as AbortSignal));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, milliseconds);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
