@@ -3,6 +3,7 @@ import { type core, z } from 'zod';
 import { checkBaseUrl } from './check-base-url.js';
 import { ConfigError } from './config-error.js';
 import { pathText } from './config-path.js';
+import { markWarned } from './config-warning-sink.js';
 import { type ConfigWarning, configWarnings } from './config-warnings.js';
 import type { SwitchboardConfig } from './switchboard-config.js';
 
@@ -124,6 +125,13 @@ export interface ParsedConfig {
  * @throws {ConfigError} as {@link parseConfig} does; with `strict`, also naming every warning.
  */
 export function parseConfigWithWarnings(input: unknown, options: ParseConfigOptions = {}): ParsedConfig {
+  const parsed = checkConfig(input, options);
+  // The caller holds the warnings now: resolving this configuration does not repeat them.
+  markWarned(parsed.config);
+  return parsed;
+}
+
+function checkConfig(input: unknown, options: ParseConfigOptions): ParsedConfig {
   let result: ReturnType<typeof switchboardConfigSchema.safeParse>;
   let warnings: ConfigWarning[];
   try {
@@ -170,5 +178,5 @@ export function parseConfigWithWarnings(input: unknown, options: ParseConfigOpti
  *   an object that throws when read, and, with `strict`, every warning.
  */
 export function parseConfig(input: unknown, options: ParseConfigOptions = {}): SwitchboardConfig {
-  return parseConfigWithWarnings(input, options).config;
+  return checkConfig(input, options).config;
 }

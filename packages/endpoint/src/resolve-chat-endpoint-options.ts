@@ -1,5 +1,6 @@
 import type { CallObserver, ChatClient } from '@switchboard/adapter';
 import type { PriceBook } from '@switchboard/prices';
+import type { ConfigWarning } from './config-warnings.js';
 import type { KeyVariableAllowance } from './key-variable.js';
 
 /** Options of `resolveChatEndpoint` and `explainResolution`. */
@@ -31,4 +32,11 @@ export interface ResolveChatEndpointOptions {
    * on top (they replace entries of the same id). Default: the shipped table.
    */
   priceBook?: PriceBook;
+  /**
+   * Told each warning about a configuration object passed straight in (an unknown key inside
+   * `models`, a models key at the top level, ...), as `loadConfig` tells a file's. Default:
+   * `process.emitWarning(text, 'SwitchboardConfigWarning')`, once per text per process. A
+   * configuration from `loadConfig` or `parseConfigWithWarnings` is not warned about again.
+   */
+  onConfigWarning?: (text: string, warning: ConfigWarning) => void;
 }

@@ -1,4 +1,6 @@
 import { attachObservers, checkObservers } from './attach-observers.js';
+import { emitConfigWarning, wasWarned } from './config-warning-sink.js';
+import { configWarnings } from './config-warnings.js';
 import { resolutionSteps } from './resolution-steps.js';
 import type { ResolveChatEndpointOptions } from './resolve-chat-endpoint-options.js';
 import type { ResolvedChatEndpoint } from './resolved-chat-endpoint.js';
@@ -26,7 +28,8 @@ import type { SwitchboardConfig } from './switchboard-config.js';
  * `models.chat_api_key_env` only names a key-like variable (`isKeyLikeVariable`) unless
  * `allowKeyVariable` allows it. `explainResolution` says why a rule did not apply.
  * `observers` (a budget, a meter) are added to the adapter of rules 4–6; rules 1 and 2 make
- * no raw call of ours, so they get none.
+ * no raw call of ours, so they get none. A configuration object passed straight in gets the
+ * warnings a file gets from `loadConfig` (unknown keys inside `models`, ...; see `onConfigWarning`).
  *
  * @throws {ConfigError} once rules 1 and 2 have not applied: for a configuration `parseConfig`
  *   refuses, a `chat_api_key_env` that is not key-like, a `PRIMARY_BASE_URL` that is not an absolute
@@ -38,6 +41,12 @@ export function resolveChatEndpoint(
 ): ResolvedChatEndpoint | null {
   const observers = checkObservers(options?.observers);
   const last = resolutionSteps(config, options).at(-1);
+  // Rules 1 and 2 never read the configuration; a refused one throws its ConfigError instead.
+  const readConfig = last !== undefined && last.rule !== 'override' && last.rule !== 'scripted';
+  if (readConfig && last.outcome !== 'refused' && !wasWarned(config)) {
+    const tell = options?.onConfigWarning ?? emitConfigWarning;
+    for (const warning of configWarnings(config as Record<string, unknown>)) tell(warning.message, warning);
+  }
   if (last?.outcome === 'resolved') return attachObservers(last.resolved, observers);
   if (last?.outcome === 'refused') throw last.error;
   return null;

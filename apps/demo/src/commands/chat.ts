@@ -135,7 +135,9 @@ export async function chatCommand(
     }
   } catch (error) {
     if (error instanceof RangeError && options.timeout !== undefined && attempts === 0) {
-      throw new CliError(`--timeout '${options.timeout}': ${error.message}`, BAD_INPUT_EXIT_CODE);
+      // The flag is what the user wrote: the adapter's own name for the field is not theirs.
+      const reason = error.message.replace(/^[\w.]*timeoutSeconds /, '');
+      throw new CliError(`--timeout '${options.timeout}': ${reason}`, BAD_INPUT_EXIT_CODE);
     }
     if (ChatError.isInstance(error) && error.kind === 'timeout') {
       const limit = timeoutSeconds ?? 60;

@@ -49,6 +49,7 @@ export async function costCommand(
   const byModel = new Map<string, ModelLines>();
   const problems: string[] = [];
   const unpricedModels = new Set<string>();
+  let failedCalls = 0;
   text.split(/\r?\n/).forEach((raw, index) => {
     if (raw.trim() === '') return;
     const where = `${file}:${index + 1}`;
@@ -60,6 +61,11 @@ export async function costCommand(
       return;
     }
     const line = readCostLine(value, defaultModel);
+    // A failed call is not a line that cannot be costed: it cost nothing, and does not change the exit code.
+    if ('failedCall' in line) {
+      failedCalls += 1;
+      return;
+    }
     if ('problem' in line) {
       problems.push(`${where}: ${line.problem}`);
       return;
@@ -97,12 +103,14 @@ export async function costCommand(
         ...totals,
         models: Object.fromEntries(rows.map((row) => [row.label, row.totals])),
         problems,
+        failedCalls,
       }),
     );
   } else {
     const table = rows.length > 1 ? [...rows, { label: 'total', totals }] : rows;
     if (table.length > 0) io.stdout(`${renderUsageTable('model', table, { color: io.color })}\n`);
     io.stdout(`total: ${formatUsd(totals.usd)} over ${plural(totals.calls, 'call')}\n`);
+    if (failedCalls > 0) io.stderr(`${plural(failedCalls, 'failed call')} without usage: nothing to cost\n`);
     for (const problem of problems) io.stderr(`${safeText(problem)}\n`);
   }
   if (problems.length > 0) {
