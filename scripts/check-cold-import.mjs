@@ -13,7 +13,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { publishedPackages, root } from './workspace-packages.mjs';
+import { libraryPackages, publishedPackages, root } from './workspace-packages.mjs';
 
 const hooks = new URL('./module-graph-hooks.mjs', import.meta.url).href;
 
@@ -88,7 +88,7 @@ export function checkColdImports() {
   try {
     console.log('| cold load | modules | node: built-ins | result |');
     console.log('|---|---:|---:|---|');
-    for (const { name } of publishedPackages()) {
+    for (const { name } of libraryPackages()) {
       for (const how of ['import', 'require']) {
         let urls = [];
         let problems;

@@ -1,6 +1,6 @@
 import type { ChatMessage, ToolSchema } from './chat-client.js';
 
-/** The request the adapter hands to its transport (spec 4.2). */
+/** The request the adapter hands to its transport. */
 export interface TransportRequest {
   model: string;
   messages: ChatMessage[];

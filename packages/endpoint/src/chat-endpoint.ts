@@ -34,7 +34,7 @@ function checkedPrices(prices: Prices | null | undefined): Prices | null {
     throw new TypeError(`ChatEndpoint: prices must be a Prices object or null, got ${typeof prices}`);
   }
   for (const field of PRICE_FIELDS) {
-    // A negative price would make a bill smaller than it could be (spec 8, cost rule).
+    // A negative price would make a bill smaller than it could be.
     if (typeof prices[field] !== 'number' || !Number.isFinite(prices[field]) || prices[field] < 0) {
       throw new TypeError(`ChatEndpoint: prices.${field} must be a finite number >= 0`);
     }
@@ -65,8 +65,8 @@ function checkedPriceBook(book: PriceBook | null | undefined): PriceBook | null 
 }
 
 /**
- * The record of where model calls go (spec 2.2). Instances are frozen, and the
- * record never holds an API key (spec 1.5, 5.1): printing or serialising it is safe.
+ * The record of where model calls go. Instances are frozen, and the
+ * record never holds an API key: printing or serialising it is safe.
  */
 export class ChatEndpoint implements CostModel {
   /** The kind of endpoint. */
@@ -118,10 +118,10 @@ export class ChatEndpoint implements CostModel {
   }
 
   /**
-   * Prices one raw call by the model it was made with (issue 11): the book's price
+   * Prices one raw call by the model it was made with: the book's price
    * for that model at `at` (`'table'`); else the endpoint's own prices when the call
    * used the pricing model, or when the pricing model is unknown (`'endpoint'`, the
-   * spec's rule); else the provider's `usage.cost` (`'provider'`); else unpriced
+   * cost rule); else the provider's `usage.cost` (`'provider'`); else unpriced
    * (`costUsd: null`), never an invented price. The provider's figure is kept as
    * `providerCostUsd` whenever it sent one.
    */
@@ -133,7 +133,7 @@ export class ChatEndpoint implements CostModel {
     });
   }
 
-  /** The USD cost of one usage entry by the spec's cost rule; null without prices or for a usage that is not a plain object. */
+  /** The USD cost of one usage entry by the cost rule; null without prices or for a usage that is not a plain object. */
   cost(usage: unknown): number | null {
     return costOf(this.prices, usage);
   }

@@ -117,7 +117,7 @@ export interface ParsedConfig {
 }
 
 /**
- * {@link parseConfig}, also returning warnings (issue 14): an unknown key inside `models`
+ * {@link parseConfig}, also returning warnings: an unknown key inside `models`
  * (`models.thinkng: unknown key, did you mean "thinking"?`) or inside a `prices` entry, a
  * models key at the top level (no `[models]` header above it), a top-level key near `models` or
  * `prices`. With `strict`, warnings are errors instead.
@@ -162,7 +162,7 @@ function checkConfig(input: unknown, options: ParseConfigOptions): ParsedConfig 
 }
 
 /**
- * Checks a configuration (spec 2.4) and returns it with surrounding whitespace
+ * Checks a configuration and returns it with surrounding whitespace
  * trimmed from `models.chat_base_url`, `models.hunter` and `models.judge`.
  * Unknown keys inside `models` and sections other than `models` and `prices` pass
  * through unchanged (see {@link parseConfigWithWarnings} for the warnings about them).
@@ -172,7 +172,7 @@ function checkConfig(input: unknown, options: ParseConfigOptions): ParsedConfig 
  *   input that is not a plain object, a value of the wrong type, a `chat_base_url`
  *   that `parseBaseUrl` refuses (not an absolute http(s) URL; credentials, never echoed;
  *   a query or fragment) or that is a primary address with a version path such as `/v1`
- *   (spec 7, 9.1), a `chat_api_key_env` that is not an environment variable name, a
+ *  , a `chat_api_key_env` that is not an environment variable name, a
  *   `prices` entry whose `cache_hit_per_m`, `input_per_m` or `output_per_m` is not a
  *   finite number >= 0 (`prices."primary-flash".input_per_m: expected number, got string`),
  *   an object that throws when read, and, with `strict`, every warning.

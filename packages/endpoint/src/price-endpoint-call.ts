@@ -8,7 +8,7 @@ export interface EndpointPricing {
   readonly pricingModel: string | null;
 }
 
-// The platform maps its alias to the default model (spec 5), as the price book does.
+// The platform maps its alias to the default model, as the price book does.
 function canonical(model: string): string {
   const id = model.trim();
   return id === 'primary-chat' ? 'primary-flash' : id;

@@ -7,7 +7,7 @@ import type { ResolvedChatEndpoint } from './resolved-chat-endpoint.js';
 import type { SwitchboardConfig } from './switchboard-config.js';
 
 /**
- * Picks the one chat client and endpoint record, by the spec's resolution rules, in order:
+ * Picks the one chat client and endpoint record, by the resolution rules, in order:
  *
  * 1. `override` given: it, unwrapped, with a `scripted` record (`baseUrl ''`, thinking off, no prices).
  * 2. `SWITCHBOARD_CLIENT` (lowercased, trimmed) is a scripted flag: `scriptedClient(flag)`, same record.
@@ -23,7 +23,7 @@ import type { SwitchboardConfig } from './switchboard-config.js';
  * when it is off. Addresses are normalised by `parseBaseUrl` (no trailing `/`). Records in 4–6
  * carry the pricing model's prices, and their client is a `ChatAdapter` over an `OpenAITransport`
  * with the record as its cost model (`rule` tells which client type `client` is). An empty or blank
- * environment variable counts as unset. Where a key may go (issue 10): plain `http://` only to a
+ * environment variable counts as unset. Where a key may go: plain `http://` only to a
  * loopback address unless `allowInsecureHttp` or `SWITCHBOARD_ALLOW_INSECURE_HTTP=1` allows it;
  * `models.chat_api_key_env` only names a key-like variable (`isKeyLikeVariable`) unless
  * `allowKeyVariable` allows it. `explainResolution` says why a rule did not apply.

@@ -111,7 +111,7 @@ export async function chatCommand(
     resolved = resolveOrExplain(config, io.env);
     const warning = resolved.rule === 'configured' ? unsetKeyWarning(config, io.env) : null;
     if (warning !== null) io.stderr(`switchboard: ${warning}\n`);
-    // Spec 8, rule 3: the endpoint is priced as the detector model, whatever model a call names.
+    // Resolution rule 3: the endpoint is priced as the detector model, whatever model a call names.
     [pricingModel] = resolveModels(config);
     model = options.model?.trim() || pricingModel;
     ({ client, adapter } = callingClient(resolved, maxTokens));
@@ -151,7 +151,7 @@ export async function chatCommand(
   }
   const { endpoint } = resolved;
   const totals = adapter === null ? null : usageTotals(adapter.usage, () => null);
-  // Each call is priced by the model it was made with (issue 11): the records say at which price.
+  // Each call is priced by the model it was made with: the records say at which price.
   const pricing = adapter === null ? null : callPricing(response);
   if (pricing !== null && pricing.costUsd === null && response.calls.some((call) => call.usage !== null)) {
     io.stderr(
