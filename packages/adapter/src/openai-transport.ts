@@ -1,5 +1,6 @@
 import type { InspectOptions, inspect } from 'node:util';
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
+import { loadOpenAI } from './load-openai.js';
 import { parseBaseUrl } from './base-url.js';
 import { abortedError, CallAttempt } from './call-attempt.js';
 import { ChatError } from './chat-error.js';
@@ -107,7 +108,7 @@ export class OpenAITransport implements ChatTransport {
     this.#maxReplyBytes = validateMaxReplyBytes(options.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES);
     // Every option the SDK would otherwise take from an OPENAI_* variable is pinned here;
     // OPENAI_CUSTOM_HEADERS, which cannot be pinned, never reaches the wire (wireFetch builds the headers).
-    this.#client = new OpenAI({
+    this.#client = new (loadOpenAI().OpenAI)({
       apiKey: SDK_KEY_STAND_IN,
       baseURL: this.baseUrl,
       maxRetries: 0,

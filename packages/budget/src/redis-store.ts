@@ -1,4 +1,5 @@
-import { type Cluster, Redis, type RedisOptions } from 'ioredis';
+import type { Cluster, Redis, RedisOptions } from 'ioredis';
+import { loadIoredis } from './load-ioredis.js';
 import type { AcquireRequest, AcquireResult, BudgetStore, ScopeCounters } from './budget-store.js';
 import { ACQUIRE_SCRIPT, COUNTERS_SCRIPT, RENEW_SCRIPT, SETTLE_SCRIPT } from './redis-scripts.js';
 import type { StoredScope } from './scope-limits.js';
@@ -65,7 +66,7 @@ export class RedisBudgetStore implements BudgetStore {
         commandTimeout: timeoutMs,
         lazyConnect: false,
       };
-      this.#client = new Redis(options.url, redisOptions);
+      this.#client = new (loadIoredis().Redis)(options.url, redisOptions);
       // Connection errors surface on the commands; without a listener ioredis would log each.
       this.#client.on('error', () => {});
       this.#owned = true;

@@ -1,64 +1,76 @@
 import { describeType, isPlainObject } from '@switchboard/adapter';
-import { type core, z } from 'zod';
+import type { core } from 'zod';
 import { checkBaseUrl } from './check-base-url.js';
 import { ConfigError } from './config-error.js';
 import { pathText } from './config-path.js';
 import { markWarned } from './config-warning-sink.js';
 import { type ConfigWarning, configWarnings } from './config-warnings.js';
+import { loadZod } from './load-zod.js';
 import type { SwitchboardConfig } from './switchboard-config.js';
 
 const ENVIRONMENT_VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-// An empty (or blank) address counts as unset, like an empty environment variable.
-const chatBaseUrl = z
-  .string()
-  .trim()
-  .superRefine((value, context) => {
-    if (value === '') return;
-    const checked = checkBaseUrl(value, { name: 'models.chat_base_url' });
-    if ('reason' in checked) context.addIssue({ code: 'custom', message: checked.reason });
+// zod is loaded on the first check, so importing this package stays light.
+function buildSchema() {
+  const { z } = loadZod();
+  // An empty (or blank) address counts as unset, like an empty environment variable.
+  const chatBaseUrl = z
+    .string()
+    .trim()
+    .superRefine((value, context) => {
+      if (value === '') return;
+      const checked = checkBaseUrl(value, { name: 'models.chat_base_url' });
+      if ('reason' in checked) context.addIssue({ code: 'custom', message: checked.reason });
+    });
+
+  // The value is never echoed: a key pasted here by mistake must not end up in a message.
+  const chatApiKeyEnv = z.string().superRefine((value, context) => {
+    if (value === '' || ENVIRONMENT_VARIABLE_NAME.test(value)) return;
+    const got =
+      value.trim() === ''
+        ? 'a blank string'
+        : /\s/.test(value)
+          ? 'a string containing whitespace'
+          : 'a string with other characters';
+    context.addIssue({
+      code: 'custom',
+      message: `expected an environment variable name (letters, digits and _, not starting with a digit), got ${got}`,
+    });
   });
 
-// The value is never echoed: a key pasted here by mistake must not end up in a message.
-const chatApiKeyEnv = z.string().superRefine((value, context) => {
-  if (value === '' || ENVIRONMENT_VARIABLE_NAME.test(value)) return;
-  const got =
-    value.trim() === ''
-      ? 'a blank string'
-      : /\s/.test(value)
-        ? 'a string containing whitespace'
-        : 'a string with other characters';
-  context.addIssue({
-    code: 'custom',
-    message: `expected an environment variable name (letters, digits and _, not starting with a digit), got ${got}`,
+  // z.number() already refuses NaN and the infinities.
+  const pricePerMillion = z.number().min(0, { error: 'expected a finite number >= 0' });
+
+  // Known keys are checked; unknown keys and sections pass through unchanged (and are warned about).
+  return z.looseObject({
+    models: z
+      .looseObject({
+        chat_base_url: chatBaseUrl.optional(),
+        chat_api_key_env: chatApiKeyEnv.optional(),
+        thinking: z.boolean().optional(),
+        hunter: z.string().trim().optional(),
+        judge: z.string().trim().optional(),
+      })
+      .optional(),
+    prices: z
+      .record(
+        z.string(),
+        z.looseObject({
+          cache_hit_per_m: pricePerMillion,
+          input_per_m: pricePerMillion,
+          output_per_m: pricePerMillion,
+        }),
+      )
+      .optional(),
   });
-});
+}
 
-// z.number() already refuses NaN and the infinities.
-const pricePerMillion = z.number().min(0, { error: 'expected a finite number >= 0' });
+let schema: ReturnType<typeof buildSchema> | undefined;
 
-// Known keys are checked; unknown keys and sections pass through unchanged (and are warned about).
-const switchboardConfigSchema = z.looseObject({
-  models: z
-    .looseObject({
-      chat_base_url: chatBaseUrl.optional(),
-      chat_api_key_env: chatApiKeyEnv.optional(),
-      thinking: z.boolean().optional(),
-      hunter: z.string().trim().optional(),
-      judge: z.string().trim().optional(),
-    })
-    .optional(),
-  prices: z
-    .record(
-      z.string(),
-      z.looseObject({
-        cache_hit_per_m: pricePerMillion,
-        input_per_m: pricePerMillion,
-        output_per_m: pricePerMillion,
-      }),
-    )
-    .optional(),
-});
+function configSchema(): ReturnType<typeof buildSchema> {
+  schema ??= buildSchema();
+  return schema;
+}
 
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   let value = input;
@@ -132,12 +144,12 @@ export function parseConfigWithWarnings(input: unknown, options: ParseConfigOpti
 }
 
 function checkConfig(input: unknown, options: ParseConfigOptions): ParsedConfig {
-  let result: ReturnType<typeof switchboardConfigSchema.safeParse>;
+  let result: ReturnType<ReturnType<typeof buildSchema>['safeParse']>;
   let warnings: ConfigWarning[];
   try {
     const badShape = shapeError(input);
     if (badShape !== null) throw badShape;
-    result = switchboardConfigSchema.safeParse(input);
+    result = configSchema().safeParse(input);
     warnings = result.success ? configWarnings(input as Record<string, unknown>) : [];
   } catch (error) {
     if (ConfigError.isInstance(error)) throw error;
