@@ -4,7 +4,9 @@
 // budgets (size-limit, .size-limit.mjs), the cold import and require of every
 // published package, the workspace conventions below, knip, the consumer fixture
 // (ESM with moduleResolution bundler and node16, and a CommonJS consumer that is
-// run), the TypeDoc API reference (warnings are errors), the independent-release
+// run), the packed tarballs (no numbered citations, README links inside, and
+// empty projects installed from them: npx @switchboard/cli, loadConfig,
+// @switchboard/scripted without openai), the TypeDoc API reference (warnings are errors), the independent-release
 // dry run of changesets, and biome on the root files that no package's `lint`
 // covers. The package list comes from the workspace (scripts/workspace-packages.mjs).
 // Expects the packages to be built (`pnpm run check:packages` builds first).
@@ -82,6 +84,7 @@ const CHECKS = {
   conventions: checkConventions,
   knip: () => run(bin('knip'), ['--no-progress']),
   consumer: script('check-consumer.mjs'),
+  tarballs: script('check-tarballs.mjs'),
   typedoc: () => run(bin('typedoc'), ['--logLevel', 'Warn']),
   changesets: script('check-changesets.mjs'),
   // The root files no package's `lint` covers.
