@@ -1,10 +1,10 @@
 import type { InspectOptions, inspect } from 'node:util';
 import type OpenAI from 'openai';
-import { loadOpenAI } from './load-openai.js';
 import { parseBaseUrl } from './base-url.js';
 import { abortedError, CallAttempt } from './call-attempt.js';
 import { ChatError } from './chat-error.js';
 import type { ChatTransport, TransportRequest } from './chat-transport.js';
+import { loadOpenAI } from './load-openai.js';
 import { messageOfReply } from './message-of-reply.js';
 import { nonEmptyTools } from './non-empty-tools.js';
 import { isRecord } from './read-field.js';

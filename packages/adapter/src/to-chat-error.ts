@@ -77,7 +77,12 @@ export function statusFailure(
   const message = redact(`${lead}${detail.message ? `: ${detail.message}` : ''}`, context.apiKey);
   // The SDK's own error class for the status, as the cause; built without the body, so nothing deep is walked.
   const cause = redactError(
-    loadOpenAI().APIError.generate(status, undefined, redact(detail.message, context.apiKey), headers ?? new Headers()),
+    loadOpenAI().APIError.generate(
+      status,
+      undefined,
+      redact(detail.message, context.apiKey),
+      headers ?? new Headers(),
+    ),
     context.apiKey,
   );
   if (context.model !== undefined && isModelRejection(status, detail.code, detail.param, detail.message)) {

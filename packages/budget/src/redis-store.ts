@@ -1,6 +1,6 @@
 import type { Cluster, Redis, RedisOptions } from 'ioredis';
-import { loadIoredis } from './load-ioredis.js';
 import type { AcquireRequest, AcquireResult, BudgetStore, ScopeCounters } from './budget-store.js';
+import { loadIoredis } from './load-ioredis.js';
 import { ACQUIRE_SCRIPT, COUNTERS_SCRIPT, RENEW_SCRIPT, SETTLE_SCRIPT } from './redis-scripts.js';
 import type { StoredScope } from './scope-limits.js';
 
