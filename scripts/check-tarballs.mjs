@@ -9,7 +9,9 @@
 //    - `npx @switchboard/cli demo --journal run.jsonl`, then
 //      `npx @switchboard/cli report run.jsonl` (text and --json);
 //    - loadConfig from ESM (./switchboard.toml by default) and CommonJS
-//      (fixtures/tarball/load-config.*);
+//      (fixtures/tarball/load-config.*), and a configuration typo written in
+//      code that must not compile, type-checked as ESM and CommonJS
+//      (fixtures/tarball/config-typo.ts);
 //    - @switchboard/scripted installed alone: neither @switchboard/adapter nor
 //      openai lands in node_modules, and it runs from ESM and CommonJS
 //      (fixtures/tarball/scripted.*).
@@ -31,6 +33,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { publishedPackages, root } from './workspace-packages.mjs';
 
 const fixtures = join(root, 'fixtures/tarball');
@@ -145,14 +148,40 @@ function checkCli(scratch, tarballs) {
   return `npx @switchboard/cli demo, then report run.jsonl: ${calls} calls reported`;
 }
 
+/** Type-checks `files` in `project` against its installed packages; returns the diagnostics as text. */
+function typeErrors(project, files) {
+  const program = ts.createProgram({
+    rootNames: files.map((file) => join(project, file)),
+    options: {
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      strict: true,
+      noEmit: true,
+      // The project installs no @types/node; the packages' own declarations still resolve.
+      types: [],
+      skipLibCheck: true,
+    },
+  });
+  return ts.formatDiagnostics(ts.getPreEmitDiagnostics(program), {
+    getCanonicalFileName: (name) => name,
+    getCurrentDirectory: () => project,
+    getNewLine: () => '\n',
+  });
+}
+
 function checkLoadConfig(scratch, tarballs) {
   const project = installProject(scratch, 'config', ['@switchboard/endpoint'], tarballs);
-  for (const name of ['load-config.mjs', 'load-config.cjs', 'switchboard.toml']) {
+  for (const name of ['load-config.mjs', 'load-config.cjs', 'switchboard.toml', 'config-typo.ts']) {
     cpSync(join(fixtures, name), join(project, name));
   }
-  return ['load-config.mjs', 'load-config.cjs']
-    .map((script) => run(process.execPath, [script], { cwd: project }).trim())
-    .join('\n  ');
+  cpSync(join(fixtures, 'config-typo.ts'), join(project, 'config-typo.cts'));
+  const errors = typeErrors(project, ['config-typo.ts', 'config-typo.cts']);
+  if (errors !== '') throw new Error(`the config typo check did not compile as expected:\n${errors}`);
+  const runs = ['load-config.mjs', 'load-config.cjs'].map((script) =>
+    run(process.execPath, [script], { cwd: project }).trim(),
+  );
+  return [...runs, 'typescript (ESM and CommonJS): a config typo does not compile'].join('\n  ');
 }
 
 function checkScriptedAlone(scratch, tarballs) {
