@@ -8,10 +8,11 @@ import { publishedPackages } from './scripts/workspace-packages.mjs';
 
 const budgets = JSON.parse(readFileSync(new URL('./size-budgets.json', import.meta.url), 'utf8'));
 
-/** The ESM file a package's `import` condition resolves to. */
+/** The ESM file a package's `import` condition resolves to; for a command-line tool, its bin. */
 function esmEntry(manifest) {
   const entry = manifest.exports?.['.'];
-  const target = entry?.import?.default ?? entry?.import ?? entry?.default ?? manifest.main;
+  const bin = typeof manifest.bin === 'string' ? manifest.bin : Object.values(manifest.bin ?? {})[0];
+  const target = entry?.import?.default ?? entry?.import ?? entry?.default ?? manifest.main ?? bin;
   return String(target).replace(/^\.\//, '');
 }
 

@@ -1,12 +1,13 @@
 // The API reference (`pnpm run docs:api`): one section per published workspace
-// package, the list taken from the workspace so private packages stay out.
-import { publishedPackages } from './scripts/workspace-packages.mjs';
+// library package, the list taken from the workspace so private packages (and the
+// command-line tool, which has no API) stay out.
+import { libraryPackages } from './scripts/workspace-packages.mjs';
 
 /** @type {Partial<import('typedoc').TypeDocOptions>} */
 export default {
   name: 'Switchboard',
   entryPointStrategy: 'packages',
-  entryPoints: publishedPackages().map((pkg) => pkg.folder),
+  entryPoints: libraryPackages().map((pkg) => pkg.folder),
   packageOptions: {
     entryPoints: ['src/index.ts'],
     excludeExternals: true,

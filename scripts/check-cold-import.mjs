@@ -4,8 +4,10 @@
 // package, so package.json `exports` is what resolves. It records every module
 // loaded: `import` through a resolve hook, `require` through Module._load.
 // @switchboard/prices must load its own dist file and nothing else, not even a
-// node: built-in; @switchboard/scripted must not load `openai` or `zod`; the
-// other packages' module counts are printed.
+// node: built-in; @switchboard/scripted and @switchboard/telemetry must not load
+// the adapter, `openai` or `zod`; @switchboard/endpoint must not load the TOML
+// parser, nor @switchboard/budget ioredis, until used; every package's module
+// count and cold time are printed.
 //
 // Usage: node scripts/check-cold-import.mjs
 import { spawnSync } from 'node:child_process';
@@ -13,7 +15,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { publishedPackages, root } from './workspace-packages.mjs';
+import { libraryPackages, publishedPackages, root } from './workspace-packages.mjs';
 
 const hooks = new URL('./module-graph-hooks.mjs', import.meta.url).href;
 
@@ -75,11 +77,28 @@ const RULES = {
     if (!urls.includes(own)) return [`it did not load ${own}`];
     return others.length === 0 ? [] : [`it also loaded ${others.join(', ')}`];
   },
-  '@switchboard/scripted': (urls) =>
-    ['openai', 'zod']
-      .filter((name) => urls.some((url) => url.includes(`/node_modules/${name}/`)))
-      .map((name) => `it loaded ${name}`),
+  '@switchboard/scripted': (urls) => loaded(urls, ['openai', 'zod', '@switchboard/adapter']),
+  // The adapter is a type-only (optional peer) dependency of both.
+  '@switchboard/telemetry': (urls) => loaded(urls, ['openai', 'zod', '@switchboard/adapter']),
+  // The TOML parser is loaded on the first TOML file, never on import.
+  '@switchboard/endpoint': (urls) => loaded(urls, ['smol-toml']),
+  // ioredis is loaded when a Redis store is made, never for the memory store.
+  '@switchboard/budget': (urls) => loaded(urls, ['ioredis']),
 };
+
+/** The packages of `names` that a cold load's URLs include (by node_modules path or workspace folder). */
+function loaded(urls, names) {
+  const folder = (name) => `${root}packages/${name.replace('@switchboard/', '')}/`;
+  return names
+    .filter((name) =>
+      urls.some(
+        (url) =>
+          url.includes(`/node_modules/${name}/`) ||
+          (name.startsWith('@switchboard/') && url.startsWith(pathToFileURL(folder(name)).href)),
+      ),
+    )
+    .map((name) => `it loaded ${name}`);
+}
 
 /** Runs every cold load; prints a table; returns false when a rule is broken or a load fails. */
 export function checkColdImports() {
@@ -88,7 +107,7 @@ export function checkColdImports() {
   try {
     console.log('| cold load | modules | node: built-ins | result |');
     console.log('|---|---:|---:|---|');
-    for (const { name } of publishedPackages()) {
+    for (const { name } of libraryPackages()) {
       for (const how of ['import', 'require']) {
         let urls = [];
         let problems;

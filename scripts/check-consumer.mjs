@@ -15,7 +15,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { programDiagnostics } from './program-diagnostics.mjs';
-import { publishedPackages, root } from './workspace-packages.mjs';
+import { libraryPackages, root } from './workspace-packages.mjs';
 
 const fixture = `${root}fixtures/consumer`;
 const RESOLUTIONS = ['bundler', 'node16', 'cjs'];
@@ -75,7 +75,7 @@ export function missingImports() {
     );
     if (missing.length > 0) problems.push(`${name}: ${missing.join(', ')}`);
   }
-  const published = publishedPackages().map((pkg) => pkg.name);
+  const published = libraryPackages().map((pkg) => pkg.name);
   const absent = published.filter((name) => !(name in manifest.dependencies));
   if (absent.length > 0) {
     problems.push(
@@ -135,7 +135,7 @@ export function checkConsumer() {
     console.log(`consumer fixture: FAIL, public names not imported by fixtures/consumer/index.ts:`);
     for (const line of missing) console.log(`  ${line}`);
   }
-  const expected = publishedPackages().length;
+  const expected = libraryPackages().length;
   for (const result of RESOLUTIONS.map(compile)) {
     if (result.checked < expected) {
       ok = false;

@@ -5,7 +5,9 @@
 // published package, the workspace conventions below, knip, the consumer fixture
 // (ESM with moduleResolution bundler and node16, and a CommonJS consumer that is
 // run), the OpenTelemetry consumer (the real @opentelemetry/api with the packed
-// tarballs, ESM and CommonJS), the TypeDoc API reference (warnings are errors), the independent-release
+// tarballs, ESM and CommonJS), the packed tarballs (no numbered citations, README
+// links inside, and empty projects installed from them: npx @switchboard/cli,
+// loadConfig, @switchboard/scripted without openai), the TypeDoc API reference (warnings are errors), the independent-release
 // dry run of changesets, and biome on the root files that no package's `lint`
 // covers. The package list comes from the workspace (scripts/workspace-packages.mjs).
 // Expects the packages to be built (`pnpm run check:packages` builds first).
@@ -84,6 +86,7 @@ const CHECKS = {
   knip: () => run(bin('knip'), ['--no-progress']),
   consumer: script('check-consumer.mjs'),
   'otel-consumer': script('check-otel-consumer.mjs'),
+  tarballs: script('check-tarballs.mjs'),
   typedoc: () => run(bin('typedoc'), ['--logLevel', 'Warn']),
   changesets: script('check-changesets.mjs'),
   // The root files no package's `lint` covers.

@@ -22,5 +22,7 @@ export function workspaceFolders(): string[];
 export function workspacePackages(): WorkspacePackage[];
 /** The packages that are released to the registry. */
 export function publishedPackages(): WorkspacePackage[];
+/** The published packages with an `exports` entry (libraries, not a bin-only tool). */
+export function libraryPackages(): WorkspacePackage[];
 /** Each workspace package's name mapped to its `src/index.ts`, for those that have one. */
 export function sourceEntries(): Record<string, string>;

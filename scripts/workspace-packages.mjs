@@ -46,6 +46,15 @@ export function publishedPackages() {
 }
 
 /**
+ * The published packages that are libraries (a package.json `exports` entry `.`), as
+ * opposed to a command-line tool that only has a `bin` (`@switchboard/cli`): the ones
+ * code imports, so the cold-import, consumer-fixture and API-reference checks cover them.
+ */
+export function libraryPackages() {
+  return publishedPackages().filter((pkg) => pkg.manifest.exports?.['.'] !== undefined);
+}
+
+/**
  * Each workspace package's name (published or private) mapped to its TypeScript
  * source entry, `src/index.ts`, for the packages that have one: vitest's aliases
  * and the README check's `paths` resolve `@switchboard/<name>` to the code as

@@ -1,4 +1,5 @@
 import { defineConfig } from 'tsup';
 import { packageBuild } from '../../tsup.config.base.ts';
 
-export default defineConfig(packageBuild());
+// `shims` gives the CommonJS build an `import.meta.url`, with which ioredis is loaded lazily.
+export default defineConfig(packageBuild({ shims: true }));

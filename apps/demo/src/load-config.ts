@@ -1,63 +1,30 @@
-import { extname } from 'node:path';
-import { ConfigError, parseConfigWithWarnings, type SwitchboardConfig } from '@switchboard/endpoint';
-import { parse as parseToml, TomlError } from 'smol-toml';
-import { BAD_INPUT_EXIT_CODE, CliError } from './cli-error.js';
-import { jsonErrorOffset } from './json-error-offset.js';
-import { readInputFile } from './read-input-file.js';
-import { safeText } from './terminal-text.js';
+import { loadConfig, type SwitchboardConfig } from '@switchboard/endpoint';
 
-/** How `loadConfig` reports what is probably a typo. */
-export interface LoadConfigOptions {
+/** How the CLI loads `--config`: warnings become `warning: <file>: ...` lines, `strict` refuses them. */
+export interface CliConfigOptions {
   /** Make each warning an error (exit 2). */
   strict?: boolean;
   /** Where warnings go (one line each, without a trailing newline). */
   warn: (text: string) => void;
 }
 
-function jsonLocation(text: string): string {
-  const offset = jsonErrorOffset(text);
-  if (offset === null) return '';
-  const before = text.slice(0, offset).split('\n');
-  return `:${before.length}:${(before.at(-1)?.length ?? 0) + 1}`;
-}
-
-function parseText(file: string, text: string): unknown {
-  const isJson = extname(file).toLowerCase() === '.json';
-  try {
-    return isJson ? JSON.parse(text) : parseToml(text);
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    // smol-toml adds the offending lines under the first; V8 may quote the text with its newlines.
-    const reason = isJson ? message.replaceAll('\n', '\\n') : (message.split('\n')[0] ?? '');
-    const where =
-      error instanceof TomlError ? `:${error.line}:${error.column}` : isJson ? jsonLocation(text) : '';
-    throw new CliError(
-      `${file}${where}: not valid ${isJson ? 'JSON' : 'TOML'}: ${safeText(reason)}`,
-      BAD_INPUT_EXIT_CODE,
-    );
-  }
-}
+/**
+ * The configuration a command runs with when no `--config` was given: the CLI reads no file
+ * by itself (a `switchboard.toml` in the working directory is only mentioned when nothing resolves).
+ */
+export const NO_CONFIG_FILE: SwitchboardConfig = Object.freeze({});
 
 /**
- * Reads a `switchboard.toml` (the spec's keys under `[models]`) or a JSON file
- * and validates it with `parseConfig`; probable typos are warned about (errors
- * with `strict`). Without a file, the empty configuration.
+ * `--config FILE` read by the library's `loadConfig` (TOML, or JSON by extension; its
+ * `ConfigError`s exit 2), or {@link NO_CONFIG_FILE} without one.
  */
-export async function loadConfig(
+export async function loadCliConfig(
   file: string | undefined,
-  options: LoadConfigOptions = { warn: () => {} },
+  options: CliConfigOptions,
 ): Promise<SwitchboardConfig> {
-  if (file === undefined) return {};
-  const text = await readInputFile(file, 'config file');
-  const input = parseText(file, text);
-  try {
-    const { config, warnings } = parseConfigWithWarnings(input, { strict: options.strict === true });
-    for (const warning of warnings) options.warn(`warning: ${file}: ${safeText(warning.message)}`);
-    return config;
-  } catch (error) {
-    if (ConfigError.isInstance(error)) {
-      throw new CliError(`${file}: ${safeText(error.message)}`, BAD_INPUT_EXIT_CODE);
-    }
-    throw error;
-  }
+  if (file === undefined) return NO_CONFIG_FILE;
+  return loadConfig(file, {
+    strict: options.strict === true,
+    onWarning: (text) => options.warn(`warning: ${text}`),
+  });
 }

@@ -16,9 +16,9 @@ describe('main', () => {
     expect(JSON.parse(out())).toMatchObject({ rule: 'scripted', endpoint: { provider: 'scripted' } });
   });
 
-  it('returns 1 with the reason on stderr when nothing resolves', async () => {
+  it('returns 2 (bad input) with the reason on stderr when nothing resolves', async () => {
     const { io, err } = memoryIo();
-    expect(await main(['resolve'], io)).toBe(1);
+    expect(await main(['resolve'], io)).toBe(2);
     expect(err()).toMatch(/^switchboard: no chat endpoint/);
   });
 

@@ -12,8 +12,9 @@ import { modelsCommand } from './commands/models.js';
 import { pricesCommand } from './commands/prices.js';
 import { type ReportCommandOptions, reportCommand } from './commands/report.js';
 import { resolveCommand } from './commands/resolve.js';
+import { HELP_FOOTER } from './help-footer.js';
 import type { Io } from './io.js';
-import { loadConfig } from './load-config.js';
+import { loadCliConfig } from './load-config.js';
 
 /** The CLI's version, kept in step with apps/demo/package.json by the build. */
 declare const SWITCHBOARD_VERSION: string;
@@ -32,7 +33,7 @@ interface ConfigOptions {
 /** Builds the `switchboard` command tree; errors propagate to the caller, which decides the exit code. */
 export function createProgram(io: Io): Command {
   const config = (options: ConfigOptions) =>
-    loadConfig(options.config, {
+    loadCliConfig(options.config, {
       strict: options.strict,
       warn: (text) => io.stderr(`switchboard: ${text}\n`),
     });
@@ -47,6 +48,7 @@ export function createProgram(io: Io): Command {
       outputError: (text, write) => write(text.replace(/^error: /, 'switchboard: ')),
     })
     .exitOverride()
+    .addHelpText('after', HELP_FOOTER)
     .showHelpAfterError('(run with --help for usage)');
 
   program

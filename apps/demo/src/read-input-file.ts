@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { BAD_INPUT_EXIT_CODE, CliError } from './cli-error.js';
 
 // The system's error codes in words: a user reads "no such file", not ENOENT.
@@ -9,15 +8,6 @@ const REASONS: Record<string, string> = {
   EPERM: 'permission denied',
   ENOTDIR: 'a part of the path is not a directory',
 };
-
-/** Reads a file the user named, or exits 2 saying what it is for, why it could not be read, and its path. */
-export async function readInputFile(file: string, what: string): Promise<string> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch (error) {
-    throw unreadableFileError(file, what, error);
-  }
-}
 
 /** The exit-2 error for a file the user named that could not be read: what it is for, why (in words), its path. */
 export function unreadableFileError(file: string, what: string, error: unknown): CliError {

@@ -1,7 +1,7 @@
 import type { SwitchboardConfig } from '@switchboard/endpoint';
 
 /**
- * For the configured route (spec 2.4, rule 4), which sends the key of
+ * For the configured route, which sends the key of
  * `models.chat_api_key_env` (or `PRIMARY_API_KEY`) and none when that variable
  * is unset or blank: a warning naming the variable, or null when it is set.
  */

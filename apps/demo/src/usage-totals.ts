@@ -6,7 +6,7 @@ export interface UsageTotals {
   readonly cacheHit: number;
   readonly cacheMiss: number;
   readonly output: number;
-  /** Sum of the per-entry costs; an entry with no cost counts 0 (spec 8). */
+  /** Sum of the per-entry costs; an entry with no cost counts 0. */
   readonly usd: number;
 }
 

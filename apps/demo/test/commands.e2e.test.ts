@@ -1,3 +1,4 @@
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sharedEmulator } from '@switchboard/test-support';
 import { describe, expect, it } from 'vitest';
@@ -43,12 +44,29 @@ describe('switchboard resolve', () => {
     expect(JSON.parse(run.stdout).endpoint).toMatchObject({ provider: 'primary', thinking: true });
   });
 
-  it('exits 1 with a one-line reason when nothing resolves', async () => {
+  it('exits 2 (bad input) with a one-line reason when nothing resolves', async () => {
     const run = await runCli(['resolve']);
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
     expect(run.stderr).toMatch(/^switchboard: no chat endpoint: set PRIMARY_API_KEY/);
+    expect(run.stderr).not.toContain('--config');
+  });
+
+  it('mentions --config when a switchboard.toml sits unread in the working directory', async () => {
+    const project = join(directory.path, 'with-toml');
+    await mkdir(project, { recursive: true });
+    await writeFile(join(project, 'switchboard.toml'), '[models]\nchat_base_url = "http://127.0.0.1:9"\n');
+    const run = await runCli(['resolve'], {}, '', project);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(
+      /^switchboard: no chat endpoint: .*; a switchboard\.toml is in this folder but was not read: pass --config switchboard\.toml\n$/,
+    );
+    const read = await runCli(['resolve', '--json', '--config', 'switchboard.toml'], {}, '', project);
+    expect(JSON.parse(read.stdout).endpoint).toMatchObject({
+      provider: 'custom',
+      baseUrl: 'http://127.0.0.1:9',
+    });
   });
 });
 

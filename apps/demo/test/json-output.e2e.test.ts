@@ -75,6 +75,7 @@ describe('--json is machine-readable output on every command', () => {
       models: { 'primary-flash': { calls: 1, cacheHit: 0, cacheMiss: 0, output: 1_000_000, usd: 1.32 } },
       problems: [`${log}:2: expected a usage object, got array`],
       problemCount: 1,
+      failedCalls: 0,
     });
     expect(run.stderr.trim()).toBe(
       `switchboard: 1 line in ${log} could not be costed, left out of the total`,

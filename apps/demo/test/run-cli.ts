@@ -15,12 +15,13 @@ export interface CliRun {
 /**
  * Runs `switchboard ...args` in a child process with only the given
  * environment (plus PATH), so the developer's own keys never leak in; `input`
- * is written to its stdin, which is then closed.
+ * is written to its stdin, which is then closed; `cwd` is its working directory.
  */
 export function runCli(
   args: readonly string[],
   env: Record<string, string> = {},
   input = '',
+  cwd?: string,
 ): Promise<CliRun> {
   if (!existsSync(CLI_PATH)) {
     throw new Error(`${CLI_PATH} is missing: build the CLI first (pnpm build)`);
@@ -29,7 +30,7 @@ export function runCli(
     const child = execFile(
       process.execPath,
       [CLI_PATH, ...args],
-      { env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...env }, timeout: 30_000 },
+      { env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...env }, timeout: 30_000, cwd },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
         resolve({ code, stdout, stderr });

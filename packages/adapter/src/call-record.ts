@@ -39,7 +39,7 @@ export interface CallRecord extends CallPricing {
   readonly maxTokens?: number | null;
   /**
    * The sampling temperature of the request: the caller's, or 0, the raw call's own default
-   * (spec section 8) when the caller gave none.
+   * when the caller gave none.
    */
   readonly temperature?: number;
   /**

@@ -292,7 +292,7 @@ export class ChatAdapter implements ChatClient {
       maxTokens,
       deadlineSeconds,
       jsonObject: request.jsonObject === true,
-      // Spec section 8: the raw call's default temperature is 0.
+      // The raw call's default temperature is 0.
       temperature: typeof request.temperature === 'number' ? request.temperature : 0,
     };
   }

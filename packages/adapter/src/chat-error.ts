@@ -73,7 +73,7 @@ export class ChatError extends Error {
    * (`x-should-retry`, a cut-off or whitespace-only body, a wait past the cap).
    */
   readonly retryable: boolean;
-  /** True for `model_rejected`: the caller records a degradation, never a verdict (spec 7). */
+  /** True for `model_rejected`: the caller records a degradation, never a verdict. */
   readonly degradation: boolean;
   /** The server's `retry-after` wait in seconds, set when it was past the cap and the call ended instead. */
   readonly retryAfterSeconds?: number;

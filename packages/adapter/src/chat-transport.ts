@@ -1,7 +1,7 @@
 import type { ChatMessage, ToolSchema } from './chat-client.js';
 import type { ChatError } from './chat-error.js';
 
-/** The request the adapter hands to its transport (spec 4.2). */
+/** The request the adapter hands to its transport. */
 export interface TransportRequest {
   model: string;
   messages: ChatMessage[];

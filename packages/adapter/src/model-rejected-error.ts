@@ -16,7 +16,7 @@ const marker = Symbol.for('switchboard.model-rejected-error');
 
 /**
  * The platform refused the model id with HTTP 400 and listed the API model
- * names it accepts (spec 7). Callers record this as a degradation.
+ * names it accepts. Callers record this as a degradation.
  */
 export class ModelRejectedError extends ChatError {
   override readonly name: string = 'ModelRejectedError';

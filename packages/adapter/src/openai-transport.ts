@@ -1,10 +1,11 @@
 import type { InspectOptions, inspect } from 'node:util';
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { parseBaseUrl } from './base-url.js';
 import { abortedError, CallAttempt } from './call-attempt.js';
 import { deadlineLeftMs } from './call-deadline.js';
 import { ChatError } from './chat-error.js';
 import type { ChatTransport, TransportRequest, TransportStream } from './chat-transport.js';
+import { loadOpenAI } from './load-openai.js';
 import { messageOfReply } from './message-of-reply.js';
 import { nonEmptyTools } from './non-empty-tools.js';
 import { isRecord } from './read-field.js';
@@ -118,7 +119,7 @@ export class OpenAITransport implements ChatTransport {
     this.#maxEventBytes = validateBytes(options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES, 'maxEventBytes');
     // Every option the SDK would otherwise take from an OPENAI_* variable is pinned here;
     // OPENAI_CUSTOM_HEADERS, which cannot be pinned, never reaches the wire (wireFetch builds the headers).
-    this.#client = new OpenAI({
+    this.#client = new (loadOpenAI().OpenAI)({
       apiKey: SDK_KEY_STAND_IN,
       baseURL: this.baseUrl,
       maxRetries: 0,

@@ -1,5 +1,5 @@
 /**
- * The API model names a platform lists when it refuses a model id (spec 7),
+ * The API model names a platform lists when it refuses a model id,
  * e.g. `"... Supported API model names: primary-flash, primary-v4-pro"` gives
  * `['primary-flash', 'primary-v4-pro']`, as does "The supported API model names
  * are primary-flash or primary-v4-pro, but you passed x.". Tolerates backticks, quotes, `and`/`or`
@@ -22,7 +22,7 @@ export function supportedModels(message: string): string[] {
 }
 
 /**
- * Whether a 400 reply refuses the model id (spec 7): by its code, its param, a
+ * Whether a 400 reply refuses the model id: by its code, its param, a
  * message listing model names, or the platform's bare "Model Not Exist".
  */
 export function isModelRejection(status: number, code: unknown, param: unknown, message: string): boolean {

@@ -1,4 +1,4 @@
-/** Per-attempt timeout when a call gives none (spec 4.1). */
+/** Per-attempt timeout when a call gives none. */
 const DEFAULT_TIMEOUT_SECONDS = 60;
 
 // Node's timers hold a signed 32-bit count of milliseconds; a longer delay fires after 1 ms.

@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
-import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { ChatError, type ChatErrorKind } from './chat-error.js';
+import { loadOpenAI } from './load-openai.js';
 import { ModelRejectedError } from './model-rejected-error.js';
 import { isRecord } from './read-field.js';
 import { redact, redactError } from './redact.js';
@@ -43,6 +43,7 @@ export function describeCall(context: CallContext, status?: number): string {
 export function toChatError(error: unknown, context: CallContext): ChatError {
   if (ChatError.isInstance(error)) return error;
   const cause = redactError(error, context.apiKey);
+  const { APIConnectionError, APIConnectionTimeoutError, APIUserAbortError } = loadOpenAI();
   const fail = (kind: ChatErrorKind, detail: string, retryable: boolean): ChatError =>
     new ChatError({ kind, cause, message: redact(detail, context.apiKey), retryable });
 
@@ -80,7 +81,12 @@ export function statusFailure(
   const message = redact(`${lead}${detail.message ? `: ${detail.message}` : ''}${hint}`, context.apiKey);
   // The SDK's own error class for the status, as the cause; built without the body, so nothing deep is walked.
   const cause = redactError(
-    APIError.generate(status, undefined, redact(detail.message, context.apiKey), headers ?? new Headers()),
+    loadOpenAI().APIError.generate(
+      status,
+      undefined,
+      redact(detail.message, context.apiKey),
+      headers ?? new Headers(),
+    ),
     context.apiKey,
   );
   if (context.model !== undefined && isModelRejection(status, detail.code, detail.param, detail.message)) {

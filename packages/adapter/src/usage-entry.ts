@@ -1,6 +1,6 @@
 /**
  * One reply's `usage`, as the provider sent it (a frozen plain copy): the token
- * fields the spec and the platforms use, plus whatever else the provider adds.
+ * fields the cost rule and the platforms use, plus whatever else the provider adds.
  * A broken server may send anything; the price functions read each field defensively.
  */
 export interface UsageEntry {

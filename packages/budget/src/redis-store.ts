@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type Cluster, Redis, type RedisOptions } from 'ioredis';
+import type { Cluster, Redis, RedisOptions } from 'ioredis';
 import type {
   AcquireRequest,
   AcquireResult,
@@ -7,6 +7,7 @@ import type {
   ScopeCounters,
   Settlement,
 } from './budget-store.js';
+import { loadIoredis } from './load-ioredis.js';
 import {
   ACQUIRE_SCRIPT,
   COUNTERS_SCRIPT,
@@ -111,7 +112,7 @@ export class RedisBudgetStore implements BudgetStore {
         retryStrategy: (times) => Math.min(50 * times, 1000),
       };
       this.#where = url.host;
-      this.#client = new Redis(options.url, redisOptions);
+      this.#client = new (loadIoredis().Redis)(options.url, redisOptions);
       this.#owned = true;
     } else {
       throw new TypeError('RedisBudgetStore needs options.client (an ioredis client) or options.url');

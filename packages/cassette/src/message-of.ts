@@ -1,4 +1,4 @@
-/** `choices[0].message` of a reply payload with the choice's logprobs merged in (spec 4.2), else `{}`. */
+/** `choices[0].message` of a reply payload with the choice's logprobs merged in, else `{}`. */
 export function messageOf(reply: unknown): Record<string, unknown> {
   const choice = (reply as { choices?: unknown[] } | null)?.choices?.[0] as
     | Record<string, unknown>

@@ -8,6 +8,11 @@ export interface CodeBlock {
   readonly language: 'ts' | 'js';
   /** Why the block is not checked, from a ```ts no-check <reason> fence; null when it is checked. */
   readonly skipReason: string | null;
+  /**
+   * Why the block is type-checked but not run, from a ```ts no-run <reason> fence (e.g. it
+   * needs a Redis server or an OpenTelemetry collector); null when it is run.
+   */
+  readonly noRunReason: string | null;
   /** The code between the fences. */
   readonly code: string;
   /**
@@ -31,9 +36,10 @@ const OPENING = /^ {0,3}(`{3,})\s*([\w-]*)(.*)$/;
 /**
  * The ts/js fenced code blocks of a Markdown text. A fence's info string may
  * say `continues` (the block goes on from the previous ts/js block, e.g. uses
- * its `emulator`), or `no-check` followed by the reason (```` ```ts no-check
- * needs a live key ````); a bare `no-check` without a reason is returned with
- * the reason `''`, which the docs test refuses.
+ * its `emulator`), `no-check` followed by the reason (```` ```ts no-check
+ * needs a live key ````), or `no-run` and the reason (type-checked, not run); a
+ * bare `no-check` or `no-run` without a reason is returned with the reason `''`,
+ * which the docs test refuses.
  */
 export function extractCodeBlocks(file: string, markdown: string): CodeBlock[] {
   const lines = markdown.split(/\r?\n/);
@@ -49,6 +55,7 @@ export function extractCodeBlocks(file: string, markdown: string): CodeBlock[] {
     if (language !== undefined) {
       const flags = rest.trim();
       const skip = /^no-check\b(.*)$/.exec(flags);
+      const noRun = /\bno-run\b(.*)$/.exec(flags);
       const previous = blocks.filter((block) => block.skipReason === null).at(-1);
       const continues = /^continues\b/.test(flags) && previous !== undefined;
       blocks.push({
@@ -56,6 +63,7 @@ export function extractCodeBlocks(file: string, markdown: string): CodeBlock[] {
         line: index + 1,
         language,
         skipReason: skip === null ? null : (skip[1] ?? '').trim(),
+        noRunReason: noRun === null ? null : (noRun[1] ?? '').trim(),
         code: lines.slice(index + 1, end).join('\n'),
         prelude: continues ? `${previous.prelude}${previous.code}\n` : '',
       });

@@ -18,9 +18,9 @@ export interface AdapterRouteInit {
   thinking: boolean;
   /** Whether the adapter sends `thinking: {type: 'disabled'}`: `!thinking` in rules 4 and 5, false in rule 6. */
   disableThinking: boolean;
-  /** The pricing model: the detector model (spec "Resolution rules" 3). */
+  /** The pricing model: the detector model (resolution rule 3). */
   model: string;
-  /** The book each call is priced with, by its own model (issue 11). */
+  /** The book each call is priced with, by its own model. */
   priceBook: PriceBook;
   /** A cassette to record the route's calls to, or replay them from; null: none. */
   cassette: CassetteSetting | null;

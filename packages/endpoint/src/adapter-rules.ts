@@ -12,7 +12,7 @@ import { modelsOfParsed } from './resolve-models.js';
 import { type RuleContext, type RuleStep, refused } from './rule-step.js';
 import type { SwitchboardConfig } from './switchboard-config.js';
 
-/** The gateway's address when `GATEWAY_BASE_URL` is unset. It carries a version path (spec 9.1). */
+/** The gateway's address when `GATEWAY_BASE_URL` is unset. It carries a version path. */
 export const GATEWAY_DEFAULT_BASE_URL = 'https://gateway.example/api/v1';
 
 const PRIMARY_API_KEY = 'PRIMARY_API_KEY';
@@ -100,7 +100,7 @@ export function gatewayStep(config: SwitchboardConfig, context: RuleContext): Ru
   });
   const problem = 'reason' in checked ? checked.reason : insecureReason(checked.address, context);
   if (problem !== null || !('address' in checked)) {
-    // Spec 7: a gateway client that cannot be built from the environment means no route (null, not an error).
+    // A gateway client that cannot be built from the environment means no route (null, not an error).
     return {
       rule: 'gateway',
       outcome: 'failed',

@@ -37,7 +37,7 @@ function checkedPrices(prices: Prices | null | undefined): Prices | null {
     throw new TypeError(`ChatEndpoint: prices must be a Prices object or null, got ${typeof prices}`);
   }
   for (const field of PRICE_FIELDS) {
-    // A negative price would make a bill smaller than it could be (spec 8, cost rule).
+    // A negative price would make a bill smaller than it could be.
     if (typeof prices[field] !== 'number' || !Number.isFinite(prices[field]) || prices[field] < 0) {
       throw new TypeError(`ChatEndpoint: prices.${field} must be a finite number >= 0`);
     }
@@ -68,8 +68,8 @@ function checkedPriceBook(book: PriceBook | null | undefined): PriceBook | null 
 }
 
 /**
- * The record of where model calls go (spec 2.2). Instances are frozen, and the
- * record never holds an API key (spec 1.5, 5.1): printing or serialising it is safe.
+ * The record of where model calls go. Instances are frozen, and the
+ * record never holds an API key: printing or serialising it is safe.
  */
 export class ChatEndpoint implements CostModel {
   /** The kind of endpoint. */
@@ -140,7 +140,7 @@ export class ChatEndpoint implements CostModel {
     });
   }
 
-  /** The USD cost of one usage entry by the spec's cost rule; null without prices or for a usage that is not a plain object. */
+  /** The USD cost of one usage entry by the cost rule; null without prices or for a usage that is not a plain object. */
   cost(usage: unknown): number | null {
     return costOf(this.prices, usage);
   }

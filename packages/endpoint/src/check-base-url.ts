@@ -15,7 +15,7 @@ export type BaseUrlOutcome = { readonly address: string } | { readonly reason: s
 
 /**
  * Checks a base address by the adapter's `parseBaseUrl` rule and, for a primary
- * address, the version-path rule (spec 7, 9.1) — the same whichever way the address arrives.
+ * address, the version-path rule — the same whichever way the address arrives.
  */
 export function checkBaseUrl(value: string, check: BaseUrlCheck): BaseUrlOutcome {
   let address: string;

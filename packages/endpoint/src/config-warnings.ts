@@ -11,7 +11,7 @@ export interface ConfigWarning {
   readonly suggestion: string | null;
 }
 
-/** The keys `parseConfig` reads under `[models]` (spec 2.4). */
+/** The keys `parseConfig` reads under `[models]`. */
 const MODELS_KEYS: readonly string[] = ['chat_base_url', 'chat_api_key_env', 'thinking', 'hunter', 'judge'];
 const PRICE_KEYS: readonly string[] = ['cache_hit_per_m', 'input_per_m', 'output_per_m'];
 const SECTIONS: readonly string[] = ['models', 'prices', 'telemetry'];
@@ -81,7 +81,7 @@ function strayTopLevelKeys(input: Record<string, unknown>): ConfigWarning[] {
 }
 
 /**
- * The warnings of a configuration that passed `parseConfig`'s type checks (issue 14): unknown
+ * The warnings of a configuration that passed `parseConfig`'s type checks: unknown
  * keys inside `models`, `telemetry` and each `prices` entry (with the nearest known key), and
  * top-level keys that look like models keys or section names. Other sections pass silently.
  */

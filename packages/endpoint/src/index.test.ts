@@ -24,6 +24,11 @@ describe('@switchboard/endpoint public surface', () => {
     expect(api.ALLOW_INSECURE_HTTP_ENV).toBe('SWITCHBOARD_ALLOW_INSECURE_HTTP');
   });
 
+  it('exports the names of the third round', () => {
+    expect(typeof api.loadConfig).toBe('function');
+    expect(api.DEFAULT_CONFIG_FILE).toBe('switchboard.toml');
+  });
+
   it('exports the constants with the contract values', () => {
     expect({
       DEFAULT_DETECTOR_MODEL: api.DEFAULT_DETECTOR_MODEL,

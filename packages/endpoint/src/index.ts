@@ -11,6 +11,8 @@ export { explainResolution } from './explain-resolution.js';
 export { ALLOW_INSECURE_HTTP_ENV, isLoopbackAddress } from './insecure-http.js';
 export type { KeyVariableAllowance } from './key-variable.js';
 export { isKeyLikeVariable, KEY_VARIABLE_RULE } from './key-variable.js';
+export type { LoadConfigOptions } from './load-config.js';
+export { DEFAULT_CONFIG_FILE, loadConfig } from './load-config.js';
 export type { ParseConfigOptions, ParsedConfig } from './parse-config.js';
 export { parseConfig, parseConfigWithWarnings } from './parse-config.js';
 export { PRIMARY_DEFAULT_BASE_URL } from './primary-base-url.js';

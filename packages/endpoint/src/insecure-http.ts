@@ -22,7 +22,7 @@ export function insecureHttpAllowed(
 
 /**
  * Why a key may not go to `address`, or null when it may: plain `http://` is for
- * loopback addresses only, unless allowed (issue 10: the configuration file is
+ * loopback addresses only, unless allowed (the configuration file is
  * untrusted input; the code and the environment belong to whoever runs the pipeline).
  */
 export function insecureHttpReason(address: string, allowed: boolean): string | null {

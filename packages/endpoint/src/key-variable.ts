@@ -27,7 +27,7 @@ export const KEY_VARIABLE_RULE =
   'a name ending in KEY or TOKEN (such as TEAM_API_KEY), without SECRET, PASSWORD, PRIVATE or SESSION, and not a cloud or CI credential (AWS_*, AZURE_*, GOOGLE_*, GITHUB_*, GH_*, NPM_*, CI_*, ...)';
 
 /**
- * Whether `models.chat_api_key_env` may name this variable by default (issue 10): the
+ * Whether `models.chat_api_key_env` may name this variable by default: the
  * configuration file is untrusted, so it may only point at a key meant for a chat
  * endpoint, never at `PATH` or another tool's secret such as `AWS_SECRET_ACCESS_KEY`.
  * Case-insensitive. See {@link KEY_VARIABLE_RULE}.

@@ -54,14 +54,14 @@ describe('parseConfig', () => {
       const extra = { nested: [1, 2] };
       const parsed = parseConfig({ models: { hunter: 'primary-flash', embedder: 'other', extra } });
       expect(parsed.models).toEqual({ hunter: 'primary-flash', embedder: 'other', extra });
-      expect(parsed.models?.extra).toBe(extra);
+      expect((parsed.models as Record<string, unknown> | undefined)?.extra).toBe(extra);
     });
 
     it('keeps sections other than models unchanged, whatever their type', () => {
       const detectors = { enabled: ['injection'], budget: 3 };
       const parsed = parseConfig({ detectors, version: 2, notes: null });
       expect(parsed).toEqual({ detectors, version: 2, notes: null });
-      expect(parsed.detectors).toBe(detectors);
+      expect((parsed as Record<string, unknown>).detectors).toBe(detectors);
     });
   });
 

@@ -1,93 +1,107 @@
-import { type core, z } from 'zod';
+import type { core } from 'zod';
 import { checkBaseUrl } from './check-base-url.js';
 import { ConfigError } from './config-error.js';
 import { pathText } from './config-path.js';
+import { markWarned } from './config-warning-sink.js';
 import { type ConfigWarning, configWarnings } from './config-warnings.js';
 import { describeType, isPlainObject } from './describe-type.js';
+import { loadZod } from './load-zod.js';
 import type { SwitchboardConfig } from './switchboard-config.js';
 
 const ENVIRONMENT_VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-// An empty (or blank) address counts as unset, like an empty environment variable.
-const chatBaseUrl = z
-  .string()
-  .trim()
-  .superRefine((value, context) => {
-    if (value === '') return;
-    const checked = checkBaseUrl(value, { name: 'models.chat_base_url' });
-    if ('reason' in checked) context.addIssue({ code: 'custom', message: checked.reason });
-  });
-
-// The value is never echoed: a key pasted here by mistake must not end up in a message.
-const chatApiKeyEnv = z.string().superRefine((value, context) => {
-  if (value === '' || ENVIRONMENT_VARIABLE_NAME.test(value)) return;
-  const got =
-    value.trim() === ''
-      ? 'a blank string'
-      : /\s/.test(value)
-        ? 'a string containing whitespace'
-        : 'a string with other characters';
-  context.addIssue({
-    code: 'custom',
-    message: `expected an environment variable name (letters, digits and _, not starting with a digit), got ${got}`,
-  });
-});
-
 // The shape of the OpenTelemetry GenAI conventions' `gen_ai.provider.name` values.
 const GEN_AI_PROVIDER_NAME = /^[a-z][a-z0-9_]*(\.[a-z0-9_]+)*$/;
-const providerName = z
-  .string()
-  .max(64, { error: 'expected at most 64 characters' })
-  .regex(GEN_AI_PROVIDER_NAME, {
-    error:
-      "expected a gen_ai.provider.name value as the OpenTelemetry GenAI conventions list it (lowercase words joined by '.')",
+
+// zod is loaded on the first check, so importing this package stays light.
+function buildSchema() {
+  const { z } = loadZod();
+  // An empty (or blank) address counts as unset, like an empty environment variable.
+  const chatBaseUrl = z
+    .string()
+    .trim()
+    .superRefine((value, context) => {
+      if (value === '') return;
+      const checked = checkBaseUrl(value, { name: 'models.chat_base_url' });
+      if ('reason' in checked) context.addIssue({ code: 'custom', message: checked.reason });
+    });
+
+  // The value is never echoed: a key pasted here by mistake must not end up in a message.
+  const chatApiKeyEnv = z.string().superRefine((value, context) => {
+    if (value === '' || ENVIRONMENT_VARIABLE_NAME.test(value)) return;
+    const got =
+      value.trim() === ''
+        ? 'a blank string'
+        : /\s/.test(value)
+          ? 'a string containing whitespace'
+          : 'a string with other characters';
+    context.addIssue({
+      code: 'custom',
+      message: `expected an environment variable name (letters, digits and _, not starting with a digit), got ${got}`,
+    });
   });
 
-// z.number() already refuses NaN and the infinities.
-const pricePerMillion = z.number().min(0, { error: 'expected a finite number >= 0' });
+  // The shape of the OpenTelemetry GenAI conventions' `gen_ai.provider.name` values.
+  const providerName = z
+    .string()
+    .max(64, { error: 'expected at most 64 characters' })
+    .regex(GEN_AI_PROVIDER_NAME, {
+      error:
+        "expected a gen_ai.provider.name value as the OpenTelemetry GenAI conventions list it (lowercase words joined by '.')",
+    });
 
-// Known keys are checked; unknown keys and sections pass through unchanged (and are warned about).
-const switchboardConfigSchema = z.looseObject({
-  models: z
-    .looseObject({
-      chat_base_url: chatBaseUrl.optional(),
-      chat_api_key_env: chatApiKeyEnv.optional(),
-      thinking: z.boolean().optional(),
-      hunter: z.string().trim().optional(),
-      judge: z.string().trim().optional(),
-    })
-    .optional(),
-  prices: z
-    .record(
-      z.string(),
-      z.looseObject({
-        cache_hit_per_m: pricePerMillion,
-        input_per_m: pricePerMillion,
-        output_per_m: pricePerMillion,
-      }),
-    )
-    .optional(),
-  telemetry: z
-    .looseObject({
-      provider_name: z
-        .union(
-          [
-            providerName,
-            z.strictObject({
-              primary: providerName.optional(),
-              gateway: providerName.optional(),
-              custom: providerName.optional(),
-            }),
-          ],
-          {
-            error:
-              'expected a gen_ai.provider.name string, or a table of them by provider (primary, gateway, custom)',
-          },
-        )
-        .optional(),
-    })
-    .optional(),
-});
+  // z.number() already refuses NaN and the infinities.
+  const pricePerMillion = z.number().min(0, { error: 'expected a finite number >= 0' });
+
+  // Known keys are checked; unknown keys and sections pass through unchanged (and are warned about).
+  return z.looseObject({
+    models: z
+      .looseObject({
+        chat_base_url: chatBaseUrl.optional(),
+        chat_api_key_env: chatApiKeyEnv.optional(),
+        thinking: z.boolean().optional(),
+        hunter: z.string().trim().optional(),
+        judge: z.string().trim().optional(),
+      })
+      .optional(),
+    prices: z
+      .record(
+        z.string(),
+        z.looseObject({
+          cache_hit_per_m: pricePerMillion,
+          input_per_m: pricePerMillion,
+          output_per_m: pricePerMillion,
+        }),
+      )
+      .optional(),
+    telemetry: z
+      .looseObject({
+        provider_name: z
+          .union(
+            [
+              providerName,
+              z.strictObject({
+                primary: providerName.optional(),
+                gateway: providerName.optional(),
+                custom: providerName.optional(),
+              }),
+            ],
+            {
+              error:
+                'expected a gen_ai.provider.name string, or a table of them by provider (primary, gateway, custom)',
+            },
+          )
+          .optional(),
+      })
+      .optional(),
+  });
+}
+
+let schema: ReturnType<typeof buildSchema> | undefined;
+
+function configSchema(): ReturnType<typeof buildSchema> {
+  schema ??= buildSchema();
+  return schema;
+}
 
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   let value = input;
@@ -146,7 +160,7 @@ export interface ParsedConfig {
 }
 
 /**
- * {@link parseConfig}, also returning warnings (issue 14): an unknown key inside `models`
+ * {@link parseConfig}, also returning warnings: an unknown key inside `models`
  * (`models.thinkng: unknown key, did you mean "thinking"?`) or inside a `prices` entry, a
  * models key at the top level (no `[models]` header above it), a top-level key near `models` or
  * `prices`. With `strict`, warnings are errors instead.
@@ -154,12 +168,19 @@ export interface ParsedConfig {
  * @throws {ConfigError} as {@link parseConfig} does; with `strict`, also naming every warning.
  */
 export function parseConfigWithWarnings(input: unknown, options: ParseConfigOptions = {}): ParsedConfig {
-  let result: ReturnType<typeof switchboardConfigSchema.safeParse>;
+  const parsed = checkConfig(input, options);
+  // The caller holds the warnings now: resolving this configuration does not repeat them.
+  markWarned(parsed.config);
+  return parsed;
+}
+
+function checkConfig(input: unknown, options: ParseConfigOptions): ParsedConfig {
+  let result: ReturnType<ReturnType<typeof buildSchema>['safeParse']>;
   let warnings: ConfigWarning[];
   try {
     const badShape = shapeError(input);
     if (badShape !== null) throw badShape;
-    result = switchboardConfigSchema.safeParse(input);
+    result = configSchema().safeParse(input);
     warnings = result.success ? configWarnings(input as Record<string, unknown>) : [];
   } catch (error) {
     if (ConfigError.isInstance(error)) throw error;
@@ -184,7 +205,7 @@ export function parseConfigWithWarnings(input: unknown, options: ParseConfigOpti
 }
 
 /**
- * Checks a configuration (spec 2.4) and returns it with surrounding whitespace
+ * Checks a configuration and returns it with surrounding whitespace
  * trimmed from `models.chat_base_url`, `models.hunter` and `models.judge`.
  * Unknown keys inside `models` and sections other than `models` and `prices` pass
  * through unchanged (see {@link parseConfigWithWarnings} for the warnings about them).
@@ -194,11 +215,11 @@ export function parseConfigWithWarnings(input: unknown, options: ParseConfigOpti
  *   input that is not a plain object, a value of the wrong type, a `chat_base_url`
  *   that `parseBaseUrl` refuses (not an absolute http(s) URL; credentials, never echoed;
  *   a query or fragment) or that is a primary address with a version path such as `/v1`
- *   (spec 7, 9.1), a `chat_api_key_env` that is not an environment variable name, a
+ *  , a `chat_api_key_env` that is not an environment variable name, a
  *   `prices` entry whose `cache_hit_per_m`, `input_per_m` or `output_per_m` is not a
  *   finite number >= 0 (`prices."primary-flash".input_per_m: expected number, got string`),
  *   an object that throws when read, and, with `strict`, every warning.
  */
 export function parseConfig(input: unknown, options: ParseConfigOptions = {}): SwitchboardConfig {
-  return parseConfigWithWarnings(input, options).config;
+  return checkConfig(input, options).config;
 }

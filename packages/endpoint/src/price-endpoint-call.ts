@@ -10,7 +10,7 @@ export interface EndpointPricing {
   readonly shippedTable: boolean;
 }
 
-// The platform maps its alias to the default model (spec 5), as the price book does.
+// The platform maps its alias to the default model, as the price book does.
 function canonical(model: string): string {
   const id = model.trim();
   return id === 'primary-chat' ? 'primary-flash' : id;

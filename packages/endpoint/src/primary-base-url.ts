@@ -1,9 +1,9 @@
-/** The primary platform's address. It carries no version suffix: the platform rejects a `/v1` path (spec 7, 9.1). */
+/** The primary platform's address. It carries no version suffix: the platform rejects a `/v1` path. */
 export const PRIMARY_DEFAULT_BASE_URL = 'https://api.primary.example';
 
 /**
  * Why a primary address is refused, or null when it is fine: the primary platform
- * uses unversioned addresses and rejects a version path such as `/v1` (spec 7, 9.1).
+ * uses unversioned addresses and rejects a version path such as `/v1`.
  * `address` is normalised (see `parseBaseUrl`), so a trailing `/` is already gone.
  */
 export function primaryVersionPathReason(address: string): string | null {

@@ -1,7 +1,7 @@
 import type { ProviderKind } from './provider-kind.js';
 
 /**
- * The provider an address belongs to (spec "Resolution rules" 4): `primary` when it
+ * The provider an address belongs to (resolution rule 4): `primary` when it
  * contains that name (checked first, so an address naming both is `primary`),
  * `gateway` when it contains that name, else `custom`. Case-insensitive.
  *

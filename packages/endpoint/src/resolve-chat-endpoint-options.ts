@@ -1,6 +1,7 @@
 import type { CallObserver, ChatClient } from '@switchboard/adapter';
 import type { PriceBook } from '@switchboard/prices';
 import type { CassetteOption } from './cassette-setting.js';
+import type { ConfigWarning } from './config-warnings.js';
 import type { KeyVariableAllowance } from './key-variable.js';
 
 /** Options of `resolveChatEndpoint` and `explainResolution`. */
@@ -42,4 +43,11 @@ export interface ResolveChatEndpointOptions {
    * with `SWITCHBOARD_CASSETTE_PATH`, else none.
    */
   cassette?: CassetteOption;
+  /**
+   * Told each warning about a configuration object passed straight in (an unknown key inside
+   * `models`, a models key at the top level, ...), as `loadConfig` tells a file's. Default:
+   * `process.emitWarning(text, 'SwitchboardConfigWarning')`, once per text per process. A
+   * configuration from `loadConfig` or `parseConfigWithWarnings` is not warned about again.
+   */
+  onConfigWarning?: (text: string, warning: ConfigWarning) => void;
 }

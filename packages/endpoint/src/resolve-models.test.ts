@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from './config-error.js';
+import { parseConfig } from './parse-config.js';
 import { DEFAULT_DETECTOR_MODEL, DEFAULT_JUDGE_MODEL, resolveModels } from './resolve-models.js';
 
 describe('resolveModels', () => {
@@ -10,7 +11,7 @@ describe('resolveModels', () => {
     });
 
     it('gives both defaults without a models section', () => {
-      expect(resolveModels({ other: { hunter: 'x' } })).toEqual([
+      expect(resolveModels(parseConfig({ other: { hunter: 'x' } }))).toEqual([
         DEFAULT_DETECTOR_MODEL,
         DEFAULT_JUDGE_MODEL,
       ]);

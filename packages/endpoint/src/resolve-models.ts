@@ -1,10 +1,10 @@
 import { parseConfig } from './parse-config.js';
 import type { SwitchboardConfig } from './switchboard-config.js';
 
-/** The detector ("hunter") model when `models.hunter` is unset (spec 2.5, 9.2). */
+/** The detector ("hunter") model when `models.hunter` is unset. */
 export const DEFAULT_DETECTOR_MODEL = 'primary-flash';
 
-/** The judge model when `models.judge` is unset; the same model as the detector's (spec 9.3). */
+/** The judge model when `models.judge` is unset; the same model as the detector's. */
 export const DEFAULT_JUDGE_MODEL = 'primary-flash';
 
 /** `resolveModels` for a configuration that has been through `parseConfig` (ids already trimmed strings). */
@@ -13,7 +13,7 @@ export function modelsOfParsed(config: SwitchboardConfig): [detector: string, ju
 }
 
 /**
- * The detector and judge model ids (spec 4.1): `models.hunter`, else
+ * The detector and judge model ids: `models.hunter`, else
  * {@link DEFAULT_DETECTOR_MODEL}, then `models.judge`, else {@link DEFAULT_JUDGE_MODEL}.
  * Ids are trimmed; an empty or blank id counts as unset.
  *

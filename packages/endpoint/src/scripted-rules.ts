@@ -5,7 +5,7 @@ import { type Environment, readVariable } from './environment.js';
 import type { ResolvedChatEndpoint } from './resolved-chat-endpoint.js';
 import type { RuleStep } from './rule-step.js';
 
-/** The environment variable whose lowercased, trimmed value selects a scripted client (spec 2.5). */
+/** The environment variable whose lowercased, trimmed value selects a scripted client. */
 export const SCRIPTED_FLAG_ENV = 'SWITCHBOARD_CLIENT';
 
 function scriptedEndpoint(): ChatEndpoint {
@@ -38,7 +38,7 @@ export function scriptedStep(environment: Environment): RuleStep {
   }
   if (!SCRIPTED_FLAGS.has(flag)) {
     const accepted = [...SCRIPTED_FLAGS].join(', ');
-    // A typo here must not pass unnoticed: the next rules may call a live provider (issue 14).
+    // A typo here must not pass unnoticed: the next rules may call a live provider.
     return {
       rule: 'scripted',
       outcome: 'skipped',

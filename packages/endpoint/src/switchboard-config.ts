@@ -1,4 +1,7 @@
-/** The `models` section of the configuration (spec 2.4). Other keys are kept as they are. */
+/**
+ * The `models` section of the configuration. In code, a key not listed here does not compile
+ * (`{ models: { thinkng: true } }`); in a file, it is kept and warned about.
+ */
 export interface ModelsConfig {
   /** An explicit chat endpoint address: an absolute http(s) URL. */
   chat_base_url?: string;
@@ -10,10 +13,9 @@ export interface ModelsConfig {
   hunter?: string;
   /** The judge model id; default `DEFAULT_JUDGE_MODEL`. */
   judge?: string;
-  [key: string]: unknown;
 }
 
-/** One `[prices."model-id"]` entry: USD per million tokens, each a finite number >= 0 (issue 11). */
+/** One `[prices."model-id"]` entry: USD per million tokens, each a finite number >= 0. */
 export interface ModelPriceConfig {
   /** Per million prompt tokens served from the provider's cache. */
   cache_hit_per_m: number;
@@ -21,7 +23,6 @@ export interface ModelPriceConfig {
   input_per_m: number;
   /** Per million output tokens. */
   output_per_m: number;
-  [key: string]: unknown;
 }
 
 /**
@@ -32,10 +33,14 @@ export interface ModelPriceConfig {
  */
 export interface TelemetryConfig {
   provider_name?: string | { primary?: string; gateway?: string; custom?: string };
-  [key: string]: unknown;
 }
 
-/** The configuration this package reads. Sections other than `models`, `prices` and `telemetry` are kept as they are. */
+/**
+ * The configuration this package reads (`switchboard.toml`, see `loadConfig`). In code, a
+ * section or key not listed here does not compile, so a typo is caught where it is written;
+ * a file may hold other tools' sections, which are kept as they are (and a typo near a
+ * known name is warned about).
+ */
 export interface SwitchboardConfig {
   /** Which models to use and where to reach them. */
   models?: ModelsConfig;
@@ -43,5 +48,4 @@ export interface SwitchboardConfig {
   prices?: Record<string, ModelPriceConfig>;
   /** How telemetry names the endpoint's vendor. */
   telemetry?: TelemetryConfig;
-  [section: string]: unknown;
 }

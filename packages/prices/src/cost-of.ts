@@ -23,7 +23,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return prototype === Object.prototype || prototype === null;
 }
 
-// Spec 2.3: an absent or non-numeric count is 0, numbers are truncated; a
+// An absent or non-numeric count is 0, numbers are truncated; a
 // negative count is 0 too, so a bill is never made smaller than it could be.
 // A count above Number.MAX_SAFE_INTEGER (no real reply has one) is capped there,
 // so that a corrupt entry such as 1.8e308 still costs a finite amount.
@@ -37,13 +37,13 @@ function isPresent(value: unknown): boolean {
 }
 
 /**
- * Reads the billed token counts of a usage entry (spec 2.3 and 8), or null when
+ * Reads the billed token counts of a usage entry, or null when
  * `usage` is not a plain object. Never throws.
  *
  * When the primary's fields (`prompt_cache_hit_tokens`, `prompt_cache_miss_tokens`)
  * are both absent, the common shape's `prompt_tokens_details.cached_tokens` counts
  * as cache hits, so input is `prompt_tokens - cached_tokens`; whenever either is
- * present, the spec's rule applies unchanged.
+ * present, the cost rule applies unchanged.
  */
 export function tokensOf(usage: unknown): BilledTokens | null {
   try {
@@ -67,7 +67,7 @@ export function tokensOf(usage: unknown): BilledTokens | null {
 const compiled = new WeakMap<object, CompiledEntry>();
 
 /**
- * The USD cost of one call's usage entry (spec 8, "Cost rule"):
+ * The USD cost of one call's usage entry:
  * `(cacheHit * cacheHitPerM + input * inputPerM + output * outputPerM) / 1_000_000`,
  * with the counts of {@link tokensOf}.
  *

@@ -114,7 +114,7 @@ export class PriceBook {
     let id = model.trim();
     let entry = this.#entries.get(id);
     if (!entry) {
-      // The platform maps its alias `primary-chat` to the default model (spec 5).
+      // The platform maps its alias `primary-chat` to the default model.
       if (id === 'primary-chat') id = 'primary-flash';
       entry = this.#entries.get(id);
     }

@@ -48,7 +48,8 @@ describe('PRICE_TABLE', () => {
 
   it('records when and where the prices were taken', () => {
     expect(PRICE_TABLE_SOURCE.recorded).toBe(table.recorded);
-    expect(PRICE_TABLE_SOURCE.source).toMatch(/2\.1/);
+    expect(PRICE_TABLE_SOURCE.source).toBe(table.source);
+    expect(PRICE_TABLE_SOURCE.source).toMatch(/list prices/);
   });
 });
 

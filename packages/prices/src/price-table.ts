@@ -2,7 +2,7 @@ import table from './price-table.json' with { type: 'json' };
 import type { PricedModelId, Prices } from './prices.js';
 import type { PricingOptions } from './tariff.js';
 
-/** The price table of spec 2.1, keyed by model id, loaded from `price-table.json`. */
+/** The shipped price table, keyed by model id, loaded from `price-table.json`. */
 export const PRICE_TABLE: ReadonlyMap<string, Prices> = new Map(
   Object.entries(table.models).map(([model, row]) => [
     model,

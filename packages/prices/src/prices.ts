@@ -1,4 +1,4 @@
-/** What one model costs, in USD per million tokens (spec 2.1). Instances are frozen. */
+/** What one model costs, in USD per million tokens. Instances are frozen. */
 export interface Prices {
   /** Prompt tokens served from the provider's cache. */
   readonly cacheHitPerM: number;

@@ -4,7 +4,7 @@ function refuseChange(): never {
 
 /**
  * The values of the scripted flag variable (`SWITCHBOARD_CLIENT`) that select a
- * scripted client (spec 2.5), compared after lowercasing and trimming:
+ * scripted client, compared after lowercasing and trimming:
  * `scripted`/`script` (a tool call, then findings), `dump`/`dump-only` (the
  * findings alone), `unsafe`/`unsafe-snippet` (a tool call, then findings with an
  * unsafe snippet). The set is frozen: `add`, `delete` and `clear` throw.

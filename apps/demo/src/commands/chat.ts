@@ -123,7 +123,7 @@ export async function chatCommand(
     resolved = resolveOrExplain(config, io.env);
     const warning = resolved.rule === 'configured' ? unsetKeyWarning(config, io.env) : null;
     if (warning !== null) io.stderr(`switchboard: ${warning}\n`);
-    // Spec 8, rule 3: the endpoint is priced as the detector model, whatever model a call names.
+    // Resolution rule 3: the endpoint is priced as the detector model, whatever model a call names.
     [pricingModel] = resolveModels(config);
     model = options.model?.trim() || pricingModel;
     ({ client, adapter } = callingClient(resolved, maxTokens));
@@ -155,7 +155,9 @@ export async function chatCommand(
     }
   } catch (error) {
     if (error instanceof RangeError && options.timeout !== undefined && attempts === 0) {
-      throw new CliError(`--timeout '${options.timeout}': ${error.message}`, BAD_INPUT_EXIT_CODE);
+      // The flag is what the user wrote: the adapter's own name for the field is not theirs.
+      const reason = error.message.replace(/^[\w.]*timeoutSeconds /, '');
+      throw new CliError(`--timeout '${options.timeout}': ${reason}`, BAD_INPUT_EXIT_CODE);
     }
     if (ChatError.isInstance(error) && error.kind === 'timeout') {
       const limit = timeoutSeconds ?? 60;
@@ -169,7 +171,7 @@ export async function chatCommand(
   }
   const { endpoint } = resolved;
   const totals = adapter === null ? null : usageTotals(adapter.usage, () => null);
-  // Each call is priced by the model it was made with (issue 11): the records say at which price.
+  // Each call is priced by the model it was made with: the records say at which price.
   const pricing = adapter === null ? null : callPricing(response);
   if (pricing !== null && pricing.costUsd === null && response.calls.some((call) => call.usage !== null)) {
     io.stderr(

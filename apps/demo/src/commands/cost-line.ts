@@ -3,7 +3,16 @@ import { describeType } from '../describe-type.js';
 /** One line of a usage log, read: what to price it with, or why it cannot be costed. */
 export type CostLine =
   | { readonly usage: Record<string, unknown>; readonly model: string; readonly at: string | undefined }
-  | { readonly problem: string };
+  | { readonly problem: string }
+  | { readonly failedCall: true };
+
+// A call record of a call that failed before a reply carried usage (`usage: null` with an
+// `error` or an `outcome` other than 'ok'): nothing to cost, and nothing wrong with the line.
+function isFailedCall(line: Record<string, unknown>): boolean {
+  if (line.usage !== null) return false;
+  const failed = line.error !== undefined && line.error !== null;
+  return failed || (typeof line.outcome === 'string' && line.outcome !== 'ok');
+}
 
 /** The token fields of the cost rule; a line needs at least one. */
 const TOKEN_FIELDS = [
@@ -31,12 +40,13 @@ function countProblem(field: string, value: unknown): string | null {
 /**
  * Reads one parsed line: a usage object (token fields at the top), or a call
  * record with its `usage` inside; `model` and `at` from the line when it has them,
- * else `defaultModel` and no time.
+ * else `defaultModel` and no time. A failed call's record without usage is `failedCall`.
  */
 export function readCostLine(value: unknown, defaultModel: string | undefined): CostLine {
   if (describeType(value) !== 'object')
     return { problem: `expected a usage object, got ${describeType(value)}` };
   const line = value as Record<string, unknown>;
+  if (isFailedCall(line)) return { failedCall: true };
   const nested = line.usage;
   if (nested !== undefined && nested !== null && describeType(nested) !== 'object') {
     return { problem: `usage: expected an object, got ${describeType(nested)}` };

@@ -78,6 +78,7 @@ export async function costCommand(
     if (problems.length < MAX_LISTED_PROBLEMS) problems.push(text);
   };
   const unpricedModels = new Set<string>();
+  let failedCalls = 0;
   const costLine = (text: string, where: string) => {
     let value: unknown;
     try {
@@ -94,6 +95,11 @@ export async function costCommand(
       }
     }
     const line = readCostLine(value, defaultModel);
+    // A failed call is not a line that cannot be costed: it cost nothing, and does not change the exit code.
+    if ('failedCall' in line) {
+      failedCalls += 1;
+      return;
+    }
     if ('problem' in line) {
       problem(`${where}: ${line.problem}`);
       return;
@@ -143,6 +149,7 @@ export async function costCommand(
         models: Object.fromEntries(rows.map((row) => [row.label, row.totals])),
         problems,
         problemCount,
+        failedCalls,
       }),
     );
   } else {
@@ -151,6 +158,8 @@ export async function costCommand(
     io.stdout(`total: ${formatUsd(totals.usd)} over ${plural(totals.calls, 'call')}\n`);
     for (const text of problems.slice(0, MAX_ISSUE_WARNINGS)) io.stderr(`${safeText(text)}\n`);
     if (problemCount > MAX_ISSUE_WARNINGS) io.stderr(`… and ${problemCount - MAX_ISSUE_WARNINGS} more\n`);
+    if (failedCalls > 0) io.stderr(`${plural(failedCalls, 'failed call')} without usage: nothing to cost\n`);
+    for (const problem of problems) io.stderr(`${safeText(problem)}\n`);
   }
   if (problemCount > 0) {
     throw new CliError(

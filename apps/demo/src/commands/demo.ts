@@ -30,7 +30,7 @@ import { safeJson, safeText } from '../terminal-text.js';
 import { renderUsageTable } from '../usage-table.js';
 import { sumTotals, usageTotals } from '../usage-totals.js';
 
-/** A model id the platform rejects (a product-style id, spec 7). */
+/** A model id the platform rejects (a product-style id). */
 const REJECTED_MODEL = 'primary-v4.1-flash';
 const PROPOSER_MAX_TOKENS = 12;
 /** The classifier calls the larger model, so the cost table shows each call priced by its own model. */

@@ -12,7 +12,7 @@ export interface JsonModeRequest {
 
 /**
  * Which JSON-mode requests come back with empty content, as the platform
- * occasionally does (spec 1.3, 8): `true` for all of them; a list or set of
+ * occasionally does: `true` for all of them; a list or set of
  * `jsonNumber`s (1 = the first JSON-mode request); or a predicate.
  */
 export type EmptyJsonSelector =

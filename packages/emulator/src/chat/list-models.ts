@@ -4,7 +4,7 @@ import { SUPPORTED_MODELS } from './models.js';
 
 /**
  * The body of `GET /models`: the accepted API model ids in OpenAI's list shape
- * (spec 4.3); the gateway adds each model's `pricing` in USD per token, as text.
+ *; the gateway adds each model's `pricing` in USD per token, as text.
  */
 export function listModels(flavor: EmulatorFlavor = 'primary'): Record<string, unknown> {
   return {

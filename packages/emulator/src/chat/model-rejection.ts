@@ -7,7 +7,7 @@ export type ModelRejectionWording = 'listing' | 'but-you-passed' | 'not-exist';
 
 /**
  * The 400 the platform answers for a model id it does not accept, in one of
- * the wordings it has used (spec 7): `listing` (code `model_not_found`),
+ * the wordings it has used: `listing` (code `model_not_found`),
  * `but-you-passed` and `not-exist` (code `invalid_request_error`, so a client
  * must read the message).
  */

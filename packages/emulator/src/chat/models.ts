@@ -1,7 +1,7 @@
-/** The API model ids the emulator accepts, as `GET /models` lists them (spec 4.3, 7). */
+/** The API model ids the emulator accepts, as `GET /models` lists them. */
 export const SUPPORTED_MODELS: readonly string[] = Object.freeze(['primary-flash', 'primary-v4-pro']);
 
-/** The model an alias maps to: the platform maps `primary-chat` to the default model (spec 4.3). */
+/** The model an alias maps to: the platform maps `primary-chat` to the default model. */
 export const DEFAULT_MODEL = 'primary-flash';
 
 const ALIASES: ReadonlyMap<string, string> = new Map([['primary-chat', DEFAULT_MODEL]]);

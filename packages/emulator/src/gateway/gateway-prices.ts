@@ -7,8 +7,8 @@ export interface GatewayPrice {
 
 /**
  * The emulated gateway's price list (USD per million tokens), kept here so the
- * emulator depends on no other package. The figures follow the spec's price
- * table (section 2.1) for the same ids.
+ * emulator depends on no other package. The figures follow the shipped price
+ * table for the same ids.
  */
 export const GATEWAY_PRICES: Readonly<Record<string, GatewayPrice>> = Object.freeze({
   'primary-flash': { cachedPerMillion: 0.014, inputPerMillion: 0.44, outputPerMillion: 1.32 },

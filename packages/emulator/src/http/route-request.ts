@@ -14,7 +14,7 @@ export interface ChatRoute {
  * Routes a request by method and path: `POST /chat/completions` (returned as a
  * {@link ChatRoute}) and `GET /models`, at the unversioned root for the primary
  * flavour, under `/api/v1` for the gateway. On the primary flavour a `/v1` path
- * is a 404 telling the client to drop it (spec 2.5, 9.1); another path is a
+ * is a 404 telling the client to drop it; another path is a
  * 404, another method a 405; a chat body that is empty or not JSON is a 400,
  * one past the size cap a 413.
  */

@@ -1,5 +1,5 @@
 // Fixture tariffs for tests: made up, shaped like real price histories. The
-// shipped table has flat prices only (issue 11).
+// shipped table has flat prices only.
 import type { Prices } from '../prices.js';
 import type { TariffHistory } from '../tariff.js';
 

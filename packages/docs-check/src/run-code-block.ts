@@ -1,0 +1,73 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { CodeBlock } from './extract-code-blocks.js';
+
+/** Where and how a block is run. */
+export interface RunCodeBlockOptions {
+  /** The folder the block's file is written under: its node_modules serve the block's own imports. */
+  readonly folder: string;
+  /** Module names mapped to the file they resolve to, e.g. `@switchboard/prices` to its `src/index.ts`. */
+  readonly paths: Readonly<Record<string, string>>;
+  /** The whole environment the block runs with (nothing else of this process's is passed). */
+  readonly env: Readonly<Record<string, string>>;
+  /** How long it may take to end by itself; default 30 s. */
+  readonly timeoutMs?: number;
+}
+
+/** How a run ended: `ok` when the process exited 0 by itself in time; its output either way. */
+export interface RunOutcome {
+  readonly ok: boolean;
+  readonly output: string;
+}
+
+const TSX = join(import.meta.dirname, '../node_modules/tsx/dist/cli.mjs');
+
+/**
+ * Runs a block (with the blocks it continues) as a program of its own with tsx, in a new
+ * empty working directory: ESM, or CommonJS when it calls require(). It must end by itself
+ * with exit code 0 (an example that leaves a server open never ends, and fails).
+ */
+export function runCodeBlock(block: CodeBlock, options: RunCodeBlockOptions): Promise<RunOutcome> {
+  const commonJs = /\brequire\(/.test(block.code);
+  mkdirSync(options.folder, { recursive: true });
+  const home = mkdtempSync(join(options.folder, 'block-'));
+  const file = join(home, `block.${commonJs ? 'c' : 'm'}${block.language}`);
+  writeFileSync(file, `${block.prelude}${block.code}\n`);
+  const paths = Object.fromEntries(Object.entries(options.paths).map(([name, entry]) => [name, [entry]]));
+  const tsconfig = join(home, 'tsconfig.json');
+  writeFileSync(tsconfig, JSON.stringify({ compilerOptions: { paths, target: 'ES2022' } }));
+  const cwd = mkdtempSync(join(tmpdir(), 'switchboard-docs-run-'));
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [TSX, '--tsconfig', tsconfig, file], {
+      cwd,
+      env: { ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    const collect = (chunk: Buffer) => {
+      output += chunk.toString();
+    };
+    child.stdout.on('data', collect);
+    child.stderr.on('data', collect);
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, timeoutMs);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      rmSync(home, { recursive: true, force: true });
+      rmSync(cwd, { recursive: true, force: true });
+      const why = timedOut
+        ? `did not end within ${timeoutMs / 1000} s (a server or handle left open?)`
+        : `exited ${code}`;
+      resolve({
+        ok: !timedOut && code === 0,
+        output: code === 0 && !timedOut ? output : `${why}\n${output}`,
+      });
+    });
+  });
+}
