@@ -160,7 +160,7 @@ describe('ChatAdapter.stream over any transport that streams', () => {
     expect(() => adapter.stream(request)).toThrow(/cannot stream: it has no streamChatRaw/);
     const streaming = new ChatAdapter(transportOf([]));
     expect(() => streaming.stream({ ...request, deadlineSeconds: -1 } as typeof request)).toThrow(
-      /request.deadlineSeconds must be a positive number/,
+      /request.deadlineSeconds must be a positive finite number/,
     );
   });
 

@@ -1,4 +1,4 @@
-import { costOf, priceOf } from '@switchboard/prices';
+import { costOf, nanoUsdOf, priceOf, usdOfNano } from '@switchboard/prices';
 import { closeTestEmulators } from '@switchboard/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CallRecord, ChatDelta, CompleteRequest, TransportStreamEvent } from '../../src/index.js';
@@ -16,11 +16,13 @@ const request: CompleteRequest = {
 function estimateOf(messages: readonly unknown[], received: string): number | null {
   const prompt = Buffer.byteLength(JSON.stringify([messages]), 'utf8') + messages.length * 16 + 64;
   const output = Buffer.byteLength(received, 'utf8');
-  return costOf(priceOf('primary-flash'), {
+  const cost = costOf(priceOf('primary-flash'), {
     prompt_tokens: prompt,
     completion_tokens: output,
     total_tokens: prompt + output,
   });
+  // Records carry the cost rounded to the nano-dollar.
+  return cost === null ? null : usdOfNano(nanoUsdOf(cost));
 }
 
 /** Reads a stream until it fails; the deltas that came first and the failure. */
