@@ -2,6 +2,7 @@ import { boundedString } from './bounded-string.js';
 import { BoundedValues } from './bounded-values.js';
 import { NO_ROLE } from './call-meter.js';
 import type { CostAmounts } from './cost-amounts.js';
+import { firstChunkSeconds } from './first-chunk-seconds.js';
 import { type CallContext, COST_CURRENCY, GEN_AI, SWITCHBOARD } from './gen-ai-attributes.js';
 import { INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION, scopeOptions } from './instrumentation-scope.js';
 import type { OtelAttributes, OtelCounter, OtelHistogram, OtelMeter, OtelMeterProvider } from './otel-api.js';
@@ -15,8 +16,8 @@ export const COST_METRIC = 'switchboard.client.cost';
 export const METRIC_VALUE_CAP = 64;
 
 // Bucket advice of the GenAI conventions: token histograms (v1.41.0 docs/gen-ai/gen-ai-metrics.md,
-// genai docs/gen-ai/gen-ai-token-metrics.md) and duration histograms (v1.41.0
-// docs/gen-ai/gen-ai-metrics.md, genai docs/gen-ai/client-inference.md).
+// genai docs/gen-ai/gen-ai-token-metrics.md) and duration histograms, time to first chunk
+// included (v1.41.0 docs/gen-ai/gen-ai-metrics.md, genai docs/gen-ai/client-inference.md).
 const TOKEN_BUCKETS: readonly number[] = Object.freeze([
   1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864,
 ]);
@@ -29,9 +30,11 @@ export const METRICS = {
   'v1.41.0': {
     duration: 'gen_ai.client.operation.duration',
     tokenUsage: 'gen_ai.client.token.usage',
+    timeToFirstChunk: 'gen_ai.client.operation.time_to_first_chunk',
   },
   gen_ai_latest_experimental: {
     duration: 'gen_ai.client.inference.duration',
+    timeToFirstChunk: 'gen_ai.client.inference.time_to_first_chunk',
     inputTokens: 'gen_ai.client.inference.usage.input_tokens',
     outputTokens: 'gen_ai.client.inference.usage.output_tokens',
     cacheReadTokens: 'gen_ai.client.inference.usage.cache_read.input_tokens',
@@ -135,6 +138,20 @@ function durationRecorder(meter: OtelMeter, name: string, description: string): 
   };
 }
 
+// Streamed calls only, as the conventions say; a stream that yielded nothing has no first chunk.
+function firstChunkRecorder(meter: OtelMeter, name: string): Recorder {
+  const histogram = meter.createHistogram(name, {
+    description:
+      'Time to receive the first chunk, measured from when the client issues the generation request to when the first chunk is received in the response stream.',
+    unit: 's',
+    advice: { explicitBucketBoundaries: [...DURATION_BUCKETS] },
+  });
+  return ({ record }, base) => {
+    const seconds = firstChunkSeconds(record);
+    if (seconds !== null) histogram.record(seconds, base);
+  };
+}
+
 function tokenHistogram(meter: OtelMeter, name: string, description: string): OtelHistogram {
   return meter.createHistogram(name, {
     description,
@@ -149,6 +166,7 @@ function v141Recorders(meter: OtelMeter): Recorder[] {
   const tokenUsage = tokenHistogram(meter, names.tokenUsage, 'Number of input and output tokens used.');
   return [
     durationRecorder(meter, names.duration, 'GenAI operation duration.'),
+    firstChunkRecorder(meter, names.timeToFirstChunk),
     ({ tokens }, base) => {
       if (tokens.input !== null) tokenUsage.record(tokens.input, { ...base, [GEN_AI.tokenType]: 'input' });
       if (tokens.output !== null) tokenUsage.record(tokens.output, { ...base, [GEN_AI.tokenType]: 'output' });
@@ -196,6 +214,7 @@ function latestRecorders(meter: OtelMeter): Recorder[] {
   );
   return [
     durationRecorder(meter, names.duration, 'GenAI inference operation duration.'),
+    firstChunkRecorder(meter, names.timeToFirstChunk),
     ({ tokens }, base) => {
       // The provider does not break usage down by modality: the conventions say `unknown` then.
       const byModality = { ...base, [GEN_AI.tokenModality]: 'unknown' };

@@ -1,5 +1,6 @@
 import { boundedString } from './bounded-string.js';
 import type { CostAmounts } from './cost-amounts.js';
+import { firstChunkSeconds } from './first-chunk-seconds.js';
 import type { OtelAttributes } from './otel-api.js';
 import type { OtelConventions } from './otel-conventions.js';
 import type { ReportedTokens } from './reported-tokens.js';
@@ -10,8 +11,10 @@ import type { TelemetryRecord } from './telemetry-record.js';
 // open-telemetry/semantic-conventions (model/gen-ai/registry.yaml, docs/gen-ai/gen-ai-spans.md)
 // and the current open-telemetry/semantic-conventions-genai (docs/gen-ai/client-inference.md),
 // which renamed the cache-write count (`cacheCreationTokens` in v1.41.0, `cacheWriteTokens`
-// now) and added `gen_ai.token.modality` to its usage counters. The cost attributes are a
-// proposal (open-telemetry/semantic-conventions-genai pull request 443), not yet a convention.
+// now) and added `gen_ai.token.modality` to its usage counters. The streaming attributes
+// (`gen_ai.request.stream`, `gen_ai.response.time_to_first_chunk`) came with v1.41.0 and keep
+// their names in the current conventions. The cost attributes are a proposal
+// (open-telemetry/semantic-conventions-genai pull request 443), not yet a convention.
 export const GEN_AI = {
   operationName: 'gen_ai.operation.name',
   providerName: 'gen_ai.provider.name',
@@ -19,9 +22,11 @@ export const GEN_AI = {
   requestMaxTokens: 'gen_ai.request.max_tokens',
   requestTemperature: 'gen_ai.request.temperature',
   outputType: 'gen_ai.output.type',
+  requestStream: 'gen_ai.request.stream',
   responseModel: 'gen_ai.response.model',
   responseId: 'gen_ai.response.id',
   finishReasons: 'gen_ai.response.finish_reasons',
+  timeToFirstChunk: 'gen_ai.response.time_to_first_chunk',
   inputTokens: 'gen_ai.usage.input_tokens',
   outputTokens: 'gen_ai.usage.output_tokens',
   cacheReadTokens: 'gen_ai.usage.cache_read.input_tokens',
@@ -66,7 +71,10 @@ export interface CallContext {
   readonly conventions: OtelConventions;
 }
 
-/** The attributes a span starts with, so samplers see them: the operation, provider, server and request. */
+/**
+ * The attributes a span starts with, so samplers see them: the operation, provider, server and
+ * request (`gen_ai.request.stream: true` for a streamed call; absent means not streamed).
+ */
 export function startAttributes(record: TelemetryRecord, context: CallContext): OtelAttributes {
   const attributes: OtelAttributes = {
     [GEN_AI.operationName]: 'chat',
@@ -78,6 +86,7 @@ export function startAttributes(record: TelemetryRecord, context: CallContext): 
     attributes[GEN_AI.serverPort] = context.server.port;
   }
   if (record.jsonObject === true) attributes[GEN_AI.outputType] = 'json';
+  if (record.streamed === true) attributes[GEN_AI.requestStream] = true;
   if (isCount(record.maxTokens)) attributes[GEN_AI.requestMaxTokens] = record.maxTokens;
   if (typeof record.temperature === 'number' && Number.isFinite(record.temperature)) {
     attributes[GEN_AI.requestTemperature] = record.temperature;
@@ -101,6 +110,8 @@ export function resultAttributes(
   if (record.responseId) attributes[GEN_AI.responseId] = boundedString(record.responseId);
   const finishReasons = finishReasonsOf(record);
   if (finishReasons.length > 0) attributes[GEN_AI.finishReasons] = finishReasons;
+  const firstChunk = firstChunkSeconds(record);
+  if (firstChunk !== null) attributes[GEN_AI.timeToFirstChunk] = firstChunk;
   if (tokens.input !== null) attributes[GEN_AI.inputTokens] = tokens.input;
   if (tokens.output !== null) attributes[GEN_AI.outputTokens] = tokens.output;
   if (tokens.cacheRead !== null) attributes[GEN_AI.cacheReadTokens] = tokens.cacheRead;

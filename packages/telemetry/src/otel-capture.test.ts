@@ -46,7 +46,7 @@ const CORE_METRICS = `${CORE} docs/gen-ai/gen-ai-metrics.md, model/gen-ai/metric
 const TOKEN_METRICS = `${GENAI} docs/gen-ai/gen-ai-token-metrics.md, model/gen-ai/token-metrics.yaml`;
 const INFERENCE_METRICS = `${GENAI} docs/gen-ai/client-inference.md, docs/gen-ai/non-normative/migration.md`;
 
-type AttributeType = 'string' | 'int' | 'double' | 'string[]';
+type AttributeType = 'string' | 'int' | 'double' | 'boolean' | 'string[]';
 type Mode = OtelConventions | 'both';
 
 interface AttributeRow {
@@ -106,6 +106,8 @@ const NAMES: Record<string, Row> = {
   'gen_ai.request.max_tokens': attribute('int', 'both', SPANS),
   'gen_ai.request.temperature': attribute('double', 'both', SPANS),
   'gen_ai.output.type': attribute('string', 'both', SPANS),
+  'gen_ai.request.stream': attribute('boolean', 'both', SPANS),
+  'gen_ai.response.time_to_first_chunk': attribute('double', 'both', SPANS),
   'gen_ai.response.model': attribute('string', 'both', SPANS),
   'gen_ai.response.id': attribute('string', 'both', SPANS),
   'gen_ai.response.finish_reasons': attribute('string[]', 'both', SPANS),
@@ -148,8 +150,22 @@ const NAMES: Record<string, Row> = {
   'switchboard.cost.amount': attribute('double', 'both', OURS),
   'gen_ai.client.operation.duration': metric('histogram', 's', SECONDS_BUCKETS, 'v1.41.0', CORE_METRICS),
   'gen_ai.client.token.usage': metric('histogram', '{token}', TOKEN_BUCKETS, 'v1.41.0', CORE_METRICS),
+  'gen_ai.client.operation.time_to_first_chunk': metric(
+    'histogram',
+    's',
+    SECONDS_BUCKETS,
+    'v1.41.0',
+    CORE_METRICS,
+  ),
   'switchboard.client.cost': metric('counter', 'USD', null, 'both', OURS),
   'gen_ai.client.inference.duration': metric(
+    'histogram',
+    's',
+    SECONDS_BUCKETS,
+    'gen_ai_latest_experimental',
+    INFERENCE_METRICS,
+  ),
+  'gen_ai.client.inference.time_to_first_chunk': metric(
     'histogram',
     's',
     SECONDS_BUCKETS,
@@ -326,6 +342,7 @@ function checkTypes(attributes: Record<string, unknown>, mode: OtelConventions):
     if (type === 'string') expect(typeof value, name).toBe('string');
     if (type === 'double') expect(typeof value, name).toBe('number');
     if (type === 'int') expect(Number.isSafeInteger(value), name).toBe(true);
+    if (type === 'boolean') expect(typeof value, name).toBe('boolean');
     if (type === 'string[]')
       expect(Array.isArray(value) && value.every((item) => typeof item === 'string'), name).toBe(true);
   }
@@ -343,7 +360,7 @@ describe.each<OtelConventions>(['v1.41.0', 'gen_ai_latest_experimental'])(
       emulator: Emulator,
       provider: 'primary' | 'gateway',
       request: CompleteRequest,
-      options: { bounded?: number; role?: string; fault?: FaultRule },
+      options: { bounded?: number; role?: string; fault?: FaultRule; stream?: boolean },
     ): Promise<Captured> {
       const observer = await otelObserver({
         endpoint: { provider, baseUrl: emulator.url },
@@ -356,7 +373,8 @@ describe.each<OtelConventions>(['v1.41.0', 'gen_ai_latest_experimental'])(
       if (options.fault) emulator.setFaults([options.fault]);
       const records: CallRecord[] = [];
       adapter.observe({ afterCall: (record) => records.push(record) });
-      await adapter.complete(request).catch((error: unknown) => {
+      const reply = options.stream ? adapter.stream(request).response : adapter.complete(request);
+      await reply.catch((error: unknown) => {
         if (!ChatError.isInstance(error)) throw error;
       });
       const spans = exporter.getFinishedSpans();
@@ -563,6 +581,86 @@ describe.each<OtelConventions>(['v1.41.0', 'gen_ai_latest_experimental'])(
       checkTypes(span.attributes, mode);
     });
 
+    it('a streamed call: gen_ai.request.stream and its time to first chunk; the same call not streamed has neither', async () => {
+      const request: CompleteRequest = {
+        model: 'primary-flash',
+        messages: [{ role: 'user', content: 'Stream the verdict.' }],
+      };
+      const streamed = await call(primary, 'primary', request, { stream: true });
+      primary.reset(); // the same reply again: no cache hit from the first call
+      const plain = await call(primary, 'primary', request, {});
+      expect(streamed.record.streamed).toBe(true);
+      const firstDeltaMs = streamed.record.firstDeltaMs as number;
+      expect(firstDeltaMs).toBeGreaterThan(0);
+      const { attributes } = streamed.span;
+      expect(attributes['gen_ai.request.stream']).toBe(true);
+      expect(attributes['gen_ai.response.time_to_first_chunk']).toBe(firstDeltaMs / 1000);
+      expect(attributes['gen_ai.response.time_to_first_chunk']).toBeLessThanOrEqual(seconds(streamed.span));
+      checkTypes(attributes, mode);
+
+      expect(plain.record.streamed).toBe(false);
+      expect(plain.span.attributes).not.toHaveProperty('gen_ai.request.stream');
+      expect(plain.span.attributes).not.toHaveProperty('gen_ai.response.time_to_first_chunk');
+      // Everything else is what the plain call of the same reply reports (its id aside).
+      const {
+        'gen_ai.request.stream': _stream,
+        'gen_ai.response.time_to_first_chunk': _first,
+        'gen_ai.response.id': streamedId,
+        ...rest
+      } = attributes;
+      const { 'gen_ai.response.id': plainId, ...plainRest } = plain.span.attributes;
+      expect(typeof streamedId).toBe('string');
+      expect(typeof plainId).toBe('string');
+      expect(rest).toEqual(plainRest);
+      expect(rest['gen_ai.usage.output_tokens']).toBeGreaterThan(0);
+    });
+
+    it('a stream cut after output: streamed, its time to first chunk, error.type, the estimated cost; one cut before output has no first chunk', async () => {
+      const request: CompleteRequest = {
+        model: 'primary-flash',
+        messages: [{ role: 'user', content: 'Stream, then break.' }],
+      };
+      const cut = await call(primary, 'primary', request, {
+        stream: true,
+        fault: { path: '/chat/completions', times: 1, stream: { cutAfterEvents: 4 } },
+      });
+      expect(cut.record.priceSource).toBe('estimate');
+      const estimate = exact(cut.record.costUsd);
+      expect(estimate).toBeGreaterThan(0);
+      // The stream's reply status was 200; the cut is the error.
+      expect(cut.span.status).toEqual({ code: 2, message: 'HTTP 200' });
+      expect(cut.span.attributes).toEqual({
+        ...callAttributes(primary, 'primary', 'primary-flash'),
+        'gen_ai.request.temperature': 0,
+        'gen_ai.request.stream': true,
+        'gen_ai.response.time_to_first_chunk': (cut.record.firstDeltaMs as number) / 1000,
+        'gen_ai.response.model': 'primary-flash',
+        'gen_ai.response.id': cut.record.responseId,
+        'gen_ai.usage.cost.amount': estimate,
+        'gen_ai.usage.cost.currency': 'USD',
+        'gen_ai.usage.cost.source': 'local',
+        'switchboard.cost.amount': estimate,
+        // Estimated at the prices that price the call: the same version and band.
+        'switchboard.price.source': 'estimate',
+        'switchboard.price.version': PRICES_VERSION,
+        'switchboard.price.band': 'off-peak',
+        'error.type': 'connection',
+      });
+      checkTypes(cut.span.attributes, mode);
+
+      const refused = await call(primary, 'primary', request, {
+        stream: true,
+        fault: { path: '/chat/completions', times: 1, status: 503 },
+      });
+      expect(refused.record.firstDeltaMs).toBeNull();
+      expect(refused.span.attributes).toEqual({
+        ...callAttributes(primary, 'primary', 'primary-flash'),
+        'gen_ai.request.temperature': 0,
+        'gen_ai.request.stream': true,
+        'error.type': 'server',
+      });
+    });
+
     it('a 429: error.type rate_limited, an error status whose description does not repeat it, no usage or cost', async () => {
       const { span } = await call(
         primary,
@@ -646,7 +744,12 @@ describe.each<OtelConventions>(['v1.41.0', 'gen_ai_latest_experimental'])(
       const collected = new Map<string, MetricData>(
         scopes[0]?.metrics.map((metric) => [metric.descriptor.name, metric]),
       );
+      // No call was streamed: the time-to-first-chunk metric has no point, so it is not exported at all.
+      const firstChunk = latest
+        ? 'gen_ai.client.inference.time_to_first_chunk'
+        : 'gen_ai.client.operation.time_to_first_chunk';
       const specs = metricsOf(mode);
+      specs.delete(firstChunk);
       expect([...collected.keys()].sort()).toEqual([...specs.keys()].sort());
       for (const [name, spec] of specs) {
         const metric = collected.get(name) as MetricData;
@@ -762,6 +865,45 @@ describe.each<OtelConventions>(['v1.41.0', 'gen_ai_latest_experimental'])(
         ]),
       );
       expect(points('switchboard.client.cost')).toHaveLength(2);
+    });
+
+    it('the time-to-first-chunk metric: one point per streamed call, equal to its span attribute; none for a plain call', async () => {
+      const request: CompleteRequest = {
+        model: 'primary-flash',
+        messages: [{ role: 'user', content: 'Stream it.' }],
+      };
+      const streamed = await call(primary, 'primary', request, { stream: true });
+      await call(primary, 'primary', request, {});
+      const { resourceMetrics, errors } = await reader.collect();
+      expect(errors).toEqual([]);
+      const name = latest
+        ? 'gen_ai.client.inference.time_to_first_chunk'
+        : 'gen_ai.client.operation.time_to_first_chunk';
+      const spec = metricsOf(mode).get(name) as MetricRow;
+      expect(spec).toBeDefined();
+      const metric = resourceMetrics.scopeMetrics[0]?.metrics.find(
+        (candidate) => candidate.descriptor.name === name,
+      ) as MetricData;
+      expect(metric, name).toBeDefined();
+      expect((metric.descriptor as { type?: unknown }).type).toBe(spec.instrument);
+      expect(metric.descriptor.unit).toBe(spec.unit);
+      expect(metric.dataPointType).toBe(DataPointType.HISTOGRAM);
+      expect(metric.dataPoints).toHaveLength(1);
+      const [point] = metric.dataPoints;
+      const value = point?.value as Histogram;
+      expect(value.buckets.boundaries).toEqual(spec.buckets);
+      expect(value.count).toBe(1);
+      expect(value.sum).toBe(streamed.span.attributes['gen_ai.response.time_to_first_chunk']);
+      expect(value.sum).toBe((streamed.record.firstDeltaMs as number) / 1000);
+      expect(point?.attributes).toEqual(metricAttributes(primary, 'primary', 'primary-flash'));
+      checkTypes(point?.attributes ?? {}, mode);
+      // Both calls are in the duration metric.
+      const duration = latest ? 'gen_ai.client.inference.duration' : 'gen_ai.client.operation.duration';
+      const durations = resourceMetrics.scopeMetrics[0]?.metrics.find(
+        (candidate) => candidate.descriptor.name === duration,
+      );
+      const durationPoint = durations?.dataPoints[0]?.value as Histogram | undefined;
+      expect(durationPoint?.count).toBe(2);
     });
   },
 );
