@@ -317,7 +317,8 @@ export class StreamCall implements ChatStream {
         transport.streamChatRaw({
           ...base,
           beforeAttempt: (attempt) => tracker.before(attempt),
-          afterAttempt: (attempt, attemptFailure) => tracker.after(attempt, attemptFailure),
+          // `sent` false: the request never went on the wire, so the attempt cannot have been billed.
+          afterAttempt: (attempt, attemptFailure, sent) => tracker.after(attempt, attemptFailure, sent),
           ...(retryOf === undefined ? {} : { retryOf }),
         }),
         signal,

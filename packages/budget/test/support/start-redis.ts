@@ -27,7 +27,7 @@ export interface StartRedisOptions {
 }
 
 /** A free loopback port: bind one, note it, release it (redis-server has no `--port 0`). */
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
