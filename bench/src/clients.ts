@@ -1,7 +1,7 @@
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { ChatAdapter, type ChatClient, OpenAITransport } from '@switchboard/adapter';
 import { createBudget } from '@switchboard/budget';
 import { resolveChatEndpoint } from '@switchboard/endpoint';
@@ -125,7 +125,10 @@ function resolved(baseUrl: string): BenchClient {
 async function fullStack(baseUrl: string): Promise<BenchClient> {
   const folder = mkdtempSync(join(tmpdir(), 'switchboard-bench-'));
   // The ~55 KB answers are about 10,000 tokens: a cap above that, so no call costs more than its reservation.
-  const budget = createBudget({ scope: { name: 'bench-full', limitUsd: 1_000_000 }, maxOutputTokens: 16_384 });
+  const budget = createBudget({
+    scope: { name: 'bench-full', limitUsd: 1_000_000 },
+    maxOutputTokens: 16_384,
+  });
   const journal = new CallJournal(join(folder, 'calls.jsonl'));
   const endpoint = resolveChatEndpoint(undefined, {
     env: { PRIMARY_API_KEY: BENCH_API_KEY, PRIMARY_BASE_URL: baseUrl },

@@ -289,7 +289,8 @@ export class OpenAITransport implements ChatTransport {
     const { signal } = hooks;
     for (let number = first; ; number += 1) {
       if (signal?.aborted) throw abortedError(context, signal);
-      await hooks.beforeAttempt?.(number);
+      const waiting = hooks.beforeAttempt?.(number);
+      if (waiting !== undefined) await waiting;
       const attempt = new CallAttempt(number, context, signal);
       let payload: T | undefined;
       let failure: ChatError | undefined;
