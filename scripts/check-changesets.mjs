@@ -69,7 +69,9 @@ export function checkChangesets() {
     const before = snapshot(folder, files);
     writeFileSync(join(folder, '.changeset/price-table-change.md'), PRICE_CHANGE);
     const planned = plannedReleases(folder);
-    console.log(`changesets: changeset status plans ${planned.join(', ') || 'nothing'} for a price-table change`);
+    console.log(
+      `changesets: changeset status plans ${planned.join(', ') || 'nothing'} for a price-table change`,
+    );
     if (planned.length !== 1 || planned[0] !== '@switchboard/prices@patch') {
       console.log('changesets: FAIL, expected changeset status to plan @switchboard/prices@patch alone');
       return false;
