@@ -1,7 +1,8 @@
 // Runs one client's calls back to back against the emulator (in its own process),
 // for `node --cpu-prof`: the profile then holds the client's side only.
 //
-// Usage: node --cpu-prof --import tsx ./src/profile-client.ts <client> [calls] [concurrency] [small|large]
+// Usage: pnpm --filter @switchboard/bench bench:profile <client> [calls] [concurrency] [small|large]
+// (the profiles go to bench/results/profiles/; the client's is the one naming src/measure.ts).
 import { CLIENT_IDS, type ClientId, createClients } from './clients.js';
 import { startEmulatorProcess } from './emulator-client.js';
 import { runBatch } from './measure.js';
