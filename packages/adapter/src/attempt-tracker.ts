@@ -32,8 +32,8 @@ export class AttemptTracker {
 
   /** Before an attempt goes on the wire: may wait, or throw to refuse it. */
   before(attempt: number): undefined | Promise<void> {
-    // No observer that looks before attempts, no await: the hot path stays synchronous.
-    if (!this.#observers.some(looksBeforeAttempts)) {
+    // No observers, no await: the hot path stays synchronous.
+    if (this.#observers.length === 0) {
       this.attempts += 1;
       return undefined;
     }
@@ -77,9 +77,7 @@ export class AttemptTracker {
     for (const observer of this.#observers) {
       if (typeof observer.beforeAttempt !== 'function') continue;
       try {
-        const result = observer.beforeAttempt(info);
-        // A handle given back at once is taken at once: an await costs a turn of the microtask queue.
-        const handle = isThenable(result) ? await result : result;
+        const handle = await observer.beforeAttempt(info);
         if (typeof handle === 'object' && handle !== null && typeof handle.end === 'function')
           handles.push(handle);
       } catch (error) {
@@ -112,14 +110,6 @@ function endAll(handles: readonly AttemptHandle[], outcome: AttemptOutcome): voi
       // A handle's end must not throw; one that does is ignored.
     }
   }
-}
-
-function looksBeforeAttempts(observer: CallObserver): boolean {
-  return typeof observer.beforeAttempt === 'function';
-}
-
-function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
-  return typeof value === 'object' && value !== null && typeof (value as PromiseLike<T>).then === 'function';
 }
 
 function swallow(result: unknown): void {

@@ -289,8 +289,7 @@ export class OpenAITransport implements ChatTransport {
     const { signal } = hooks;
     for (let number = first; ; number += 1) {
       if (signal?.aborted) throw abortedError(context, signal);
-      const waiting = hooks.beforeAttempt?.(number);
-      if (waiting !== undefined) await waiting;
+      await hooks.beforeAttempt?.(number);
       const attempt = new CallAttempt(number, context, signal);
       let payload: T | undefined;
       let failure: ChatError | undefined;
