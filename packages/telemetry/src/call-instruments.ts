@@ -2,7 +2,13 @@ import { boundedString } from './bounded-string.js';
 import { BoundedValues } from './bounded-values.js';
 import { NO_ROLE } from './call-meter.js';
 import type { CostAmounts } from './cost-amounts.js';
-import { type CallContext, COST_CURRENCY, GEN_AI, SWITCHBOARD } from './gen-ai-attributes.js';
+import {
+  type CallContext,
+  COST_CURRENCY,
+  firstChunkSeconds,
+  GEN_AI,
+  SWITCHBOARD,
+} from './gen-ai-attributes.js';
 import { INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION, scopeOptions } from './instrumentation-scope.js';
 import type { OtelAttributes, OtelCounter, OtelHistogram, OtelMeter, OtelMeterProvider } from './otel-api.js';
 import type { ReportedTokens } from './reported-tokens.js';
@@ -29,6 +35,7 @@ export const METRICS = {
   'v1.41.0': {
     duration: 'gen_ai.client.operation.duration',
     tokenUsage: 'gen_ai.client.token.usage',
+    timeToFirstChunk: 'gen_ai.client.operation.time_to_first_chunk',
   },
   gen_ai_latest_experimental: {
     duration: 'gen_ai.client.inference.duration',
@@ -39,6 +46,8 @@ export const METRICS = {
     reasoningTokens: 'gen_ai.client.inference.usage.reasoning.output_tokens',
     operationInputTokens: 'gen_ai.client.inference.operation.input_tokens',
     operationOutputTokens: 'gen_ai.client.inference.operation.output_tokens',
+    // v1.41.0's name: the instrument moved with the GenAI model, and is kept under it here.
+    timeToFirstChunk: 'gen_ai.client.operation.time_to_first_chunk',
   },
 } as const;
 
@@ -135,6 +144,20 @@ function durationRecorder(meter: OtelMeter, name: string, description: string): 
   };
 }
 
+// Streamed calls only, as the conventions ask ("SHOULD NOT be reported otherwise").
+function firstChunkRecorder(meter: OtelMeter, name: string): Recorder {
+  const histogram = meter.createHistogram(name, {
+    description:
+      'Time to receive the first chunk, from when the client issues the generation request to when the first chunk is received in the response stream.',
+    unit: 's',
+    advice: { explicitBucketBoundaries: [...DURATION_BUCKETS] },
+  });
+  return ({ record }, base) => {
+    const seconds = firstChunkSeconds(record);
+    if (seconds !== null) histogram.record(seconds, base);
+  };
+}
+
 function tokenHistogram(meter: OtelMeter, name: string, description: string): OtelHistogram {
   return meter.createHistogram(name, {
     description,
@@ -149,6 +172,7 @@ function v141Recorders(meter: OtelMeter): Recorder[] {
   const tokenUsage = tokenHistogram(meter, names.tokenUsage, 'Number of input and output tokens used.');
   return [
     durationRecorder(meter, names.duration, 'GenAI operation duration.'),
+    firstChunkRecorder(meter, names.timeToFirstChunk),
     ({ tokens }, base) => {
       if (tokens.input !== null) tokenUsage.record(tokens.input, { ...base, [GEN_AI.tokenType]: 'input' });
       if (tokens.output !== null) tokenUsage.record(tokens.output, { ...base, [GEN_AI.tokenType]: 'output' });
@@ -196,6 +220,7 @@ function latestRecorders(meter: OtelMeter): Recorder[] {
   );
   return [
     durationRecorder(meter, names.duration, 'GenAI inference operation duration.'),
+    firstChunkRecorder(meter, names.timeToFirstChunk),
     ({ tokens }, base) => {
       // The provider does not break usage down by modality: the conventions say `unknown` then.
       const byModality = { ...base, [GEN_AI.tokenModality]: 'unknown' };

@@ -19,6 +19,8 @@ export const GEN_AI = {
   requestMaxTokens: 'gen_ai.request.max_tokens',
   requestTemperature: 'gen_ai.request.temperature',
   outputType: 'gen_ai.output.type',
+  requestStream: 'gen_ai.request.stream',
+  timeToFirstChunk: 'gen_ai.response.time_to_first_chunk',
   responseModel: 'gen_ai.response.model',
   responseId: 'gen_ai.response.id',
   finishReasons: 'gen_ai.response.finish_reasons',
@@ -78,6 +80,8 @@ export function startAttributes(record: TelemetryRecord, context: CallContext): 
     attributes[GEN_AI.serverPort] = context.server.port;
   }
   if (record.jsonObject === true) attributes[GEN_AI.outputType] = 'json';
+  // Set if and only if the request streamed: unset means not streamed.
+  if (record.streamed === true) attributes[GEN_AI.requestStream] = true;
   if (isCount(record.maxTokens)) attributes[GEN_AI.requestMaxTokens] = record.maxTokens;
   if (typeof record.temperature === 'number' && Number.isFinite(record.temperature)) {
     attributes[GEN_AI.requestTemperature] = record.temperature;
@@ -116,8 +120,21 @@ export function resultAttributes(
   if (record.priceVersion) attributes[SWITCHBOARD.priceVersion] = boundedString(record.priceVersion);
   const band = priceBand(record.tariff);
   if (band !== null) attributes[SWITCHBOARD.priceBand] = boundedString(band);
+  const firstChunk = firstChunkSeconds(record);
+  if (firstChunk !== null) attributes[GEN_AI.timeToFirstChunk] = firstChunk;
   if (record.error) attributes[GEN_AI.errorType] = record.error.kind;
   return attributes;
+}
+
+/**
+ * A streamed call's time to its first chunk, in seconds (the record's `firstDeltaMs`:
+ * from the call's start to its first delta); null for a call that was not streamed
+ * or whose stream ended before any delta.
+ */
+export function firstChunkSeconds(record: TelemetryRecord): number | null {
+  if (record.streamed !== true) return null;
+  const ms = record.firstDeltaMs;
+  return typeof ms === 'number' && Number.isFinite(ms) && ms >= 0 ? ms / 1000 : null;
 }
 
 /** The span attribute of cache-write tokens: renamed after v1.41.0. */
