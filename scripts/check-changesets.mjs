@@ -1,9 +1,10 @@
-// Independent releases (issue 6): `changeset version` in a dry run, on a copy of
-// the workspace's manifests and changeset files in a temporary folder, must bump
-// @switchboard/prices alone for a price-table change. First the pending
-// changesets are applied (the next release), then one changeset bumping only
-// @switchboard/prices (patch) is added and versioned; every package.json other
-// than packages/prices/package.json must come out byte for byte unchanged.
+// Independent releases: on a copy of the workspace's manifests and changeset
+// files in a temporary folder (a git repository of its own), a price-table change
+// must release @switchboard/prices alone. First the pending changesets are
+// applied (the next release); then one changeset bumping only @switchboard/prices
+// (patch) is added: `changeset status` must plan that one release and nothing
+// else, and `changeset version` must change packages/prices/package.json and
+// leave every other package.json byte for byte unchanged.
 //
 // Usage: node scripts/check-changesets.mjs
 import { spawnSync } from 'node:child_process';
@@ -26,6 +27,29 @@ function runChangesetVersion(folder) {
   if (run.status !== 0) throw new Error(`changeset version failed:\n${run.stdout}${run.stderr}`);
 }
 
+/** `changeset status` in `folder`: the releases it plans, as `name@type` strings. */
+function plannedReleases(folder) {
+  const git = (...args) => {
+    const run = spawnSync('git', args, { cwd: folder, encoding: 'utf8' });
+    if (run.status !== 0) throw new Error(`git ${args.join(' ')} failed:\n${run.stdout}${run.stderr}`);
+  };
+  // status compares with the base branch: a repository whose main holds this state, price change uncommitted.
+  git('init', '-q', '-b', 'main');
+  git('add', '-A');
+  git('-c', 'user.name=check', '-c', 'user.email=check@localhost', 'commit', '-q', '-m', 'base');
+  const run = spawnSync(process.execPath, [changeset, 'status', '--output=status.json'], {
+    cwd: folder,
+    encoding: 'utf8',
+  });
+  if (run.status !== 0) throw new Error(`changeset status failed:\n${run.stdout}${run.stderr}`);
+  const status = JSON.parse(readFileSync(join(folder, 'status.json'), 'utf8'));
+  rmSync(join(folder, 'status.json'));
+  // A dependent that is not released (type none: a private workspace package) is no release.
+  return status.releases
+    .filter((release) => release.type !== 'none')
+    .map((release) => `${release.name}@${release.type}`);
+}
+
 function snapshot(folder, files) {
   return new Map(files.map((file) => [file, readFileSync(join(folder, file), 'utf8')]));
 }
@@ -44,6 +68,14 @@ export function checkChangesets() {
     if (pending > 0) runChangesetVersion(folder);
     const before = snapshot(folder, files);
     writeFileSync(join(folder, '.changeset/price-table-change.md'), PRICE_CHANGE);
+    const planned = plannedReleases(folder);
+    console.log(
+      `changesets: changeset status plans ${planned.join(', ') || 'nothing'} for a price-table change`,
+    );
+    if (planned.length !== 1 || planned[0] !== '@switchboard/prices@patch') {
+      console.log('changesets: FAIL, expected changeset status to plan @switchboard/prices@patch alone');
+      return false;
+    }
     runChangesetVersion(folder);
     const after = snapshot(folder, files);
     const changed = files.filter((file) => before.get(file) !== after.get(file));

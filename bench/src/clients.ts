@@ -1,6 +1,11 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { ChatAdapter, type ChatClient, OpenAITransport } from '@switchboard/adapter';
+import { createBudget } from '@switchboard/budget';
 import { resolveChatEndpoint } from '@switchboard/endpoint';
+import { CallJournal, CallMeter, otelObserver } from '@switchboard/telemetry';
 import { generateText } from 'ai';
 import OpenAI from 'openai';
 import { BENCH_API_KEY, BENCH_MESSAGES, BENCH_MODEL } from './settings.js';
@@ -10,10 +15,12 @@ export interface BenchClient {
   readonly id: ClientId;
   readonly label: string;
   call(): Promise<number>;
+  /** Releases what the client holds (a journal's file, a budget), if anything. */
+  close?(): Promise<void>;
 }
 
 /** The clients compared, in table order. */
-export const CLIENT_IDS = ['fetch', 'openai', 'ai-sdk', 'adapter', 'resolved'] as const;
+export const CLIENT_IDS = ['fetch', 'openai', 'openai-aa', 'ai-sdk', 'adapter', 'resolved', 'full'] as const;
 export type ClientId = (typeof CLIENT_IDS)[number];
 
 /** The reference every ratio is taken against. */
@@ -44,11 +51,11 @@ function rawFetch(baseUrl: string): BenchClient {
   };
 }
 
-function openaiSdk(baseUrl: string): BenchClient {
+function openaiSdk(baseUrl: string, id: 'openai' | 'openai-aa' = 'openai'): BenchClient {
   const client = new OpenAI({ apiKey: BENCH_API_KEY, baseURL: baseUrl, maxRetries: 2 });
   return {
-    id: 'openai',
-    label: '`openai` SDK',
+    id,
+    label: id === 'openai' ? '`openai` SDK' : '`openai` SDK, a second client (A/A control)',
     async call() {
       const reply = await client.chat.completions.create({
         model: BENCH_MODEL,
@@ -110,7 +117,52 @@ function resolved(baseUrl: string): BenchClient {
   return chatClient('resolved', '`resolveChatEndpoint` client', endpoint.client);
 }
 
-/** Every client, pointed at one emulator. */
-export function createClients(baseUrl: string): BenchClient[] {
-  return [rawFetch(baseUrl), openaiSdk(baseUrl), aiSdk(baseUrl), adapter(baseUrl), resolved(baseUrl)];
+/**
+ * The full stack a user can turn on: the resolved client with an in-memory budget,
+ * a journal written to a temporary file, a meter and the OpenTelemetry observer
+ * (no SDK registered, so its instruments are the API's no-op ones).
+ */
+async function fullStack(baseUrl: string): Promise<BenchClient> {
+  const folder = mkdtempSync(join(tmpdir(), 'switchboard-bench-'));
+  // The ~55 KB answers are about 10,000 tokens: a cap above that, so no call costs more than its reservation.
+  const budget = createBudget({
+    scope: { name: 'bench-full', limitUsd: 1_000_000 },
+    maxOutputTokens: 16_384,
+  });
+  const journal = new CallJournal(join(folder, 'calls.jsonl'));
+  const endpoint = resolveChatEndpoint(undefined, {
+    env: { PRIMARY_API_KEY: BENCH_API_KEY, PRIMARY_BASE_URL: baseUrl },
+    observers: [budget, journal, new CallMeter(), await otelObserver()],
+  });
+  if (endpoint === null) throw new Error('resolveChatEndpoint returned null with PRIMARY_API_KEY set');
+  return {
+    ...chatClient(
+      'full',
+      'full stack: resolved client + memory budget + journal + meter + OTel observer (no SDK)',
+      endpoint.client,
+    ),
+    async close() {
+      await journal.close();
+      budget.close();
+      rmSync(folder, { recursive: true, force: true });
+    },
+  };
+}
+
+const FACTORIES: Record<ClientId, (baseUrl: string) => BenchClient | Promise<BenchClient>> = {
+  fetch: rawFetch,
+  openai: (baseUrl) => openaiSdk(baseUrl),
+  'openai-aa': (baseUrl) => openaiSdk(baseUrl, 'openai-aa'),
+  'ai-sdk': aiSdk,
+  adapter,
+  resolved,
+  full: fullStack,
+};
+
+/** The clients `ids` (every client by default), pointed at one emulator, in table order. */
+export async function createClients(
+  baseUrl: string,
+  ids: readonly ClientId[] = CLIENT_IDS,
+): Promise<BenchClient[]> {
+  return Promise.all(CLIENT_IDS.filter((id) => ids.includes(id)).map((id) => FACTORIES[id](baseUrl)));
 }

@@ -82,11 +82,13 @@ async function main(): Promise<void> {
 
   const emulator = await startEmulatorProcess();
   const results: ScenarioResult[] = [];
+  let closeClients: BenchClient[] = [];
   try {
     const clientsBySize = {
-      small: createClients(emulator.smallUrl),
-      large: createClients(emulator.largeUrl),
+      small: await createClients(emulator.smallUrl),
+      large: await createClients(emulator.largeUrl),
     };
+    closeClients = [...clientsBySize.small, ...clientsBySize.large];
     await checkSameRequests(emulator, clientsBySize.small);
     for (const scenario of SCENARIOS) {
       await emulator.reset();
@@ -98,6 +100,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await emulator.close();
+    for (const client of closeClients) await client.close?.();
   }
 
   const metering = await runMetering(METERING_CALLS, quick ? 3 : 15);

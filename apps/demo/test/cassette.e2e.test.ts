@@ -118,45 +118,16 @@ describe('switchboard cassette', () => {
 describe('SWITCHBOARD_CASSETTE with any command', () => {
   afterEach(closeTestEmulators);
 
-  it('records `switchboard chat` against the provider, then replays it with the provider gone', async () => {
-    const emulator = await startTestEmulator({ key: KEY });
-    const path = join(directory.path, 'chat.cassette.jsonl');
-    const recording = await runCli(['chat', 'Is the build green?', '--json'], {
-      PRIMARY_API_KEY: KEY,
-      PRIMARY_BASE_URL: emulator.url,
-      SWITCHBOARD_CASSETTE: 'record',
-      SWITCHBOARD_CASSETTE_PATH: path,
-    });
-    expect(recording.code).toBe(0);
-    await emulator.close();
-    const replaying = await runCli(['chat', 'Is the build green?', '--json'], {
-      PRIMARY_API_KEY: 'replay',
-      SWITCHBOARD_CASSETTE: 'replay',
-      SWITCHBOARD_CASSETTE_PATH: path,
-    });
-    expect(replaying.code).toBe(0);
-    const strip = (stdout: string) =>
-      JSON.parse(stdout, (key, value) =>
-        key === 'at' || key === 'durationMs' ? undefined : value,
-      ) as unknown;
-    expect(strip(replaying.stdout)).toEqual(strip(recording.stdout));
-    expect(readFileSync(path, 'utf8')).not.toContain(KEY);
-    const missing = await runCli(['chat', 'Is the build red?'], {
-      PRIMARY_API_KEY: 'replay',
-      SWITCHBOARD_CASSETTE: 'replay',
-      SWITCHBOARD_CASSETTE_PATH: path,
-    });
-    expect(missing.code).toBe(1);
-    expect(missing.stderr).toContain('cassette_miss: no recording in the cassette');
-    expect(missing.stderr).toContain(
-      'messages[0].content: recorded "Is the build green?", now "Is the build red?"',
-    );
+  /** The environment that replays the cassette at `path`, with no provider to reach. */
+  const replayEnvironment = (path: string) => ({
+    PRIMARY_API_KEY: 'replay',
+    SWITCHBOARD_CASSETTE: 'replay',
+    SWITCHBOARD_CASSETTE_PATH: path,
   });
 
-  it('records `switchboard chat --stream` and replays the same deltas and record', async () => {
+  /** Runs `args` recording into `path` against an emulator, closes it, then runs them again replaying; both succeed. */
+  async function recordThenReplay(args: string[], path: string) {
     const emulator = await startTestEmulator({ key: KEY });
-    const path = join(directory.path, 'stream.cassette.jsonl');
-    const args = ['chat', 'Tell me about the build', '--stream', '--json'];
     const recording = await runCli(args, {
       PRIMARY_API_KEY: KEY,
       PRIMARY_BASE_URL: emulator.url,
@@ -165,12 +136,32 @@ describe('SWITCHBOARD_CASSETTE with any command', () => {
     });
     expect(recording.code).toBe(0);
     await emulator.close();
-    const replaying = await runCli(args, {
-      PRIMARY_API_KEY: 'replay',
-      SWITCHBOARD_CASSETTE: 'replay',
-      SWITCHBOARD_CASSETTE_PATH: path,
-    });
+    const replaying = await runCli(args, replayEnvironment(path));
     expect(replaying.code).toBe(0);
+    return { recording, replaying };
+  }
+
+  it('records `switchboard chat` against the provider, then replays it with the provider gone', async () => {
+    const path = join(directory.path, 'chat.cassette.jsonl');
+    const { recording, replaying } = await recordThenReplay(['chat', 'Is the build green?', '--json'], path);
+    const strip = (stdout: string) =>
+      JSON.parse(stdout, (key, value) =>
+        key === 'at' || key === 'durationMs' ? undefined : value,
+      ) as unknown;
+    expect(strip(replaying.stdout)).toEqual(strip(recording.stdout));
+    expect(readFileSync(path, 'utf8')).not.toContain(KEY);
+    const missing = await runCli(['chat', 'Is the build red?'], replayEnvironment(path));
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('cassette_miss: no recording in the cassette');
+    expect(missing.stderr).toContain(
+      'messages[0].content: recorded "Is the build green?", now "Is the build red?"',
+    );
+  });
+
+  it('records `switchboard chat --stream` and replays the same deltas and record', async () => {
+    const path = join(directory.path, 'stream.cassette.jsonl');
+    const args = ['chat', 'Tell me about the build', '--stream', '--json'];
+    const { recording, replaying } = await recordThenReplay(args, path);
     const lines = (stdout: string) =>
       stdout
         .trim()

@@ -1,4 +1,4 @@
-import type { ChatErrorKind } from './chat-error.js';
+import type { ChatErrorKind } from './chat-error-kind.js';
 import type { CallPricing } from './cost-model.js';
 import type { FinishReason } from './finish-reason.js';
 import type { UsageEntry } from './usage-entry.js';

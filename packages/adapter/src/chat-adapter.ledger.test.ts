@@ -1,23 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { MISBEHAVING_COSTS } from '../test/support/misbehaving-cost-models.js';
+import { collectWarnings, warningsWithCode } from '../test/support/process-warnings.js';
 import { answer, RawTransport } from '../test/support/raw-transport.js';
 import { ChatAdapter } from './chat-adapter.js';
 import type { CompleteRequest } from './chat-client.js';
 import type { CostModel } from './cost-model.js';
 
 const request: CompleteRequest = { model: 'primary-flash', messages: [{ role: 'user', content: 'hi' }] };
-
-/** The warnings the process emits while a test runs. */
-function collectWarnings(): Error[] {
-  const warnings: Error[] = [];
-  const listener = (warning: Error) => warnings.push(warning);
-  process.on('warning', listener);
-  cleanups.push(() => process.off('warning', listener));
-  return warnings;
-}
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  for (const cleanup of cleanups.splice(0)) cleanup();
-});
 
 describe('ChatAdapter ledger integrity', () => {
   describe('usage entries are faithful plain copies', () => {
@@ -107,41 +96,29 @@ describe('ChatAdapter ledger integrity', () => {
   });
 
   describe('a cost model that misbehaves', () => {
-    it.each([
-      [
-        'throws',
-        () => {
-          throw new Error('price table missing');
-        },
-        /threw Error/,
-      ],
-      ['returns a negative number', () => -3, /returned -3/],
-      ['returns NaN', () => Number.NaN, /returned NaN/],
-      ['returns Infinity', () => Number.POSITIVE_INFINITY, /returned Infinity/],
-      ['returns a string', () => '3', /returned a string/],
-    ])('that %s counts 0, flags the record and never rejects the call', async (_, cost, why) => {
-      const warnings = collectWarnings();
-      const endpoint = { cost } as unknown as CostModel;
-      const adapter = new ChatAdapter(
-        new RawTransport([answer('a', { completion_tokens: 1 }), answer('b', { completion_tokens: 1 })]),
-        { endpoint },
-      );
-      const first = await adapter.complete(request);
-      const second = await adapter.bounded(5).complete(request);
-      expect(first.content).toBe('a');
-      expect(first.calls[0]).toMatchObject({ costUsd: null, priceSource: null });
-      expect(first.calls[0]?.costError).toMatch(why);
-      expect(second.calls[0]?.costError).toMatch(why);
-      expect(first.costUsd).toBeNull();
-      expect(adapter.costUsd()).toBe(0);
-      expect(adapter.totalCostUsd()).toBe(0);
-      expect(adapter.usage).toHaveLength(1);
-      await new Promise((resolve) => setImmediate(resolve));
-      const reported = warnings.filter(
-        (warning) => (warning as { code?: string }).code === 'SWITCHBOARD_COST_MODEL',
-      );
-      expect(reported).toHaveLength(1);
-    });
+    it.each(MISBEHAVING_COSTS)(
+      'that %s counts 0, flags the record and never rejects the call',
+      async (_, cost, why) => {
+        const warnings = collectWarnings();
+        const endpoint = { cost } as unknown as CostModel;
+        const adapter = new ChatAdapter(
+          new RawTransport([answer('a', { completion_tokens: 1 }), answer('b', { completion_tokens: 1 })]),
+          { endpoint },
+        );
+        const first = await adapter.complete(request);
+        const second = await adapter.bounded(5).complete(request);
+        expect(first.content).toBe('a');
+        expect(first.calls[0]).toMatchObject({ costUsd: null, priceSource: null });
+        expect(first.calls[0]?.costError).toMatch(why);
+        expect(second.calls[0]?.costError).toMatch(why);
+        expect(first.costUsd).toBeNull();
+        expect(adapter.costUsd()).toBe(0);
+        expect(adapter.totalCostUsd()).toBe(0);
+        expect(adapter.usage).toHaveLength(1);
+        await new Promise((resolve) => setImmediate(resolve));
+        expect(warningsWithCode(warnings, 'SWITCHBOARD_COST_MODEL')).toHaveLength(1);
+      },
+    );
 
     it('treats a throwing priceCall the same way', async () => {
       const endpoint: CostModel = {

@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { collectWarnings, warningsWithCode } from '../test/support/process-warnings.js';
 import { answer, RawTransport } from '../test/support/raw-transport.js';
 import { ChatAdapter } from './chat-adapter.js';
 import type { CostModel } from './cost-model.js';
@@ -7,20 +8,6 @@ import { UNPRICED_MODEL_WARNING } from './unpriced-warning.js';
 const usage = { prompt_tokens: 120, completion_tokens: 30 };
 const pricesNothing: CostModel = { cost: () => null };
 const pricesEverything: CostModel = { cost: () => 0.000047079999999999996 };
-const listeners: ((warning: Error) => void)[] = [];
-
-afterEach(() => {
-  for (const listener of listeners.splice(0)) process.off('warning', listener);
-});
-
-/** The process warnings emitted from now on (they arrive on the next tick). */
-function collectWarnings(): (Error & { code?: string })[] {
-  const warnings: Error[] = [];
-  const listener = (warning: Error) => warnings.push(warning);
-  process.on('warning', listener);
-  listeners.push(listener);
-  return warnings;
-}
 
 async function callsOn(costModel: CostModel | null, models: readonly string[]): Promise<void> {
   const adapter = new ChatAdapter(new RawTransport(models.map(() => answer('ok', usage))), {
@@ -37,7 +24,7 @@ describe('ChatAdapter with a model nothing prices', () => {
     // A second adapter in the same process does not say it again.
     await callsOn(pricesNothing, ['lab-model-b', 'lab-model-a']);
 
-    const unpriced = warnings.filter((warning) => warning.code === UNPRICED_MODEL_WARNING);
+    const unpriced = warningsWithCode(warnings, UNPRICED_MODEL_WARNING);
     expect(unpriced.map((warning) => warning.message.match(/"([^"]+)"/)?.[1])).toEqual([
       'lab-model-a',
       'lab-model-b',
@@ -52,6 +39,6 @@ describe('ChatAdapter with a model nothing prices', () => {
     const warnings = collectWarnings();
     await callsOn(pricesEverything, ['lab-model-c']);
     await callsOn(null, ['lab-model-d']);
-    expect(warnings.filter((warning) => warning.code === UNPRICED_MODEL_WARNING)).toEqual([]);
+    expect(warningsWithCode(warnings, UNPRICED_MODEL_WARNING)).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ChatError, type ChatErrorKind } from './chat-error.js';
+import { ChatError } from './chat-error.js';
+import type { ChatErrorKind } from './chat-error-kind.js';
 import { ModelRejectedError } from './model-rejected-error.js';
 
 describe('ChatError', () => {

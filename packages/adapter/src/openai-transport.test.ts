@@ -179,36 +179,15 @@ describe('OpenAITransport', () => {
       expect(received[0]?.method).toBe('POST');
       expect(received[0]?.path).toBe('/chat/completions');
       expect(received[0]?.headers.authorization).toBe(`Bearer ${KEY}`);
-      expect(received[0]?.body).toMatchInlineSnapshot(`
-        {
-          "max_tokens": 8,
-          "messages": [
-            {
-              "content": "hi",
-              "role": "user",
-            },
-          ],
-          "model": "primary-flash",
-          "response_format": {
-            "type": "json_object",
-          },
-          "temperature": 0,
-          "thinking": {
-            "type": "disabled",
-          },
-          "tools": [
-            {
-              "function": {
-                "name": "grep",
-                "parameters": {
-                  "type": "object",
-                },
-              },
-              "type": "function",
-            },
-          ],
-        }
-      `);
+      expect(received[0]?.body).toStrictEqual({
+        model: 'primary-flash',
+        messages: [{ role: 'user', content: 'hi' }],
+        temperature: 0,
+        tools: [{ type: 'function', function: { name: 'grep', parameters: { type: 'object' } } }],
+        thinking: { type: 'disabled' },
+        response_format: { type: 'json_object' },
+        max_tokens: 8,
+      });
     });
 
     it('omits tools when there are none, also for an empty list', async () => {

@@ -1,4 +1,4 @@
-import type { ProviderDetail } from './to-chat-error.js';
+import type { ProviderDetail } from './provider-detail.js';
 
 /**
  * What a 400 adds when it refuses the `thinking` field the adapter sent: strict

@@ -1,7 +1,9 @@
 import { STATUS_CODES } from 'node:http';
-import { ChatError, type ChatErrorKind } from './chat-error.js';
+import { ChatError } from './chat-error.js';
+import type { ChatErrorKind } from './chat-error-kind.js';
 import { loadOpenAI } from './load-openai.js';
 import { ModelRejectedError } from './model-rejected-error.js';
+import type { ProviderDetail } from './provider-detail.js';
 import { isRecord } from './read-field.js';
 import { redact, redactError } from './redact.js';
 import { isRetryableStatus } from './retry-policy.js';
@@ -20,13 +22,6 @@ export interface CallContext {
   model?: string;
   /** Whether the chat call's body carried `thinking`, so a server's refusal of it can say how to stop it. */
   sentThinking?: boolean;
-}
-
-/** What a provider said about a failure: its message (with the gateway's `metadata.raw`), code and param. */
-export interface ProviderDetail {
-  message: string;
-  code: unknown;
-  param: unknown;
 }
 
 const MAX_PROVIDER_MESSAGE = 1000;

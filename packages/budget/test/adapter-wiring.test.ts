@@ -122,6 +122,74 @@ describe('a budget observing real calls to the emulator', () => {
     });
   });
 
+  it('settles a stream cut after its first deltas at its worst case, unsettled; its record carries the estimate', async () => {
+    const budget = createBudget({ scope: { name: 'wiring-stream-cut', limitUsd: 1 } });
+    // Straight to the emulator: the counting proxy does not pass a cut stream on as it was cut.
+    const direct = new OpenAITransport({ apiKey: KEY, baseUrl: emulator.url, retryBackoffSeconds: 0.01 });
+    const adapter = new ChatAdapter(direct, { observers: [budget], endpoint });
+    const messages = [{ role: 'user' as const, content: 'Stream the summary of the failing job.' }];
+    emulator.setFaults([{ stream: { cutAfterEvents: 5 } }]);
+    const stream = adapter.stream({ model: MODEL, messages, maxTokens: 32 });
+    const seen: string[] = [];
+    const failure = await (async () => {
+      for await (const delta of stream) seen.push(delta.type);
+    })().then(
+      () => null,
+      (error: unknown) => error,
+    );
+    await stream.response.catch(() => {});
+    expect(seen.length).toBeGreaterThan(0); // the caller saw output: no retry, the stream failed
+    expect(failure).toMatchObject({ kind: 'connection' });
+    const record = (failure as ChatError).partial?.calls[0];
+    expect(record).toMatchObject({ streamed: true, usage: null, priceSource: 'estimate' });
+    expect(emulator.requests).toHaveLength(1);
+
+    // What the same attempt reserves, measured on a budget of its own and given back.
+    const probe = createBudget({ scope: { name: 'wiring-stream-probe', limitUsd: 1 } });
+    const handle = await probe.beforeAttempt({
+      model: MODEL,
+      attempt: 1,
+      role: null,
+      messages,
+      tools: undefined,
+      maxTokens: 32,
+      signal: undefined,
+    });
+    const [reserved] = await probe.usage();
+    await handle.end({ record: null, error: null, mayHaveBeenBilled: false });
+    const worstCase = reserved?.reservedNanoUsd ?? 0;
+    expect(worstCase).toBeGreaterThan(record?.costNanoUsd ?? 0);
+
+    const [scope] = await budget.usage();
+    expect(scope).toMatchObject({
+      spentNanoUsd: worstCase,
+      unsettledCalls: 1,
+      reservedNanoUsd: 0,
+      inFlight: 0,
+    });
+  });
+
+  it('releases a stream refused before it opened and settles the retry at its record cost', async () => {
+    const budget = createBudget({ scope: { name: 'wiring-stream-retry', limitUsd: 1 } });
+    const adapter = new ChatAdapter(transport, { observers: [budget], endpoint });
+    emulator.setFaults([{ status: 503, times: 1 }]);
+    const response = await adapter.stream({
+      model: MODEL,
+      messages: [{ role: 'user', content: 'Stream the summary of the passing job.' }],
+      maxTokens: 32,
+    }).response;
+    const [record] = response.calls;
+    expect(record).toMatchObject({ streamed: true, attempts: 2, usage: expect.any(Object) });
+    expect(emulator.requests).toHaveLength(2);
+    const [scope] = await budget.usage();
+    expect(scope).toMatchObject({
+      spentNanoUsd: record?.costNanoUsd,
+      unsettledCalls: 0,
+      reservedNanoUsd: 0,
+      inFlight: 0,
+    });
+  });
+
   it('lets at most maxInFlight attempts reach the platform at once', async () => {
     emulator.setFaults([{ delayMs: 40 }]);
     const budget = createBudget({ scope: { name: 'wiring-4', maxInFlight: 2 }, maxOutputTokens: 64 });

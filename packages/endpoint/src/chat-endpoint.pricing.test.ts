@@ -101,30 +101,15 @@ describe('ChatEndpoint', () => {
       }
     });
 
-    it("prices the pricing model and models the table does not know at the endpoint's prices", () => {
-      const endpoint = customEndpoint('house-model');
-      expect(endpoint.priceCall({ model: 'house-model', usage, at })).toMatchObject({
-        costUsd: 5,
-        pricedAs: 'house-model',
-        priceSource: 'endpoint',
-      });
-      expect(endpoint.priceCall({ model: 'other', usage, at })).toMatchObject({
-        costUsd: 5,
-        priceSource: 'endpoint',
-      });
-    });
-
-    it("keeps the code's own prices for a pricing model the table also knows", () => {
-      const endpoint = customEndpoint('primary-flash');
-      expect(endpoint.priceCall({ model: 'primary-flash', usage, at })).toMatchObject({
-        costUsd: 5,
-        pricedAs: 'primary-flash',
-        priceSource: 'endpoint',
-      });
-      expect(endpoint.priceCall({ model: 'primary-v4-pro', usage, at })).toMatchObject({
-        costUsd: 1.32 + 3.96,
-        priceSource: 'table',
-      });
+    // The pricing model and models the table does not know cost the endpoint's prices; the code's
+    // own prices also win for a pricing model the table knows; other table models keep the table's.
+    it.each([
+      ['house-model', 'house-model', { costUsd: 5, pricedAs: 'house-model', priceSource: 'endpoint' }],
+      ['house-model', 'other', { costUsd: 5, priceSource: 'endpoint' }],
+      ['primary-flash', 'primary-flash', { costUsd: 5, pricedAs: 'primary-flash', priceSource: 'endpoint' }],
+      ['primary-flash', 'primary-v4-pro', { costUsd: 1.32 + 3.96, priceSource: 'table' }],
+    ])('with pricing model %s, prices a call to %s as %o', (pricingModel, model, expected) => {
+      expect(customEndpoint(pricingModel).priceCall({ model, usage, at })).toMatchObject(expected);
     });
 
     it('prices a table model at its table price even with no prices at all', () => {

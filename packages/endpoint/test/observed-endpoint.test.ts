@@ -2,7 +2,6 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CallObserver, ChatMessage, ObservedEndpoint } from '@switchboard/adapter';
-import { type Emulator, startEmulator } from '@switchboard/emulator';
 import {
   CallJournal,
   CallMeter,
@@ -10,8 +9,9 @@ import {
   type OtelApi,
   type OtelAttributes,
 } from '@switchboard/telemetry';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { isAdapterResolution, resolveChatEndpoint, type SwitchboardConfig } from '../src/index.js';
+import { describe, expect, it } from 'vitest';
+import type { SwitchboardConfig } from '../src/index.js';
+import { emulatedEndpoint } from './support/emulated-endpoint.js';
 
 // Observers passed through resolveChatEndpoint learn the endpoint they observe (their
 // `withEndpoint` hook), over a real loopback socket to the emulator.
@@ -48,23 +48,7 @@ function capturingApi(): OtelApi & { spans: OtelAttributes[] } {
 }
 
 describe('observers attached by resolveChatEndpoint', () => {
-  let emulator: Emulator;
-  beforeAll(async () => {
-    emulator = await startEmulator({ key: KEY });
-  });
-  beforeEach(() => emulator.reset());
-  afterAll(async () => {
-    await emulator?.close();
-  });
-
-  function resolveWith(observers: CallObserver[], config: SwitchboardConfig = {}) {
-    const resolved = resolveChatEndpoint(config, {
-      env: { PRIMARY_API_KEY: KEY, PRIMARY_BASE_URL: emulator.url },
-      observers,
-    });
-    if (!isAdapterResolution(resolved)) throw new Error(`expected an adapter route, got ${resolved?.rule}`);
-    return resolved;
-  }
+  const { emulator, resolveWith } = emulatedEndpoint(KEY);
 
   it('tells each withEndpoint hook the endpoint (never the key) and attaches what it returns', async () => {
     const told: ObservedEndpoint[] = [];
@@ -111,14 +95,14 @@ describe('observers attached by resolveChatEndpoint', () => {
     };
     const { client } = resolveWith([createOtelObserver(api)], config);
     await client.complete({ model: 'primary-flash', messages: question, jsonObject: true });
-    const port = Number(new URL(emulator.url).port);
+    const port = Number(new URL(emulator().url).port);
     expect(api.spans).toHaveLength(1);
     expect(api.spans[0]).toMatchObject({
       'gen_ai.provider.name': 'vendor.one',
       'server.address': '127.0.0.1',
       'server.port': port,
       'gen_ai.output.type': 'json',
-      'switchboard.route': `primary ${emulator.url}`,
+      'switchboard.route': `primary ${emulator().url}`,
     });
   });
 
@@ -131,7 +115,7 @@ describe('observers attached by resolveChatEndpoint', () => {
       api.spans.map((span) => [span['gen_ai.provider.name'], span['server.address'], span['server.port']]),
     ).toEqual([
       ['switchboard.custom', 'llm.internal.example', 8443],
-      ['switchboard.primary', '127.0.0.1', Number(new URL(emulator.url).port)],
+      ['switchboard.primary', '127.0.0.1', Number(new URL(emulator().url).port)],
     ]);
   });
 });

@@ -1,9 +1,9 @@
 import { type CallObserver, type CallRecord, ChatError, type ChatMessage } from '@switchboard/adapter';
 import { createBudget } from '@switchboard/budget';
-import { type Emulator, startEmulator } from '@switchboard/emulator';
 import { ScriptedChatClient } from '@switchboard/scripted';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { isAdapterResolution, resolveChatEndpoint } from '../src/index.js';
+import { describe, expect, it } from 'vitest';
+import { resolveChatEndpoint } from '../src/index.js';
+import { emulatedEndpoint } from './support/emulated-endpoint.js';
 
 // resolveChatEndpoint's `observers`: a real budget (and a recording observer) on the
 // resolved adapter, over a real loopback socket to the emulator.
@@ -28,23 +28,7 @@ function recorder(): CallObserver & { records: CallRecord[]; attempts: number } 
 }
 
 describe('resolveChatEndpoint with observers', () => {
-  let emulator: Emulator;
-  beforeAll(async () => {
-    emulator = await startEmulator({ key: KEY });
-  });
-  beforeEach(() => emulator.reset());
-  afterAll(async () => {
-    await emulator?.close();
-  });
-
-  function resolveWith(observers: CallObserver[]) {
-    const resolved = resolveChatEndpoint(
-      {},
-      { env: { PRIMARY_API_KEY: KEY, PRIMARY_BASE_URL: emulator.url }, observers },
-    );
-    if (!isAdapterResolution(resolved)) throw new Error(`expected an adapter route, got ${resolved?.rule}`);
-    return resolved;
-  }
+  const { emulator, resolveWith } = emulatedEndpoint(KEY);
 
   describe('an adapter route', () => {
     it("settles the budget at each call's cost, for the client, its bounded copies and role views", async () => {
@@ -60,7 +44,7 @@ describe('resolveChatEndpoint with observers', () => {
       const bounded = await client.bounded(16).complete({ model: MODEL, messages: question });
       const judged = await client.forRole('judge').complete({ model: MODEL, messages: question });
 
-      expect(emulator.requests).toHaveLength(3);
+      expect(emulator().requests).toHaveLength(3);
       expect(meter.records).toHaveLength(3);
       expect(meter.records.map((record) => record.role)).toEqual([null, null, 'judge']);
       const nano = (usd: number | null) => Math.round((usd ?? 0) * 1e9);
@@ -87,7 +71,7 @@ describe('resolveChatEndpoint with observers', () => {
 
       expect(ChatError.isInstance(failure)).toBe(true);
       expect(failure).toMatchObject({ kind: 'budget', retryable: false, scope: 'endpoint-small' });
-      expect(emulator.requests).toHaveLength(0);
+      expect(emulator().requests).toHaveLength(0);
       // The refused call still has its record (no usage, no cost), so a meter sees the refusal.
       expect(meter.records).toMatchObject([{ usage: null, costUsd: null, error: { kind: 'budget' } }]);
       budget.close();
@@ -99,15 +83,11 @@ describe('resolveChatEndpoint with observers', () => {
       const config = {
         prices: { [MODEL]: { cache_hit_per_m: 1, input_per_m: 1, output_per_m: 100 } },
       };
-      const resolved = resolveChatEndpoint(config, {
-        env: { PRIMARY_API_KEY: KEY, PRIMARY_BASE_URL: emulator.url },
-        observers: [budget],
-      });
-      if (!isAdapterResolution(resolved)) throw new Error('expected an adapter route');
+      const resolved = resolveWith([budget], config);
       await expect(
         resolved.client.complete({ model: MODEL, messages: question, maxTokens: 64 }),
       ).rejects.toMatchObject({ kind: 'budget', reason: 'spend', scope: 'endpoint-dear' });
-      expect(emulator.requests).toHaveLength(0);
+      expect(emulator().requests).toHaveLength(0);
       await budget.close();
     });
 
@@ -117,16 +97,12 @@ describe('resolveChatEndpoint with observers', () => {
         models: { hunter: 'house-model' },
         prices: { 'house-model': { cache_hit_per_m: 0.1, input_per_m: 0.2, output_per_m: 0.4 } },
       };
-      const resolved = resolveChatEndpoint(config, {
-        env: { PRIMARY_API_KEY: KEY, PRIMARY_BASE_URL: emulator.url },
-        observers: [budget],
-      });
-      if (!isAdapterResolution(resolved)) throw new Error('expected an adapter route');
+      const resolved = resolveWith([budget], config);
       // The budget lets it through (the emulator, which knows only its own models, then refuses it).
       await expect(
         resolved.client.complete({ model: 'house-model', messages: question, maxTokens: 32 }),
       ).rejects.toMatchObject({ kind: 'model_rejected' });
-      expect(emulator.requests).toHaveLength(1);
+      expect(emulator().requests).toHaveLength(1);
       // An HTTP error reply was not billed: the reservation is released.
       const [root] = await budget.usage();
       expect(root).toMatchObject({ spentNanoUsd: 0, reservedNanoUsd: 0, inFlight: 0, unsettledCalls: 0 });

@@ -131,59 +131,40 @@ describe('costOf (property-based)', () => {
   });
 
   describe('monotonicity (over finite token values)', () => {
-    it('never falls when completion_tokens rises', () => {
-      fc.assert(
-        fc.property(prices, usageLike, orderedPair, (somePrices, usage, [low, high]) => {
-          const lower = costOf(somePrices, withField(usage, 'completion_tokens', low));
-          const higher = costOf(somePrices, withField(usage, 'completion_tokens', high));
-          expect(lower).not.toBeNull();
-          expect(higher as number).toBeGreaterThanOrEqual(lower as number);
-        }),
-        RUNS,
-      );
-    });
+    // Usage without a miss count: deleted, null or undefined.
+    const withoutMiss = fc
+      .tuple(usageLike, fc.constantFrom('delete', null, undefined))
+      .map(([usage, miss]) => {
+        const copy: Record<string, unknown> = { ...usage };
+        if (miss === 'delete') delete copy.prompt_cache_miss_tokens;
+        else copy.prompt_cache_miss_tokens = miss;
+        return copy;
+      });
+    // Usage with a miss count of any non-null value.
+    const withMiss = fc
+      .tuple(
+        usageLike,
+        tokenValue.filter((value) => value !== null && value !== undefined),
+      )
+      .map(([usage, miss]) => ({ ...usage, prompt_cache_miss_tokens: miss }));
 
-    it('never falls when prompt_cache_miss_tokens rises', () => {
+    // Each row: the field that rises, when, the usages it is drawn over, and whether each cost must be a number.
+    it.each([
+      ['completion_tokens', '', usageLike, true],
+      ['prompt_cache_miss_tokens', '', usageLike, false],
+      ['prompt_tokens', ' while prompt_cache_miss_tokens is absent', withoutMiss, false],
+      [
+        'prompt_cache_hit_tokens',
+        ' while prompt_cache_miss_tokens is present (any non-null value)',
+        withMiss,
+        false,
+      ],
+    ] as const)('never falls when %s rises%s', (field, _when, usages, priced) => {
       fc.assert(
-        fc.property(prices, usageLike, orderedPair, (somePrices, usage, [low, high]) => {
-          const lower = costOf(somePrices, withField(usage, 'prompt_cache_miss_tokens', low));
-          const higher = costOf(somePrices, withField(usage, 'prompt_cache_miss_tokens', high));
-          expect(higher as number).toBeGreaterThanOrEqual(lower as number);
-        }),
-        RUNS,
-      );
-    });
-
-    it('never falls when prompt_tokens rises while prompt_cache_miss_tokens is absent', () => {
-      const withoutMiss = fc
-        .tuple(usageLike, fc.constantFrom('delete', null, undefined))
-        .map(([usage, miss]) => {
-          const copy: Record<string, unknown> = { ...usage };
-          if (miss === 'delete') delete copy.prompt_cache_miss_tokens;
-          else copy.prompt_cache_miss_tokens = miss;
-          return copy;
-        });
-      fc.assert(
-        fc.property(prices, withoutMiss, orderedPair, (somePrices, usage, [low, high]) => {
-          const lower = costOf(somePrices, withField(usage, 'prompt_tokens', low));
-          const higher = costOf(somePrices, withField(usage, 'prompt_tokens', high));
-          expect(higher as number).toBeGreaterThanOrEqual(lower as number);
-        }),
-        RUNS,
-      );
-    });
-
-    it('never falls when prompt_cache_hit_tokens rises while prompt_cache_miss_tokens is present (any non-null value)', () => {
-      const withMiss = fc
-        .tuple(
-          usageLike,
-          tokenValue.filter((value) => value !== null && value !== undefined),
-        )
-        .map(([usage, miss]) => ({ ...usage, prompt_cache_miss_tokens: miss }));
-      fc.assert(
-        fc.property(prices, withMiss, orderedPair, (somePrices, usage, [low, high]) => {
-          const lower = costOf(somePrices, withField(usage, 'prompt_cache_hit_tokens', low));
-          const higher = costOf(somePrices, withField(usage, 'prompt_cache_hit_tokens', high));
+        fc.property(prices, usages, orderedPair, (somePrices, usage, [low, high]) => {
+          const lower = costOf(somePrices, withField(usage, field, low));
+          const higher = costOf(somePrices, withField(usage, field, high));
+          if (priced) expect(lower).not.toBeNull();
           expect(higher as number).toBeGreaterThanOrEqual(lower as number);
         }),
         RUNS,

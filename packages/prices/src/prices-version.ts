@@ -1,4 +1,4 @@
 // Generated from package.json by scripts/write-prices-version.mjs on every build; do not edit.
 
 /** The version of `@switchboard/prices`, which names the price data a call was costed with. */
-export const PRICES_VERSION = '0.0.0';
+export const PRICES_VERSION = '0.1.0';

@@ -1,6 +1,20 @@
-import type { CompleteRequest } from '@switchboard/adapter';
+import type { ChatResponse, CompleteRequest } from '@switchboard/adapter';
 import { describe, expect, it } from 'vitest';
 import { ScriptedChatClient } from './scripted-chat-client.js';
+
+/** A response with every field at its empty value. */
+const EMPTY: ChatResponse = {
+  content: null,
+  toolCalls: [],
+  reasoning: null,
+  logprobs: null,
+  meanLogprob: null,
+  finishReason: null,
+  reasoningDetails: null,
+  calls: [],
+  costUsd: null,
+  costNanoUsd: null,
+};
 
 function request(text: string): CompleteRequest {
   return { model: 'primary-flash', messages: [{ role: 'user', content: text }] };
@@ -16,18 +30,7 @@ describe('ScriptedChatClient', () => {
 
     it('fills every missing field with its empty value', async () => {
       const client = new ScriptedChatClient([{}]);
-      expect(await client.complete(request('a'))).toEqual({
-        content: null,
-        toolCalls: [],
-        reasoning: null,
-        logprobs: null,
-        meanLogprob: null,
-        finishReason: null,
-        reasoningDetails: null,
-        calls: [],
-        costUsd: null,
-        costNanoUsd: null,
-      });
+      expect(await client.complete(request('a'))).toEqual(EMPTY);
     });
 
     it('keeps every field the turn gives', async () => {
@@ -43,13 +46,7 @@ describe('ScriptedChatClient', () => {
         finishReason: 'stop',
       };
       const client = new ScriptedChatClient([turn]);
-      expect(await client.complete(request('a'))).toEqual({
-        ...turn,
-        reasoningDetails: null,
-        calls: [],
-        costUsd: null,
-        costNanoUsd: null,
-      });
+      expect(await client.complete(request('a'))).toEqual({ ...EMPTY, ...turn });
     });
 
     it('returns frozen responses, tool calls and arguments', async () => {
@@ -75,18 +72,7 @@ describe('ScriptedChatClient', () => {
     it("answers with content '' and nothing else", async () => {
       const client = new ScriptedChatClient([{ content: 'only', finishReason: 'stop' }]);
       await client.complete(request('a'));
-      expect(await client.complete(request('b'))).toEqual({
-        content: '',
-        toolCalls: [],
-        reasoning: null,
-        logprobs: null,
-        meanLogprob: null,
-        finishReason: null,
-        reasoningDetails: null,
-        calls: [],
-        costUsd: null,
-        costNanoUsd: null,
-      });
+      expect(await client.complete(request('b'))).toEqual({ ...EMPTY, content: '' });
     });
 
     it("answers '' for every call when the script is empty", async () => {

@@ -2,8 +2,13 @@ import { boundedString } from './bounded-string.js';
 import { BoundedValues } from './bounded-values.js';
 import { NO_ROLE } from './call-meter.js';
 import type { CostAmounts } from './cost-amounts.js';
-import { firstChunkSeconds } from './first-chunk-seconds.js';
-import { type CallContext, COST_CURRENCY, GEN_AI, SWITCHBOARD } from './gen-ai-attributes.js';
+import {
+  type CallContext,
+  COST_CURRENCY,
+  firstChunkSeconds,
+  GEN_AI,
+  SWITCHBOARD,
+} from './gen-ai-attributes.js';
 import { INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION, scopeOptions } from './instrumentation-scope.js';
 import type { OtelAttributes, OtelCounter, OtelHistogram, OtelMeter, OtelMeterProvider } from './otel-api.js';
 import type { ReportedTokens } from './reported-tokens.js';
@@ -16,8 +21,8 @@ export const COST_METRIC = 'switchboard.client.cost';
 export const METRIC_VALUE_CAP = 64;
 
 // Bucket advice of the GenAI conventions: token histograms (v1.41.0 docs/gen-ai/gen-ai-metrics.md,
-// genai docs/gen-ai/gen-ai-token-metrics.md) and duration histograms, time to first chunk
-// included (v1.41.0 docs/gen-ai/gen-ai-metrics.md, genai docs/gen-ai/client-inference.md).
+// genai docs/gen-ai/gen-ai-token-metrics.md) and duration histograms (v1.41.0
+// docs/gen-ai/gen-ai-metrics.md, genai docs/gen-ai/client-inference.md).
 const TOKEN_BUCKETS: readonly number[] = Object.freeze([
   1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864,
 ]);
@@ -34,7 +39,6 @@ export const METRICS = {
   },
   gen_ai_latest_experimental: {
     duration: 'gen_ai.client.inference.duration',
-    timeToFirstChunk: 'gen_ai.client.inference.time_to_first_chunk',
     inputTokens: 'gen_ai.client.inference.usage.input_tokens',
     outputTokens: 'gen_ai.client.inference.usage.output_tokens',
     cacheReadTokens: 'gen_ai.client.inference.usage.cache_read.input_tokens',
@@ -42,6 +46,9 @@ export const METRICS = {
     reasoningTokens: 'gen_ai.client.inference.usage.reasoning.output_tokens',
     operationInputTokens: 'gen_ai.client.inference.operation.input_tokens',
     operationOutputTokens: 'gen_ai.client.inference.operation.output_tokens',
+    // Renamed from v1.41.0's gen_ai.client.operation.time_to_first_chunk with the duration
+    // (semantic-conventions-genai pull request 521, docs/gen-ai/non-normative/migration.md).
+    timeToFirstChunk: 'gen_ai.client.inference.time_to_first_chunk',
   },
 } as const;
 
@@ -138,11 +145,11 @@ function durationRecorder(meter: OtelMeter, name: string, description: string): 
   };
 }
 
-// Streamed calls only, as the conventions say; a stream that yielded nothing has no first chunk.
+// Streamed calls only, as the conventions ask ("SHOULD NOT be reported otherwise").
 function firstChunkRecorder(meter: OtelMeter, name: string): Recorder {
   const histogram = meter.createHistogram(name, {
     description:
-      'Time to receive the first chunk, measured from when the client issues the generation request to when the first chunk is received in the response stream.',
+      'Time to receive the first chunk, from when the client issues the generation request to when the first chunk is received in the response stream.',
     unit: 's',
     advice: { explicitBucketBoundaries: [...DURATION_BUCKETS] },
   });

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { GATEWAY_DETECTOR_CALL, PRIMARY_JUDGE_CALL, RECORDS } from './__fixtures__/call-records.js';
+import {
+  GATEWAY_DETECTOR_CALL,
+  PRIMARY_JUDGE_CALL,
+  RECORDS,
+  RECORDS_TOTALS,
+} from './__fixtures__/call-records.js';
 import { CallMeter, NO_ROLE } from './call-meter.js';
 
 describe('CallMeter', () => {
@@ -10,14 +15,7 @@ describe('CallMeter', () => {
 
     it('totals calls, failures, degradations, attempts, cost and tokens', () => {
       expect(snapshot.totals).toEqual({
-        calls: 4,
-        failures: 2,
-        degradations: 1,
-        attempts: 7,
-        costUsd: 0.00141,
-        costNanoUsd: 1_410_000,
-        cost: '0.001410000',
-        unpricedCalls: 2,
+        ...RECORDS_TOTALS,
         inputTokens: 3200,
         cacheHitTokens: 2524,
         outputTokens: 800,

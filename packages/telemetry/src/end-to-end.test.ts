@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { metrics, trace } from '@opentelemetry/api';
+import { DataPointType, type Histogram, MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
 import {
   BasicTracerProvider,
   InMemorySpanExporter,
@@ -16,6 +17,11 @@ import { CallMeter } from './call-meter.js';
 import { endpointLabel } from './endpoint-label.js';
 import { otelObserver } from './otel-observer.js';
 import { reportJournal } from './report-journal.js';
+
+class CollectingReader extends MetricReader {
+  protected override async onShutdown(): Promise<void> {}
+  protected override async onForceFlush(): Promise<void> {}
+}
 
 let emulator: Emulator;
 // The global tracer provider is set once; each test starts from an empty exporter.
@@ -187,4 +193,69 @@ describe('telemetry over a real adapter, transport and emulator', () => {
     expect(meter.snapshot().totals).toEqual(report.totals);
     expect(exporter.getFinishedSpans()).toHaveLength(2);
   });
+
+  it.each(['v1.41.0', 'gen_ai_latest_experimental'] as const)(
+    'marks a streamed span and records its time to first chunk; a plain call has neither (%s)',
+    async (conventions) => {
+      exporter.reset();
+      const reader = new CollectingReader();
+      const endpoint = { provider: 'primary', baseUrl: emulator.url, thinking: false };
+      const transport = new OpenAITransport({ apiKey: 'test-key', baseUrl: emulator.url, maxAttempts: 1 });
+      const adapter = new ChatAdapter(transport);
+      adapter.observe(
+        await otelObserver({
+          endpoint,
+          conventions,
+          meterProvider: new MeterProvider({ readers: [reader] }),
+        }),
+      );
+      const request = {
+        model: 'primary-flash',
+        messages: [{ role: 'user' as const, content: 'Why did the deploy fail?' }],
+      };
+
+      emulator.setFaults([]); // a fault plan stays until replaced
+      const plain = await adapter.complete(request);
+      const streamed = await adapter.stream(request).response;
+      emulator.setFaults([{ stream: { cutAfterEvents: 5 } }]);
+      const cut = await adapter
+        .stream(request)
+        .response.catch((error: { partial?: { calls: CallRecord[] } }) => error);
+
+      const [plainSpan, streamedSpan, cutSpan] = exporter.getFinishedSpans();
+      expect(plain.calls[0]?.streamed).toBe(false);
+      expect(plainSpan?.attributes).not.toHaveProperty('gen_ai.request.stream');
+      expect(plainSpan?.attributes).not.toHaveProperty('gen_ai.response.time_to_first_chunk');
+
+      const firstDeltaMs = streamed.calls[0]?.firstDeltaMs;
+      expect(firstDeltaMs).toBeGreaterThan(0);
+      expect(streamedSpan?.attributes['gen_ai.request.stream']).toBe(true);
+      expect(streamedSpan?.attributes['gen_ai.response.time_to_first_chunk']).toBe(
+        (firstDeltaMs ?? 0) / 1000,
+      );
+      // A stream cut after its first deltas still had a first chunk.
+      const cutRecord = (cut as { partial?: { calls: CallRecord[] } }).partial?.calls[0];
+      expect(cutRecord?.firstDeltaMs).toBeGreaterThan(0);
+      expect(cutSpan?.attributes['gen_ai.request.stream']).toBe(true);
+      expect(cutSpan?.attributes['gen_ai.response.time_to_first_chunk']).toBe(
+        (cutRecord?.firstDeltaMs ?? 0) / 1000,
+      );
+
+      // The histogram: one point per streamed call, none for the plain one. The latest conventions
+      // renamed it with the duration (semantic-conventions-genai pull request 521).
+      const firstChunkMetric =
+        conventions === 'v1.41.0'
+          ? 'gen_ai.client.operation.time_to_first_chunk'
+          : 'gen_ai.client.inference.time_to_first_chunk';
+      const { resourceMetrics } = await reader.collect();
+      const firstChunk = resourceMetrics.scopeMetrics
+        .flatMap((scope) => scope.metrics)
+        .find((metric) => metric.descriptor.name === firstChunkMetric);
+      expect(firstChunk?.descriptor.unit).toBe('s');
+      expect(firstChunk?.dataPointType).toBe(DataPointType.HISTOGRAM);
+      const histogram = firstChunk?.dataPoints[0]?.value as Histogram | undefined;
+      expect(histogram?.count).toBe(2);
+      expect(histogram?.sum).toBeCloseTo(((firstDeltaMs ?? 0) + (cutRecord?.firstDeltaMs ?? 0)) / 1000, 9);
+    },
+  );
 });

@@ -1,6 +1,5 @@
 import { boundedString } from './bounded-string.js';
 import type { CostAmounts } from './cost-amounts.js';
-import { firstChunkSeconds } from './first-chunk-seconds.js';
 import type { OtelAttributes } from './otel-api.js';
 import type { OtelConventions } from './otel-conventions.js';
 import type { ReportedTokens } from './reported-tokens.js';
@@ -11,10 +10,8 @@ import type { TelemetryRecord } from './telemetry-record.js';
 // open-telemetry/semantic-conventions (model/gen-ai/registry.yaml, docs/gen-ai/gen-ai-spans.md)
 // and the current open-telemetry/semantic-conventions-genai (docs/gen-ai/client-inference.md),
 // which renamed the cache-write count (`cacheCreationTokens` in v1.41.0, `cacheWriteTokens`
-// now) and added `gen_ai.token.modality` to its usage counters. The streaming attributes
-// (`gen_ai.request.stream`, `gen_ai.response.time_to_first_chunk`) came with v1.41.0 and keep
-// their names in the current conventions. The cost attributes are a proposal
-// (open-telemetry/semantic-conventions-genai pull request 443), not yet a convention.
+// now) and added `gen_ai.token.modality` to its usage counters. The cost attributes are a
+// proposal (open-telemetry/semantic-conventions-genai pull request 443), not yet a convention.
 export const GEN_AI = {
   operationName: 'gen_ai.operation.name',
   providerName: 'gen_ai.provider.name',
@@ -23,10 +20,10 @@ export const GEN_AI = {
   requestTemperature: 'gen_ai.request.temperature',
   outputType: 'gen_ai.output.type',
   requestStream: 'gen_ai.request.stream',
+  timeToFirstChunk: 'gen_ai.response.time_to_first_chunk',
   responseModel: 'gen_ai.response.model',
   responseId: 'gen_ai.response.id',
   finishReasons: 'gen_ai.response.finish_reasons',
-  timeToFirstChunk: 'gen_ai.response.time_to_first_chunk',
   inputTokens: 'gen_ai.usage.input_tokens',
   outputTokens: 'gen_ai.usage.output_tokens',
   cacheReadTokens: 'gen_ai.usage.cache_read.input_tokens',
@@ -71,10 +68,7 @@ export interface CallContext {
   readonly conventions: OtelConventions;
 }
 
-/**
- * The attributes a span starts with, so samplers see them: the operation, provider, server and
- * request (`gen_ai.request.stream: true` for a streamed call; absent means not streamed).
- */
+/** The attributes a span starts with, so samplers see them: the operation, provider, server and request. */
 export function startAttributes(record: TelemetryRecord, context: CallContext): OtelAttributes {
   const attributes: OtelAttributes = {
     [GEN_AI.operationName]: 'chat',
@@ -86,6 +80,7 @@ export function startAttributes(record: TelemetryRecord, context: CallContext): 
     attributes[GEN_AI.serverPort] = context.server.port;
   }
   if (record.jsonObject === true) attributes[GEN_AI.outputType] = 'json';
+  // Set if and only if the request streamed: unset means not streamed.
   if (record.streamed === true) attributes[GEN_AI.requestStream] = true;
   if (isCount(record.maxTokens)) attributes[GEN_AI.requestMaxTokens] = record.maxTokens;
   if (typeof record.temperature === 'number' && Number.isFinite(record.temperature)) {
@@ -110,8 +105,6 @@ export function resultAttributes(
   if (record.responseId) attributes[GEN_AI.responseId] = boundedString(record.responseId);
   const finishReasons = finishReasonsOf(record);
   if (finishReasons.length > 0) attributes[GEN_AI.finishReasons] = finishReasons;
-  const firstChunk = firstChunkSeconds(record);
-  if (firstChunk !== null) attributes[GEN_AI.timeToFirstChunk] = firstChunk;
   if (tokens.input !== null) attributes[GEN_AI.inputTokens] = tokens.input;
   if (tokens.output !== null) attributes[GEN_AI.outputTokens] = tokens.output;
   if (tokens.cacheRead !== null) attributes[GEN_AI.cacheReadTokens] = tokens.cacheRead;
@@ -127,8 +120,21 @@ export function resultAttributes(
   if (record.priceVersion) attributes[SWITCHBOARD.priceVersion] = boundedString(record.priceVersion);
   const band = priceBand(record.tariff);
   if (band !== null) attributes[SWITCHBOARD.priceBand] = boundedString(band);
+  const firstChunk = firstChunkSeconds(record);
+  if (firstChunk !== null) attributes[GEN_AI.timeToFirstChunk] = firstChunk;
   if (record.error) attributes[GEN_AI.errorType] = record.error.kind;
   return attributes;
+}
+
+/**
+ * A streamed call's time to its first chunk, in seconds (the record's `firstDeltaMs`:
+ * from the call's start to its first delta); null for a call that was not streamed
+ * or whose stream ended before any delta.
+ */
+export function firstChunkSeconds(record: TelemetryRecord): number | null {
+  if (record.streamed !== true) return null;
+  const ms = record.firstDeltaMs;
+  return typeof ms === 'number' && Number.isFinite(ms) && ms >= 0 ? ms / 1000 : null;
 }
 
 /** The span attribute of cache-write tokens: renamed after v1.41.0. */

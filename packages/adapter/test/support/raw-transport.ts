@@ -10,7 +10,7 @@ export class RawTransport implements ChatTransport {
   readonly copies: RawTransport[] = [];
 
   constructor(
-    private readonly replies: unknown[],
+    protected readonly replies: unknown[],
     readonly maxAttempts = 3,
   ) {}
 
@@ -61,22 +61,16 @@ export const answer = (content: string | null, usage?: Record<string, unknown>) 
 /**
  * A transport that reports its attempts, like `OpenAITransport`: each attempt
  * runs the request's hooks and takes the next outcome; an Error is retried
- * until `maxAttempts`, a payload is the reply.
+ * until `maxAttempts`, a payload is the reply. Copies share the queue.
  */
-export class AttemptingTransport implements ChatTransport {
+export class AttemptingTransport extends RawTransport {
   readonly reportsAttempts = true;
-  readonly requests: TransportRequest[] = [];
 
-  constructor(
-    private readonly outcomes: unknown[],
-    readonly maxAttempts = 3,
-  ) {}
-
-  async completeChatRaw(request: TransportRequest): Promise<unknown> {
+  override async completeChatRaw(request: TransportRequest): Promise<unknown> {
     this.requests.push(request);
     for (let attempt = 1; ; attempt += 1) {
       await request.beforeAttempt?.(attempt);
-      const outcome = this.outcomes.shift();
+      const outcome = this.replies.shift();
       if (!(outcome instanceof Error)) {
         request.afterAttempt?.(attempt, null);
         return outcome;
@@ -86,11 +80,9 @@ export class AttemptingTransport implements ChatTransport {
     }
   }
 
-  async completeChat(): Promise<Record<string, unknown>> {
-    throw new Error('the raw path should be used');
-  }
-
-  withMaxAttempts(attempts: number): AttemptingTransport {
-    return new AttemptingTransport(this.outcomes, attempts);
+  override withMaxAttempts(attempts: number): AttemptingTransport {
+    const copy = new AttemptingTransport(this.replies, attempts);
+    this.copies.push(copy);
+    return copy;
   }
 }

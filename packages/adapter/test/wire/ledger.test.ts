@@ -2,7 +2,9 @@ import { costOf, priceOf } from '@switchboard/prices';
 import { closeTestEmulators, startTestEmulator } from '@switchboard/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ChatAdapter, type ChatMessage, type CostModel, OpenAITransport } from '../../src/index.js';
+import { MISBEHAVING_COSTS } from '../support/misbehaving-cost-models.js';
 import { pricedAs } from '../support/priced-as.js';
+import { collectWarnings, warningsWithCode } from '../support/process-warnings.js';
 
 // Issue 10, observation 7: the ledger could be bent from the wire (a `usage.__proto__` member became
 // the entry's prototype and the call priced at 0), by a caller (`adapter.usage` was the internal
@@ -11,10 +13,8 @@ import { pricedAs } from '../support/priced-as.js';
 
 const KEY = 'wire-ledger-key-2f7a';
 const question: ChatMessage[] = [{ role: 'user', content: 'Which jobs failed last night?' }];
-const cleanups: (() => void)[] = [];
 
 afterEach(async () => {
-  for (const cleanup of cleanups.splice(0)) cleanup();
   await closeTestEmulators();
 });
 
@@ -24,15 +24,6 @@ async function adapterAgainst(endpoint: CostModel, body?: string) {
   const emulator = await startTestEmulator({ key: KEY, faults });
   const adapter = new ChatAdapter(new OpenAITransport({ apiKey: KEY, baseUrl: emulator.url }), { endpoint });
   return { emulator, adapter };
-}
-
-/** The warnings the process emits while the test runs. */
-function collectWarnings(): Error[] {
-  const warnings: Error[] = [];
-  const listener = (warning: Error) => warnings.push(warning);
-  process.on('warning', listener);
-  cleanups.push(() => process.off('warning', listener));
-  return warnings;
 }
 
 describe('ChatAdapter over OpenAITransport, ledger integrity (issue 10.7)', () => {
@@ -93,35 +84,25 @@ describe('ChatAdapter over OpenAITransport, ledger integrity (issue 10.7)', () =
   });
 
   describe('a cost model that misbehaves', () => {
-    it.each([
-      [
-        'throws',
-        () => {
-          throw new Error('price table missing');
-        },
-        /threw Error/,
-      ],
-      ['returns a negative number', () => -0.5, /returned -0\.5/],
-      ['returns NaN', () => Number.NaN, /returned NaN/],
-    ])('that %s: the calls resolve, count 0, are flagged, and one warning is given', async (_, cost, why) => {
-      const warnings = collectWarnings();
-      const { emulator, adapter } = await adapterAgainst({ cost } as unknown as CostModel);
-      const first = await adapter.complete({ model: 'primary-flash', messages: question });
-      const second = await adapter.complete({ model: 'primary-flash', messages: question });
-      await new Promise((resolve) => setImmediate(resolve));
+    it.each(MISBEHAVING_COSTS)(
+      'that %s: the calls resolve, count 0, are flagged, and one warning is given',
+      async (_, cost, why) => {
+        const warnings = collectWarnings();
+        const { emulator, adapter } = await adapterAgainst({ cost } as unknown as CostModel);
+        const first = await adapter.complete({ model: 'primary-flash', messages: question });
+        const second = await adapter.complete({ model: 'primary-flash', messages: question });
+        await new Promise((resolve) => setImmediate(resolve));
 
-      expect(emulator.requests).toHaveLength(2);
-      expect(first.content).toEqual(expect.any(String));
-      for (const response of [first, second]) {
-        expect(response.costUsd).toBeNull();
-        expect(response.calls[0]).toMatchObject({ costUsd: null, costError: expect.stringMatching(why) });
-      }
-      expect(adapter.usage).toHaveLength(2);
-      expect(adapter.costUsd()).toBe(0);
-      const reported = warnings.filter(
-        (warning) => (warning as { code?: string }).code === 'SWITCHBOARD_COST_MODEL',
-      );
-      expect(reported).toHaveLength(1);
-    });
+        expect(emulator.requests).toHaveLength(2);
+        expect(first.content).toEqual(expect.any(String));
+        for (const response of [first, second]) {
+          expect(response.costUsd).toBeNull();
+          expect(response.calls[0]).toMatchObject({ costUsd: null, costError: expect.stringMatching(why) });
+        }
+        expect(adapter.usage).toHaveLength(2);
+        expect(adapter.costUsd()).toBe(0);
+        expect(warningsWithCode(warnings, 'SWITCHBOARD_COST_MODEL')).toHaveLength(1);
+      },
+    );
   });
 });

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { postChat, user } from '../../test/support/test-support.js';
-import { type Emulator, type EmulatorOptions, startEmulator } from '../server/start-emulator.js';
+import type { EmulatorOptions } from '../server/emulator-options.js';
+import { type Emulator, startEmulator } from '../server/start-emulator.js';
 import { promptTokens } from '../tokens/prompt-tokens.js';
 import { countTokens, tokenize } from '../tokens/tokenize.js';
 

@@ -1,6 +1,6 @@
 import { EMULATOR_FLAVORS } from '../gateway/emulator-flavor.js';
 import type { AnswerSettings } from './answer-request.js';
-import type { EmulatorOptions } from './start-emulator.js';
+import type { EmulatorOptions } from './emulator-options.js';
 
 /** The emulator's options, checked and with defaults applied. */
 export interface EmulatorSettings {

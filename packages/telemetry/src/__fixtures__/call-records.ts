@@ -58,15 +58,20 @@ export const GATEWAY_DETECTOR_CALL: TelemetryRecord = Object.freeze({
   error: null,
 });
 
-/** A call the platform refused for its model: a degradation, not a verdict. */
-export const REJECTED_CALL: TelemetryRecord = Object.freeze({
-  model: 'primary-old',
+/** The cost fields of a call that failed before any usage came back. */
+const UNPRICED = {
   usage: null,
   costUsd: null,
   costNanoUsd: null,
   pricedAs: null,
   priceSource: null,
   tariff: null,
+} as const;
+
+/** A call the platform refused for its model: a degradation, not a verdict. */
+export const REJECTED_CALL: TelemetryRecord = Object.freeze({
+  model: 'primary-old',
+  ...UNPRICED,
   at: '2026-11-23T08:02:00.000Z',
   durationMs: 40,
   attempts: 1,
@@ -79,12 +84,7 @@ export const REJECTED_CALL: TelemetryRecord = Object.freeze({
 /** A call that ran out of retries on 429s, made without a role. */
 export const RATE_LIMITED_CALL: TelemetryRecord = Object.freeze({
   model: 'primary-flash',
-  usage: null,
-  costUsd: null,
-  costNanoUsd: null,
-  pricedAs: null,
-  priceSource: null,
-  tariff: null,
+  ...UNPRICED,
   at: '2026-11-23T08:03:00.000Z',
   durationMs: 4200,
   attempts: 3,
@@ -101,3 +101,15 @@ export const RECORDS: readonly TelemetryRecord[] = [
   REJECTED_CALL,
   RATE_LIMITED_CALL,
 ];
+
+/** What the four records add up to: calls, failures, degradations, attempts, unpriced calls and cost. */
+export const RECORDS_TOTALS = {
+  calls: 4,
+  failures: 2,
+  degradations: 1,
+  attempts: 7,
+  unpricedCalls: 2,
+  costNanoUsd: 1_410_000,
+  costUsd: 0.00141,
+  cost: '0.001410000',
+} as const;

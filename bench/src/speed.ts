@@ -1,0 +1,106 @@
+// Per-call wall time of our clients against the `openai` SDK, with an A/A control:
+// raw fetch (the floor), the SDK, a second SDK client, `ChatAdapter.complete`, and
+// the full stack (resolved client + memory budget + journal + meter + OTel observer).
+// Many short rotated rounds; prints one markdown table of within-round ratios.
+//
+// Usage: pnpm --filter @switchboard/bench bench:speed [--rounds N] [--quick] [--only a,b]
+import { parseArgs } from 'node:util';
+import { type BenchClient, type ClientId, createClients } from './clients.js';
+import { startEmulatorProcess } from './emulator-client.js';
+import { machineInfo } from './machine.js';
+import { median } from './measure.js';
+import { pairedRatio, runScenario, type Scenario, type ScenarioResult } from './scenarios.js';
+
+const { values } = parseArgs({
+  args: process.argv.slice(2).filter((argument) => argument !== '--'),
+  options: {
+    quick: { type: 'boolean', default: false },
+    rounds: { type: 'string' },
+    only: { type: 'string' },
+  },
+});
+const quick = values.quick === true;
+const rounds = Number(values.rounds ?? (quick ? 4 : 40));
+if (!Number.isInteger(rounds) || rounds < 1) throw new RangeError('--rounds must be a positive integer');
+
+const IDS: ClientId[] = ['fetch', 'openai', 'openai-aa', 'adapter', 'full'];
+// Short batches, many rounds: the machine's load changes less within a round.
+const SCENARIOS: Scenario[] = [
+  { id: 'seq-small', label: 'seq small', size: 'small', concurrency: 1, calls: 100 },
+  { id: 'seq-large', label: 'seq 55 KB', size: 'large', concurrency: 1, calls: 16 },
+  { id: 'c32-small', label: 'c32 small', size: 'small', concurrency: 32, calls: 320 },
+  { id: 'c32-large', label: 'c32 55 KB', size: 'large', concurrency: 32, calls: 64 },
+];
+const only = values.only?.split(',');
+
+/** Time per call as a "lower is better" ratio: median latency sequentially, 1 / throughput at c32. */
+function timeRatio(result: ScenarioResult, id: ClientId): number {
+  const row = result.clients.find((client) => client.client === id);
+  const base = result.clients.find((client) => client.client === 'openai');
+  if (!row || !base) return Number.NaN;
+  return result.concurrency === 1
+    ? pairedRatio(row, base, 'medianMicros')
+    : 1 / pairedRatio(row, base, 'callsPerSecond');
+}
+
+/** The spread of the within-round ratios of a client (10th and 90th percentiles). */
+function spread(result: ScenarioResult, id: ClientId): string {
+  const row = result.clients.find((client) => client.client === id);
+  const base = result.clients.find((client) => client.client === 'openai');
+  if (!row || !base) return '';
+  const metric = result.concurrency === 1 ? 'medianMicros' : 'callsPerSecond';
+  const ratios = row.rounds
+    .map((round, index) => {
+      const other = base.rounds[index]?.[metric] ?? Number.NaN;
+      return metric === 'medianMicros' ? round[metric] / other : other / round[metric];
+    })
+    .sort((a, b) => a - b);
+  const at = (q: number) => ratios[Math.min(ratios.length - 1, Math.floor(q * ratios.length))] ?? Number.NaN;
+  return `${at(0.1).toFixed(2)}–${at(0.9).toFixed(2)}`;
+}
+
+async function main(): Promise<void> {
+  const machine = machineInfo();
+  const started = performance.now();
+  const emulator = await startEmulatorProcess();
+  const ids = IDS.filter((id) => id === 'openai' || !only || only.includes(id));
+  const bySize: Record<'small' | 'large', BenchClient[]> = {
+    small: await createClients(emulator.smallUrl, ids),
+    large: await createClients(emulator.largeUrl, ids),
+  };
+  const results: ScenarioResult[] = [];
+  try {
+    for (const scenario of SCENARIOS) {
+      await emulator.reset();
+      const calls = quick ? Math.max(scenario.concurrency, scenario.calls >> 2) : scenario.calls;
+      results.push(await runScenario({ ...scenario, calls }, bySize[scenario.size], rounds, Infinity));
+      console.error(`${scenario.label}: done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+    }
+  } finally {
+    await emulator.close();
+    for (const client of [...bySize.small, ...bySize.large]) await client.close?.();
+  }
+  const lines = [
+    `Per-call wall time vs the \`openai\` SDK (median over ${rounds} rotated rounds of the within-round ratio;`,
+    'sequential: median latency; c32: wall time per call, 1 / throughput). In brackets: 10th–90th percentile of the rounds.',
+    `Machine: ${machine.cpu}, ${machine.cores} cores, Node ${machine.node}; ${new Date().toISOString().slice(0, 16)}Z`,
+    '',
+    `| client | ${SCENARIOS.map((scenario) => scenario.label).join(' | ')} |`,
+    `|---|${SCENARIOS.map(() => '---:').join('|')}|`,
+  ];
+  for (const client of bySize.small) {
+    if (client.id === 'openai') continue;
+    const cells = results.map(
+      (result) => `${timeRatio(result, client.id).toFixed(2)}x (${spread(result, client.id)})`,
+    );
+    lines.push(`| ${client.label} | ${cells.join(' | ')} |`);
+  }
+  const sdk = results.map((result) => {
+    const row = result.clients.find((client) => client.client === 'openai');
+    return row ? median(row.rounds.map((round) => round.medianMicros)).toFixed(0) : '';
+  });
+  lines.push(`| (\`openai\` SDK, median µs per call) | ${sdk.join(' | ')} |`);
+  console.log(lines.join('\n'));
+}
+
+await main();
