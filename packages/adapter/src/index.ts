@@ -1,5 +1,4 @@
-export type { ParseBaseUrlOptions } from './base-url.js';
-export { BaseUrlError, parseBaseUrl } from './base-url.js';
+export { BaseUrlError, type ParseBaseUrlOptions, parseBaseUrl } from './base-url.js';
 export type {
   AttemptHandle,
   AttemptInfo,
@@ -8,11 +7,9 @@ export type {
   ObservedEndpoint,
 } from './call-observer.js';
 export type { CallRecord } from './call-record.js';
-export type { AdapterListModelsOptions, ChatAdapterOptions } from './chat-adapter.js';
-export { ChatAdapter } from './chat-adapter.js';
+export { type AdapterListModelsOptions, ChatAdapter, type ChatAdapterOptions } from './chat-adapter.js';
 export type { ChatClient, ChatMessage, CompleteRequest, ReasoningFields, ToolSchema } from './chat-client.js';
-export type { ChatErrorOptions } from './chat-error.js';
-export { ChatError } from './chat-error.js';
+export { ChatError, type ChatErrorOptions } from './chat-error.js';
 export type { ChatErrorKind } from './chat-error-kind.js';
 export type { ChatLogprobs, ChatResponse, ToolCall } from './chat-response.js';
 export { chatResponseFromMessage } from './chat-response-from-message.js';
@@ -25,10 +22,8 @@ export type {
 } from './chat-transport.js';
 export type { CallPricing, CostModel, PricedCall, PriceSource } from './cost-model.js';
 export type { FinishReason } from './finish-reason.js';
-export type { ModelRejectedErrorOptions } from './model-rejected-error.js';
-export { ModelRejectedError } from './model-rejected-error.js';
-export type { ListModelsOptions, OpenAITransportOptions } from './openai-transport.js';
-export { OpenAITransport } from './openai-transport.js';
+export { ModelRejectedError, type ModelRejectedErrorOptions } from './model-rejected-error.js';
+export { type ListModelsOptions, OpenAITransport, type OpenAITransportOptions } from './openai-transport.js';
 export type { ReasoningDetail } from './reasoning-detail.js';
 export { toAssistantMessage } from './to-assistant-message.js';
 export { UNPRICED_MODEL_WARNING } from './unpriced-warning.js';

@@ -1,7 +1,5 @@
-export type { BudgetOptions, ScopeUsage } from './budget.js';
-export { Budget, createBudget } from './budget.js';
-export type { BudgetErrorDetails, BudgetRefusal } from './budget-error.js';
-export { BudgetError } from './budget-error.js';
+export { Budget, type BudgetOptions, createBudget, type ScopeUsage } from './budget.js';
+export { BudgetError, type BudgetErrorDetails, type BudgetRefusal } from './budget-error.js';
 export type {
   AcquireRequest,
   AcquireResult,
@@ -16,8 +14,6 @@ export {
   TEMPLATE_TOKENS_PER_MESSAGE,
   TEMPLATE_TOKENS_PER_REQUEST,
 } from './prompt-token-bound.js';
-export type { RedisBudgetStoreOptions } from './redis-store.js';
-export { RedisBudgetStore } from './redis-store.js';
+export { RedisBudgetStore, type RedisBudgetStoreOptions } from './redis-store.js';
 export type { ScopeLimits, StoredScope } from './scope-limits.js';
-export type { WorstCasePricing } from './worst-case-cost.js';
-export { worstCaseCostUsd } from './worst-case-cost.js';
+export { type WorstCasePricing, worstCaseCostUsd } from './worst-case-cost.js';

@@ -10,18 +10,18 @@ export type {
   StreamFault,
 } from './faults/fault-rule.js';
 export type { EmulatorFlavor } from './gateway/emulator-flavor.js';
-export type { GatewayPrice, GatewayTokens } from './gateway/gateway-prices.js';
-export { GATEWAY_PRICES, gatewayCost } from './gateway/gateway-prices.js';
+export {
+  GATEWAY_PRICES,
+  type GatewayPrice,
+  type GatewayTokens,
+  gatewayCost,
+} from './gateway/gateway-prices.js';
 export { MAX_JSON_DEPTH } from './http/read-body.js';
 export type { RecordedRequest } from './http/recorded-request.js';
 export { ANSWER_TOKENS_HEADER, MAX_ANSWER_TOKENS } from './server/answer-request.js';
 export type { EmulatorOptions } from './server/emulator-options.js';
-export type { CliOptions } from './server/run-cli.js';
-export { CLI_USAGE, runCli } from './server/run-cli.js';
-export type { Emulator } from './server/start-emulator.js';
-export { startEmulator } from './server/start-emulator.js';
+export { CLI_USAGE, type CliOptions, runCli } from './server/run-cli.js';
+export { type Emulator, startEmulator } from './server/start-emulator.js';
 export { PrefixCache } from './tokens/prefix-cache.js';
-export type { PromptSource } from './tokens/prompt-tokens.js';
-export { canonicalMessage, promptTokens } from './tokens/prompt-tokens.js';
-export type { TokenSpan } from './tokens/tokenize.js';
-export { countTokens, tokenize, tokenSpans, truncateToTokens } from './tokens/tokenize.js';
+export { canonicalMessage, type PromptSource, promptTokens } from './tokens/prompt-tokens.js';
+export { countTokens, type TokenSpan, tokenize, tokenSpans, truncateToTokens } from './tokens/tokenize.js';

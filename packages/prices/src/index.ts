@@ -1,16 +1,20 @@
-export type { BilledTokens } from './cost-of.js';
-export { costOf, tokensOf } from './cost-of.js';
-export type { FormatNanoUsdOptions } from './nano-usd.js';
-export { formatNanoUsd, NANO_USD_PER_USD, nanoUsdOf, usdOfNano } from './nano-usd.js';
-export type {
-  BookCost,
-  BookPrice,
-  CallPricing,
-  CallToPrice,
-  PriceConfigEntry,
-  PriceEntries,
+export { type BilledTokens, costOf, tokensOf } from './cost-of.js';
+export {
+  type FormatNanoUsdOptions,
+  formatNanoUsd,
+  NANO_USD_PER_USD,
+  nanoUsdOf,
+  usdOfNano,
+} from './nano-usd.js';
+export {
+  type BookCost,
+  type BookPrice,
+  type CallPricing,
+  type CallToPrice,
+  PriceBook,
+  type PriceConfigEntry,
+  type PriceEntries,
 } from './price-book.js';
-export { PriceBook } from './price-book.js';
 export { PRICE_TABLE, PRICE_TABLE_SOURCE, priceOf } from './price-table.js';
 export type { PricedModelId, Prices } from './prices.js';
 export { PRICES_VERSION } from './prices-version.js';
