@@ -5,7 +5,11 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return prototype === Object.prototype || prototype === null;
 }
 
-/** A short name for the type of a value, as used in error messages: `string`, `array`, `null`, `Date`, ... */
+/**
+ * A short name for the type of a value, as every Switchboard error message names it: `string`, `array`,
+ * `null`, `NaN`, `Date`, ... The endpoint's config errors and the CLI's input errors use it too, so a
+ * value's type reads the same wherever it is reported.
+ */
 export function describeType(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'array';

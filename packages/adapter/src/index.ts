@@ -21,6 +21,7 @@ export type {
   TransportStreamEvent,
 } from './chat-transport.js';
 export type { CallPricing, CostModel, PricedCall, PriceSource } from './cost-model.js';
+export { describeType } from './describe-type.js';
 export type { FinishReason } from './finish-reason.js';
 export { ModelRejectedError, type ModelRejectedErrorOptions } from './model-rejected-error.js';
 export { type ListModelsOptions, OpenAITransport, type OpenAITransportOptions } from './openai-transport.js';

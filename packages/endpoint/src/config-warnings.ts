@@ -1,5 +1,5 @@
 import { pathText } from './config-path.js';
-import { isPlainObject } from './describe-type.js';
+import { isPlainObject } from './is-plain-object.js';
 
 /** Something in a configuration that is probably a mistake, though it does not stop it being used. */
 export interface ConfigWarning {

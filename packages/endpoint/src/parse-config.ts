@@ -1,10 +1,11 @@
+import { describeType } from '@switchboard/adapter';
 import type { core } from 'zod';
 import { checkBaseUrl } from './check-base-url.js';
 import { ConfigError } from './config-error.js';
 import { pathText } from './config-path.js';
 import { markWarned } from './config-warning-sink.js';
 import { type ConfigWarning, configWarnings } from './config-warnings.js';
-import { describeType, isPlainObject } from './describe-type.js';
+import { isPlainObject } from './is-plain-object.js';
 import { loadZod } from './load-zod.js';
 import type { SwitchboardConfig } from './switchboard-config.js';
 

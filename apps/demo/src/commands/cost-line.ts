@@ -1,4 +1,4 @@
-import { describeType } from '../describe-type.js';
+import { describeType } from '@switchboard/adapter';
 
 /** One line of a usage log, read: what to price it with, or why it cannot be costed. */
 export type CostLine =

@@ -1,5 +1,5 @@
 import type { SwitchboardConfig } from '@switchboard/endpoint';
-import { PriceBook, tokensOf } from '@switchboard/prices';
+import { PriceBook } from '@switchboard/prices';
 import { checkJournalLine, JOURNAL_LIMITS, MAX_ISSUE_WARNINGS, scanLines } from '@switchboard/telemetry';
 import { BAD_INPUT_EXIT_CODE, CliError } from '../cli-error.js';
 import { formatUsd } from '../format.js';
@@ -8,7 +8,7 @@ import { plural } from '../plural.js';
 import { unreadableFileError } from '../read-input-file.js';
 import { safeJson, safeText } from '../terminal-text.js';
 import { renderUsageTable } from '../usage-table.js';
-import { sumTotals, type UsageTotals } from '../usage-totals.js';
+import { sumTotals, UsageAccumulator, type UsageTotals } from '../usage-totals.js';
 import { readCostLine } from './cost-line.js';
 
 /** Options of `switchboard cost`. */
@@ -20,31 +20,6 @@ export interface CostCommandOptions {
 
 /** Problems the JSON output lists one by one; all are counted. */
 const MAX_LISTED_PROBLEMS = 100;
-
-/** A running total of one model's lines: tokens, and USD in integer nano-dollars. */
-class ModelTotals {
-  calls = 0;
-  cacheHit = 0;
-  cacheMiss = 0;
-  output = 0;
-  nanoUsd = 0;
-
-  add(usage: unknown, costUsd: number): void {
-    const tokens = tokensOf(usage);
-    this.calls += 1;
-    if (tokens !== null) {
-      this.cacheHit += tokens.cacheHit;
-      this.cacheMiss += tokens.input;
-      this.output += tokens.output;
-    }
-    this.nanoUsd += Math.round(costUsd * 1e9);
-  }
-
-  totals(): UsageTotals {
-    const { calls, cacheHit, cacheMiss, output } = this;
-    return { calls, cacheHit, cacheMiss, output, usd: this.nanoUsd / 1e9 };
-  }
-}
 
 /**
  * `switchboard cost FILE [--model ID]`: costs out a usage log (JSON Lines, one
@@ -70,7 +45,7 @@ export async function costCommand(
     );
   }
   const name = file === '-' ? '<stdin>' : file;
-  const byModel = new Map<string, ModelTotals>();
+  const byModel = new Map<string, UsageAccumulator>();
   const problems: string[] = [];
   let problemCount = 0;
   const problem = (text: string) => {
@@ -116,7 +91,7 @@ export async function costCommand(
     }
     let totals = byModel.get(pricing.pricedAs);
     if (totals === undefined) {
-      totals = new ModelTotals();
+      totals = new UsageAccumulator();
       byModel.set(pricing.pricedAs, totals);
     }
     totals.add(line.usage, pricing.costUsd);
