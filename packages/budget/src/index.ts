@@ -1,12 +1,6 @@
 export { Budget, type BudgetOptions, createBudget, type ScopeUsage } from './budget.js';
 export { BudgetError, type BudgetErrorDetails, type BudgetRefusal } from './budget-error.js';
-export type {
-  AcquireRequest,
-  AcquireResult,
-  BudgetStore,
-  ScopeCounters,
-  Settlement,
-} from './budget-store.js';
+export type * from './budget-store.js';
 export { MemoryBudgetStore } from './memory-store.js';
 export { NANO_USD_PER_USD } from './nano-usd.js';
 export {

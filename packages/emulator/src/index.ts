@@ -1,4 +1,4 @@
-export type { ChatRequest, ToolChoice, ToolDefinition } from './chat/chat-request.js';
+export type * from './chat/chat-request.js';
 export type { EmptyJsonSelector, JsonModeRequest } from './chat/empty-json.js';
 export { DEFAULT_MODEL, resolveModelId, SUPPORTED_MODELS } from './chat/models.js';
 export type {
@@ -19,7 +19,7 @@ export {
 export { MAX_JSON_DEPTH } from './http/read-body.js';
 export type { RecordedRequest } from './http/recorded-request.js';
 export { ANSWER_TOKENS_HEADER, MAX_ANSWER_TOKENS } from './server/answer-request.js';
-export type { EmulatorOptions } from './server/emulator-options.js';
+export type * from './server/emulator-options.js';
 export { CLI_USAGE, type CliOptions, runCli } from './server/run-cli.js';
 export { type Emulator, startEmulator } from './server/start-emulator.js';
 export { PrefixCache } from './tokens/prefix-cache.js';

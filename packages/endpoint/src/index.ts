@@ -16,7 +16,7 @@ export {
 export { PRIMARY_DEFAULT_BASE_URL } from './primary-base-url.js';
 export { PROVIDER_KINDS, type ProviderKind } from './provider-kind.js';
 export { resolveChatEndpoint } from './resolve-chat-endpoint.js';
-export type { ResolveChatEndpointOptions } from './resolve-chat-endpoint-options.js';
+export type * from './resolve-chat-endpoint-options.js';
 export { DEFAULT_DETECTOR_MODEL, DEFAULT_JUDGE_MODEL, resolveModels } from './resolve-models.js';
 export {
   type AdapterResolvedChatEndpoint,
@@ -28,9 +28,4 @@ export {
   type ScriptedResolvedChatEndpoint,
 } from './resolved-chat-endpoint.js';
 export { SCRIPTED_FLAG_ENV } from './scripted-rules.js';
-export type {
-  ModelPriceConfig,
-  ModelsConfig,
-  SwitchboardConfig,
-  TelemetryConfig,
-} from './switchboard-config.js';
+export type * from './switchboard-config.js';

@@ -16,19 +16,7 @@ export {
   type PriceEntries,
 } from './price-book.js';
 export { PRICE_TABLE, PRICE_TABLE_SOURCE, priceOf } from './price-table.js';
-export type { PricedModelId, Prices } from './prices.js';
+export type * from './prices.js';
 export { PRICES_VERSION } from './prices-version.js';
 export { providerCostOf } from './provider-cost-of.js';
-export type {
-  HolidayCalendar,
-  PriceEntry,
-  PricingOptions,
-  PricingTime,
-  Tariff,
-  TariffBand,
-  TariffHistory,
-  TariffRef,
-  TariffSchedule,
-  TimeWindow,
-  WallClock,
-} from './tariff.js';
+export type * from './tariff.js';

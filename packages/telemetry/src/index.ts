@@ -8,21 +8,7 @@ export { GEN_AI, priceBand, SWITCHBOARD } from './gen-ai-attributes.js';
 export { INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION } from './instrumentation-scope.js';
 export { JOURNAL_LIMITS } from './journal-limits.js';
 export { JOURNAL_VERSION, type JournalLine } from './journal-line.js';
-export type {
-  OtelApi,
-  OtelAttributes,
-  OtelAttributeValue,
-  OtelCounter,
-  OtelHistogram,
-  OtelInstrumentOptions,
-  OtelMeter,
-  OtelMeterProvider,
-  OtelRecorder,
-  OtelScopeOptions,
-  OtelSpan,
-  OtelTime,
-  OtelTracer,
-} from './otel-api.js';
+export type * from './otel-api.js';
 export { type OtelConventions, STABILITY_OPT_IN_ENV } from './otel-conventions.js';
 export { createOtelObserver, type OtelObserverOptions, otelObserver } from './otel-observer.js';
 export {
@@ -48,5 +34,5 @@ export { type ReportJournalOptions, reportJournal } from './report-journal.js';
 export { printable } from './report-text.js';
 export { type JournalSource, type ScannedLine, scanLines } from './scan-lines.js';
 export type { TallyFigures } from './tally.js';
-export type { EndpointInfo, TelemetryRecord } from './telemetry-record.js';
+export type * from './telemetry-record.js';
 export { type UsageTokens, usageTokens } from './usage-tokens.js';
