@@ -18,9 +18,11 @@ export function packageBuild(overrides: Options = {}): Options {
     clean: true,
     splitting: false,
     treeshake: true,
-    // Classes that refer to themselves get renamed by esbuild (`_ChatAdapter`);
-    // class and error names are part of what users see.
-    keepNames: true,
+    // No `keepNames`: its `__name` call runs on every closure a call creates. A class that
+    // refers to itself by name would then come out renamed (`_ChatAdapter`), so classes
+    // make copies of themselves through a module-level function; scripts/check-export-names.mjs
+    // checks that every exported class and function keeps its name in both builds.
+    keepNames: false,
     ...overrides,
   };
 }

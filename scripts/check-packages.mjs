@@ -3,7 +3,8 @@
 // caches and parallelises them; `pnpm run check:packages` runs both): size
 // budgets (size-limit, .size-limit.mjs), the cold import and require of every
 // published package, the workspace conventions below, no import circle in any
-// package's src (scripts/check-import-cycles.mjs), knip, the consumer fixture
+// package's src (scripts/check-import-cycles.mjs), every exported class and
+// function keeping its name in both builds (scripts/check-export-names.mjs), knip, the consumer fixture
 // (ESM with moduleResolution bundler and node16, and a CommonJS consumer that is
 // run), the OpenTelemetry consumer (the real @opentelemetry/api with the packed
 // tarballs, ESM and CommonJS), the packed tarballs (no numbered citations, README
@@ -85,6 +86,7 @@ const CHECKS = {
   'cold-import': script('check-cold-import.mjs'),
   conventions: checkConventions,
   'import-cycles': script('check-import-cycles.mjs'),
+  'export-names': script('check-export-names.mjs'),
   knip: () => run(bin('knip'), ['--no-progress']),
   consumer: script('check-consumer.mjs'),
   'otel-consumer': script('check-otel-consumer.mjs'),

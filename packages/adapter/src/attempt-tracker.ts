@@ -30,16 +30,17 @@ export class AttemptTracker {
     this.#observers = observers;
   }
 
-  /** Before an attempt goes on the wire: may wait, or throw to refuse it. */
+  /**
+   * Before an attempt goes on the wire: may wait, or reject to refuse it. Stays
+   * synchronous (returns `undefined`) while every observer answers at once.
+   */
   before(attempt: number): undefined | Promise<void> {
-    // No observers, no await: the hot path stays synchronous.
-    if (this.#observers.length === 0) {
+    const observers = this.#observers;
+    if (observers.length === 0) {
       this.attempts += 1;
       return undefined;
     }
-    return this.#acquire({ ...this.#context, attempt }).then(() => {
-      this.attempts += 1;
-    });
+    return this.#acquire({ ...this.#context, attempt }, observers, 0, []);
   }
 
   /**
@@ -72,22 +73,57 @@ export class AttemptTracker {
     endAll(handles, this.#final);
   }
 
-  async #acquire(info: AttemptInfo): Promise<void> {
-    const handles: AttemptHandle[] = [];
-    for (const observer of this.#observers) {
+  /**
+   * Runs the observers' `beforeAttempt` from `from` on, collecting their handles:
+   * synchronously until one answers with a promise, from there on asynchronously.
+   */
+  #acquire(
+    info: AttemptInfo,
+    observers: readonly CallObserver[],
+    from: number,
+    handles: AttemptHandle[],
+  ): undefined | Promise<void> {
+    for (let index = from; index < observers.length; index += 1) {
+      const observer = observers[index] as CallObserver;
       if (typeof observer.beforeAttempt !== 'function') continue;
+      let answer: ReturnType<NonNullable<CallObserver['beforeAttempt']>>;
       try {
-        const handle = await observer.beforeAttempt(info);
-        if (typeof handle === 'object' && handle !== null && typeof handle.end === 'function')
-          handles.push(handle);
+        answer = observer.beforeAttempt(info);
       } catch (error) {
-        // The attempt is refused: the leases already taken are given back.
-        endAll(handles, { record: null, error: errorOf(error), mayHaveBeenBilled: false });
-        throw error;
+        return Promise.reject(refuse(handles, error));
       }
+      if (isThenable(answer)) {
+        return Promise.resolve(answer).then(
+          (handle) => {
+            keep(handles, handle);
+            return this.#acquire(info, observers, index + 1, handles);
+          },
+          (error: unknown) => {
+            throw refuse(handles, error);
+          },
+        );
+      }
+      keep(handles, answer);
     }
     this.#current = handles;
+    this.attempts += 1;
+    return undefined;
   }
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as PromiseLike<unknown> | null)?.then === 'function';
+}
+
+/** Keeps an observer's answer when it is a handle. */
+function keep(handles: AttemptHandle[], handle: unknown): void {
+  if (typeof (handle as AttemptHandle | null)?.end === 'function') handles.push(handle as AttemptHandle);
+}
+
+/** The attempt is refused: the leases already taken are given back, and `error` is passed on. */
+function refuse(handles: readonly AttemptHandle[], error: unknown): unknown {
+  endAll(handles, { record: null, error: errorOf(error), mayHaveBeenBilled: false });
+  return error;
 }
 
 /** Tells each observer the raw call's record; an observer's error never breaks the call. */

@@ -246,7 +246,7 @@ export class ChatAdapter implements ChatClient {
   }
 
   #derive(transport: ChatTransport): ChatAdapter {
-    const copy = new ChatAdapter(transport, {
+    const copy = newChatAdapter(transport, {
       disableThinking: this.disableThinking,
       endpoint: this.endpoint,
     });
@@ -380,4 +380,12 @@ function signalOf(signal: unknown): AbortSignal | undefined {
     throw new TypeError('request.signal must be an AbortSignal');
   }
   return signal as unknown as AbortSignal;
+}
+
+/**
+ * `new ChatAdapter(...)` from outside the class body: a class that names itself inside its
+ * body is renamed by the bundler (`_ChatAdapter`), and the class's name is what users see.
+ */
+function newChatAdapter(...args: ConstructorParameters<typeof ChatAdapter>): ChatAdapter {
+  return new ChatAdapter(...args);
 }

@@ -208,7 +208,7 @@ export class OpenAITransport implements ChatTransport {
 
   /** A copy with that many attempts per call, the same key, address, `fetch` and limits. */
   withMaxAttempts(attempts: number): OpenAITransport {
-    return new OpenAITransport({
+    return newOpenAITransport({
       apiKey: this.#apiKey,
       baseUrl: this.baseUrl,
       maxAttempts: attempts,
@@ -289,7 +289,9 @@ export class OpenAITransport implements ChatTransport {
     const { signal } = hooks;
     for (let number = first; ; number += 1) {
       if (signal?.aborted) throw abortedError(context, signal);
-      await hooks.beforeAttempt?.(number);
+      // Observers that answer at once (an in-memory budget) cost no turn of the event loop.
+      const waiting = hooks.beforeAttempt?.(number);
+      if (waiting !== undefined) await waiting;
       const attempt = new CallAttempt(number, context, signal);
       let payload: T | undefined;
       let failure: ChatError | undefined;
@@ -405,4 +407,12 @@ function chatBody(request: TransportRequest): Record<string, unknown> {
     ...(tools ? { tools } : {}),
     ...request.extraBody,
   };
+}
+
+/**
+ * `new OpenAITransport(...)` from outside the class body: a class that names itself inside its
+ * body is renamed by the bundler (`_OpenAITransport`), and the class's name is what users see.
+ */
+function newOpenAITransport(...args: ConstructorParameters<typeof OpenAITransport>): OpenAITransport {
+  return new OpenAITransport(...args);
 }

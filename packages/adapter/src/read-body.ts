@@ -13,13 +13,9 @@ export interface BodyText {
  * pending (a custom `fetch` may ignore the signal), and with the stream's own
  * error when the body is cut off.
  */
-export async function readBody(
-  body: ReadableStream<Uint8Array> | null,
-  maxBytes: number,
-  signal: AbortSignal,
-): Promise<BodyText> {
+export async function readBody(response: Response, maxBytes: number, signal: AbortSignal): Promise<BodyText> {
+  const body = response.body;
   if (body === null) return { text: '', overflowed: false };
-  const reader = body.getReader();
   let onAbort: (() => void) | undefined;
   const aborted = new Promise<never>((_, reject) => {
     onAbort = () => reject(signal.reason);
@@ -27,6 +23,17 @@ export async function readBody(
     else signal.addEventListener('abort', onAbort, { once: true });
   });
   aborted.catch(() => {});
+  const declared = response.type === 'basic' ? declaredLength(response.headers) : undefined;
+  if (declared !== undefined && declared <= maxBytes) {
+    // A reply off the network (not one built in code) that declared a length within the cap: fetch
+    // ends its body at that length, so it is read whole, in one step, still ended by the signal.
+    try {
+      return { text: await Promise.race([response.text(), aborted]), overflowed: false };
+    } finally {
+      if (onAbort) signal.removeEventListener('abort', onAbort);
+    }
+  }
+  const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let length = 0;
   let finished = false;
@@ -51,4 +58,11 @@ function decode(chunks: Uint8Array[], length: number): string {
   const only = chunks.length === 1 ? chunks[0] : undefined;
   if (only) return Buffer.from(only.buffer, only.byteOffset, only.byteLength).toString('utf8');
   return Buffer.concat(chunks, length).toString('utf8');
+}
+
+/** The body's `content-length`, when the reply declares a plain one. */
+function declaredLength(headers: Headers): number | undefined {
+  const value = headers.get('content-length');
+  if (value === null || !/^\d{1,15}$/.test(value)) return undefined;
+  return Number(value);
 }

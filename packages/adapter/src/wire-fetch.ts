@@ -62,7 +62,7 @@ export function wireFetch(send: typeof fetch | undefined): typeof fetch {
     if (status >= 200 && status < 300) return response;
     let detail: ReturnType<typeof providerDetail>;
     try {
-      const body = await readBody(response.body, MAX_ERROR_BYTES, attempt.signal);
+      const body = await readBody(response, MAX_ERROR_BYTES, attempt.signal);
       detail = body.overflowed
         ? plainDetail(
             `the error body passed the ${MAX_ERROR_BYTES / 1024} KiB cap; the connection was dropped`,

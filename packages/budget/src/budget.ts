@@ -4,7 +4,7 @@ import { ChatError } from '@switchboard/adapter';
 import type { PriceBook } from '@switchboard/prices';
 import { BudgetError } from './budget-error.js';
 import type { BudgetOptions } from './budget-options.js';
-import type { AcquireResult, BudgetStore, ScopeCounters } from './budget-store.js';
+import type { AcquireRequest, AcquireResult, BudgetStore, ScopeCounters } from './budget-store.js';
 import { LeaseHandle } from './lease-handle.js';
 import { MAX_CALL_NANO_USD, reserveNanoUsd, usdOf } from './nano-usd.js';
 import { type Chain, extend } from './scope-chain.js';
@@ -74,22 +74,50 @@ export class Budget implements CallObserver {
 
   /** A budget for a nested scope: its calls reserve in this budget's scopes and in `scope`, all at once. */
   child(scope: ScopeLimits): Budget {
-    return new Budget(
+    return newBudget(
       this.#shared,
       extend(this.#chain, scope, 'scope'),
       Object.fromEntries([...this.#roles].map(([role, chain]) => [role, chain.limits.at(-1) as ScopeLimits])),
     );
   }
 
-  /** Reserves the attempt's worst case and a slot in every scope, waiting for a slot if need be; or throws. */
-  async beforeAttempt(info: AttemptInfo): Promise<AttemptHandle> {
-    const chain = this.#chainFor(info.role);
+  /**
+   * Reserves the attempt's worst case and a slot in every scope, waiting for a slot if need be; or rejects.
+   * A store that answers at once (the in-memory one) grants at once: the handle comes back without a promise.
+   */
+  beforeAttempt(info: AttemptInfo): AttemptHandle | Promise<AttemptHandle> {
+    let chain: Chain;
+    let amount: number;
+    try {
+      chain = this.#chainFor(info.role);
+      amount = this.#amountFor(info, chain);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const first = this.#acquire(chain, amount, info.model);
+    if (!isThenable(first) && first.result.granted) return this.#handle(first, chain, amount);
+    return this.#waitOrRefuse(info, chain, amount, first);
+  }
+
+  /** The attempt's worst case in nano-dollars; throws when it is too dear or the call was cancelled. */
+  #amountFor(info: AttemptInfo, chain: Chain): number {
     const innermost = chain.paths.at(-1) ?? '';
     const worst = worstCaseCostUsd(info, this.#shared.pricing, innermost);
     const amount = reserveNanoUsd(worst);
     if (amount > MAX_CALL_NANO_USD) throw tooDear(info.model, innermost, worst);
     if (info.signal?.aborted) throw abortedError(info.signal);
-    const first = await this.#acquire(chain, amount, info.model);
+    return amount;
+  }
+
+  /** After the first try: granted, or refused for spend, or waits in line for a slot. */
+  async #waitOrRefuse(
+    info: AttemptInfo,
+    chain: Chain,
+    amount: number,
+    firstTry: Acquired | Promise<Acquired>,
+  ): Promise<AttemptHandle> {
+    const innermost = chain.paths.at(-1) ?? '';
+    const first = await firstTry;
     if (first.result.granted) return this.#handle(first, chain, amount);
     this.#refuseSpend(info, chain, first, amount);
     if (this.#shared.slotWaitMs === 0) throw this.#noSlot(info, chain, first);
@@ -236,12 +264,38 @@ export class Budget implements CallObserver {
     });
   }
 
-  async #acquire(chain: Chain, amount: number, model: string): Promise<Acquired> {
+  #acquire(chain: Chain, amount: number, model: string): Acquired | Promise<Acquired> {
     // A new id per try: a try whose answer was lost is released under its id, which is never reused.
     const leaseId = randomUUID();
     const shared = this.#shared;
-    const { store, ttlMs, fallback } = shared;
-    const request = { leaseId, scopes: chain.scopes, amountNanoUsd: amount, ttlMs };
+    const { store } = shared;
+    const request = { leaseId, scopes: chain.scopes, amountNanoUsd: amount, ttlMs: shared.ttlMs };
+    if (shared.fallback !== null) return this.#acquireAsync(chain, model, request);
+    let answer: AcquireResult | Promise<AcquireResult>;
+    try {
+      answer = store.acquire(request);
+    } catch (error) {
+      answer = Promise.reject(error);
+    }
+    if (
+      isThenable(answer) ||
+      (!answer.granted && answer.reason === 'ledger_lost' && shared.onLedgerLost === 'start-afresh')
+    )
+      return this.#acquireAsync(chain, model, request, answer);
+    shared.storeAnswered(chain, answer);
+    return { leaseId, result: answer, store, scopes: chain.scopes };
+  }
+
+  /** {@link Budget.#acquire} when the store's answer has to be waited for, retried or replaced by the fallback's. */
+  async #acquireAsync(
+    chain: Chain,
+    model: string,
+    request: AcquireRequest,
+    asked?: AcquireResult | Promise<AcquireResult>,
+  ): Promise<Acquired> {
+    const { leaseId } = request;
+    const shared = this.#shared;
+    const { store, fallback } = shared;
     if (fallback !== null && shared.draining()) await shared.adoptFallbackLeases();
     if (fallback !== null && shared.draining()) {
       const scopes = shared.fallbackScopes(chain);
@@ -256,7 +310,7 @@ export class Budget implements CallObserver {
     }
     let result: AcquireResult;
     try {
-      result = await store.acquire(request);
+      result = await (asked ?? store.acquire(request));
     } catch (error) {
       // The command may still run after this failure (a lost reply, a queued command): the
       // lease is released behind it, in order, so it can never hold a reservation nobody settles.
@@ -382,4 +436,16 @@ function formatUsd(nanoUsd: number): string {
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+function isThenable<T>(value: T | PromiseLike<unknown>): value is PromiseLike<unknown> {
+  return typeof (value as PromiseLike<unknown> | null)?.then === 'function';
+}
+
+/**
+ * `new Budget(...)` from outside the class body: a class that names itself inside its
+ * body is renamed by the bundler (`_Budget`), and the class's name is what users see.
+ */
+function newBudget(...args: ConstructorParameters<typeof Budget>): Budget {
+  return new Budget(...args);
 }

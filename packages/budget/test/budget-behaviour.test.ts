@@ -39,6 +39,20 @@ describe.each([memoryStores(), redisStores()])('Budget on $name', (factory) => {
       });
     });
 
+    it('hands the lease back at once from a store that answers at once, and rejects (never throws) a refusal', async () => {
+      const budget = budgetOn(factory.create(), { scope: { name: `at-once-${runs}`, limitUsd: 2 } });
+      const answer = budget.beforeAttempt(attemptInfo({ maxTokens: 2 }));
+      // The in-memory store answers without a promise, so the adapter's attempt waits for no turn of
+      // the event loop; a networked store's answer is a promise.
+      expect(answer instanceof Promise).toBe(factory.name !== 'MemoryBudgetStore');
+      const handle = await answer;
+      const refusal = budget.beforeAttempt(attemptInfo({ maxTokens: 2 }));
+      expect(refusal).toBeInstanceOf(Promise);
+      await expect(refusal).rejects.toMatchObject({ kind: 'budget', reason: 'spend' });
+      await handle.end({ record: callRecord(0.5), error: null, mayHaveBeenBilled: true });
+      expect((await budget.usage())[0]).toMatchObject({ reservedUsd: 0, spentUsd: 0.5, inFlight: 0 });
+    });
+
     it('releases the reservation of an attempt that failed without a reply', async () => {
       const budget = budgetOn(factory.create());
       const handle = await budget.beforeAttempt(attemptInfo({ maxTokens: 4 }));
@@ -63,7 +77,7 @@ describe.each([memoryStores(), redisStores()])('Budget on $name', (factory) => {
       const first = await budget.beforeAttempt(attemptInfo({ maxTokens: 2 }));
       await first.end({ record: callRecord(1.5), error: null, mayHaveBeenBilled: true });
       await budget.beforeAttempt(attemptInfo({ maxTokens: 2 }));
-      const refusal = budget.beforeAttempt(attemptInfo({ maxTokens: 2 }));
+      const refusal = Promise.resolve(budget.beforeAttempt(attemptInfo({ maxTokens: 2 })));
       await expect(refusal).rejects.toBeInstanceOf(BudgetError);
       const error = (await refusal.catch((caught: unknown) => caught)) as BudgetError;
       expect(ChatError.isInstance(error)).toBe(true);
@@ -102,9 +116,9 @@ describe.each([memoryStores(), redisStores()])('Budget on $name', (factory) => {
       const judge = run.child({ name: 'judge', limitUsd: 4 });
       expect(judge.scope).toBe(`${run.scope}/judge`);
       await judge.beforeAttempt(attemptInfo({ maxTokens: 3 }));
-      const refusal = await judge
-        .beforeAttempt(attemptInfo({ maxTokens: 3 }))
-        .catch((error: unknown) => error);
+      const refusal = await Promise.resolve(judge.beforeAttempt(attemptInfo({ maxTokens: 3 }))).catch(
+        (error: unknown) => error,
+      );
       expect(refusal).toMatchObject({ kind: 'budget', scope: judge.scope, limitUsd: 4, reservedUsd: 3 });
       // The refused call reserved nowhere, also not in the root, which had room.
       const [root, child] = await judge.usage();
@@ -118,9 +132,9 @@ describe.each([memoryStores(), redisStores()])('Budget on $name', (factory) => {
         roles: { hunter: { limitUsd: 100 } },
       });
       const handle = await run.beforeAttempt(attemptInfo({ maxTokens: 4, role: 'hunter' }));
-      const refusal = await run
-        .beforeAttempt(attemptInfo({ maxTokens: 2, role: 'hunter' }))
-        .catch((error: unknown) => error);
+      const refusal = await Promise.resolve(
+        run.beforeAttempt(attemptInfo({ maxTokens: 2, role: 'hunter' })),
+      ).catch((error: unknown) => error);
       expect(refusal).toMatchObject({ kind: 'budget', scope: run.scope, limitUsd: 5 });
       await handle.end({ record: callRecord(1), error: null, mayHaveBeenBilled: true });
       const [root, hunter] = await run.usage('hunter');
@@ -137,7 +151,7 @@ describe.each([memoryStores(), redisStores()])('Budget on $name', (factory) => {
       const first = await budget.beforeAttempt(attemptInfo());
       await budget.beforeAttempt(attemptInfo());
       let third = false;
-      const waiting = budget.beforeAttempt(attemptInfo()).then((handle) => {
+      const waiting = Promise.resolve(budget.beforeAttempt(attemptInfo())).then((handle) => {
         third = true;
         return handle;
       });

@@ -34,9 +34,9 @@ describe('a budget on Redis under faults', () => {
       await handle.end(billed(0.5));
       const admin = new Redis(redis.url);
       await admin.flushdb();
-      const error = await budget
-        .beforeAttempt(attemptInfo({ maxTokens: 1 }))
-        .catch((caught: unknown) => caught);
+      const error = await Promise.resolve(budget.beforeAttempt(attemptInfo({ maxTokens: 1 }))).catch(
+        (caught: unknown) => caught,
+      );
       expect(error).toMatchObject({
         kind: 'budget',
         reason: 'ledger_lost',
@@ -200,9 +200,9 @@ describe('a budget on Redis under faults', () => {
       const store = new RedisBudgetStore({ url, commandTimeoutMs: 500 });
       const warnings: string[] = [];
       const budget = budgetOn(store, 'run-auth', warnings);
-      const error = await budget
-        .beforeAttempt(attemptInfo({ maxTokens: 1 }))
-        .catch((caught: unknown) => caught);
+      const error = await Promise.resolve(budget.beforeAttempt(attemptInfo({ maxTokens: 1 }))).catch(
+        (caught: unknown) => caught,
+      );
       expect(error).toMatchObject({ reason: 'store_unreachable' });
       const shown = [inspect(error, { depth: 10 }), inspect(store), JSON.stringify(store), ...warnings].join(
         '\n',

@@ -89,9 +89,9 @@ describe('RedisBudgetStore', () => {
         scope: { name: 'run-8', limitUsd: 1 },
         maxPricesOf: () => DOLLAR_PER_OUTPUT_TOKEN,
       });
-      const error = await budget
-        .beforeAttempt(attemptInfo({ maxTokens: 1 }))
-        .catch((caught: unknown) => caught);
+      const error = await Promise.resolve(budget.beforeAttempt(attemptInfo({ maxTokens: 1 }))).catch(
+        (caught: unknown) => caught,
+      );
       expect(error).toMatchObject({
         kind: 'budget',
         reason: 'store_unreachable',

@@ -82,7 +82,7 @@ export class RecordingTransport implements ChatTransport {
   /** A copy over the wrapped transport's copy, writing to the same cassette. */
   withMaxAttempts(attempts: number): RecordingTransport {
     const inner = this.#inner.withMaxAttempts?.(attempts) ?? this.#inner;
-    return new RecordingTransport(inner, this.#context);
+    return newRecordingTransport(inner, this.#context);
   }
 
   /** The wrapped transport's model listing (not recorded). */
@@ -97,4 +97,14 @@ export class RecordingTransport implements ChatTransport {
   toJSON(): { cassette: string } {
     return { cassette: this.path };
   }
+}
+
+/**
+ * `new RecordingTransport(...)` from outside the class body: a class that names itself inside its
+ * body is renamed by the bundler (`_RecordingTransport`), and the class's name is what users see.
+ */
+function newRecordingTransport(
+  ...args: ConstructorParameters<typeof RecordingTransport>
+): RecordingTransport {
+  return new RecordingTransport(...args);
 }

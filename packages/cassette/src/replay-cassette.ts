@@ -168,7 +168,7 @@ export class ReplayTransport implements ChatTransport {
 
   /** The same cassette and its replay order; the recorded attempts are replayed as they were. */
   withMaxAttempts(attempts: number): ReplayTransport {
-    return new ReplayTransport(this.#shared, this.endpoint, attempts);
+    return newReplayTransport(this.#shared, this.endpoint, attempts);
   }
 
   /** Only the cassette's path. */
@@ -299,4 +299,12 @@ function pause(milliseconds: number, signal: AbortSignal | undefined): Promise<v
     }, milliseconds);
     signal?.addEventListener('abort', onAbort, { once: true });
   });
+}
+
+/**
+ * `new ReplayTransport(...)` from outside the class body: a class that names itself inside its
+ * body is renamed by the bundler (`_ReplayTransport`), and the class's name is what users see.
+ */
+function newReplayTransport(...args: ConstructorParameters<typeof ReplayTransport>): ReplayTransport {
+  return new ReplayTransport(...args);
 }
