@@ -261,26 +261,45 @@ const tablePrices: CostModel = {
 /** The exact decimal of a USD amount: whole nano-dollars / 1e9. */
 const exact = (usd: number | null): number => Math.round((usd ?? Number.NaN) * 1e9) / 1e9;
 
-function chatReply(fields: {
-  id: string;
-  model: string;
-  content: string;
-  finishReason: string;
-  usage: Record<string, unknown>;
-}): FaultRule {
+/** The span attributes of a reply made by {@link chatReply}. */
+function responseAttributes(id: string, model: string, finishReason = 'stop'): Record<string, unknown> {
+  return {
+    'gen_ai.response.model': model,
+    'gen_ai.response.id': id,
+    'gen_ai.response.finish_reasons': [finishReason],
+  };
+}
+
+/** The attributes are exactly `expected`, and each is a name `mode` defines, of the type it defines. */
+function expectAttributes(
+  attributes: Record<string, unknown>,
+  mode: OtelConventions,
+  expected: Record<string, unknown>,
+): void {
+  expect(attributes).toEqual(expected);
+  checkTypes(attributes, mode);
+}
+
+/** A one-time 200 reply of `model` with `usage`; its content is `content` and its finish reason `finishReason`. */
+function chatReply(
+  id: string,
+  model: string,
+  usage: Record<string, unknown>,
+  { content = 'ok', finishReason = 'stop' }: { content?: string; finishReason?: string } = {},
+): FaultRule {
   const body = {
-    id: fields.id,
+    id,
     object: 'chat.completion',
     created: 1_790_000_000,
-    model: fields.model,
+    model,
     choices: [
       {
         index: 0,
-        message: { role: 'assistant', content: fields.content },
-        finish_reason: fields.finishReason,
+        message: { role: 'assistant', content },
+        finish_reason: finishReason,
       },
     ],
-    usage: fields.usage,
+    usage,
   };
   return {
     path: '/chat/completions',
@@ -424,13 +443,7 @@ describe.each<OtelConventions>(['v1.41.0', 'gen_ai_latest_experimental'])(
         prompt_cache_miss_tokens: 176,
         completion_tokens_details: { reasoning_tokens: 120 },
       };
-      const fault = chatReply({
-        id: 'chatcmpl-7f3a',
-        model: 'primary-flash',
-        content: 'Step 3.',
-        finishReason: 'stop',
-        usage,
-      });
+      const fault = chatReply('chatcmpl-7f3a', 'primary-flash', usage, { content: 'Step 3.' });
       const { span } = await call(
         primary,
         'primary',
@@ -451,12 +464,10 @@ describe.each<OtelConventions>(['v1.41.0', 'gen_ai_latest_experimental'])(
         version: PACKAGE_VERSION,
         schemaUrl: SCHEMA_URLS[mode],
       });
-      expect(span.attributes).toEqual({
+      expectAttributes(span.attributes, mode, {
         ...callAttributes(primary, 'primary', 'primary-flash'),
         'gen_ai.request.temperature': 0.2,
-        'gen_ai.response.model': 'primary-flash',
-        'gen_ai.response.id': 'chatcmpl-7f3a',
-        'gen_ai.response.finish_reasons': ['stop'],
+        ...responseAttributes('chatcmpl-7f3a', 'primary-flash'),
         'gen_ai.usage.input_tokens': 1200,
         'gen_ai.usage.output_tokens': 300,
         'gen_ai.usage.cache_read.input_tokens': 1024,
@@ -466,7 +477,6 @@ describe.each<OtelConventions>(['v1.41.0', 'gen_ai_latest_experimental'])(
         'switchboard.role': 'judge',
         'switchboard.attempts': 1,
       });
-      checkTypes(span.attributes, mode);
     });
 
     it("a gateway reply with the provider's cost and cache writes: source provider, the table's figure under switchboard.*", async () => {
@@ -477,13 +487,7 @@ describe.each<OtelConventions>(['v1.41.0', 'gen_ai_latest_experimental'])(
         prompt_tokens_details: { cached_tokens: 1500, cache_write_tokens: 400 },
         cost: 0.0012,
       };
-      const fault = chatReply({
-        id: 'gen-91c2',
-        model: 'primary-v4-pro-0815',
-        content: '[]',
-        finishReason: 'stop',
-        usage,
-      });
+      const fault = chatReply('gen-91c2', 'primary-v4-pro-0815', usage, { content: '[]' });
       const { span } = await call(
         gateway,
         'gateway',
@@ -492,12 +496,10 @@ describe.each<OtelConventions>(['v1.41.0', 'gen_ai_latest_experimental'])(
       );
       const table = exact(costOf(priceOf('primary-v4-pro'), usage));
       expect(table).not.toBe(0.0012);
-      expect(span.attributes).toEqual({
+      expectAttributes(span.attributes, mode, {
         ...callAttributes(gateway, 'gateway', 'primary-v4-pro'),
         'gen_ai.request.temperature': 0,
-        'gen_ai.response.model': 'primary-v4-pro-0815',
-        'gen_ai.response.id': 'gen-91c2',
-        'gen_ai.response.finish_reasons': ['stop'],
+        ...responseAttributes('gen-91c2', 'primary-v4-pro-0815'),
         'gen_ai.usage.input_tokens': 2000,
         'gen_ai.usage.output_tokens': 500,
         'gen_ai.usage.cache_read.input_tokens': 1500,
@@ -511,18 +513,11 @@ describe.each<OtelConventions>(['v1.41.0', 'gen_ai_latest_experimental'])(
         'switchboard.price.band': 'off-peak',
         'switchboard.role': 'detector',
       });
-      checkTypes(span.attributes, mode);
     });
 
     it('a JSON-mode call: gen_ai.output.type json, and no count the provider did not report', async () => {
       const usage = { prompt_tokens: 50, completion_tokens: 7, total_tokens: 57 };
-      const fault = chatReply({
-        id: 'chatcmpl-j1',
-        model: 'primary-v4-flash',
-        content: '{"a":1}',
-        finishReason: 'stop',
-        usage,
-      });
+      const fault = chatReply('chatcmpl-j1', 'primary-v4-flash', usage, { content: '{"a":1}' });
       const { span } = await call(
         primary,
         'primary',
@@ -530,18 +525,15 @@ describe.each<OtelConventions>(['v1.41.0', 'gen_ai_latest_experimental'])(
         { fault },
       );
       const local = exact(costOf(priceOf('primary-v4-flash'), usage));
-      expect(span.attributes).toEqual({
+      expectAttributes(span.attributes, mode, {
         ...callAttributes(primary, 'primary', 'primary-v4-flash'),
         'gen_ai.output.type': 'json',
         'gen_ai.request.temperature': 0,
-        'gen_ai.response.model': 'primary-v4-flash',
-        'gen_ai.response.id': 'chatcmpl-j1',
-        'gen_ai.response.finish_reasons': ['stop'],
+        ...responseAttributes('chatcmpl-j1', 'primary-v4-flash'),
         'gen_ai.usage.input_tokens': 50,
         'gen_ai.usage.output_tokens': 7,
         ...localCost(local),
       });
-      checkTypes(span.attributes, mode);
     });
 
     it('a bounded call: gen_ai.request.max_tokens is the cap sent; a reported 0 is sent as 0', async () => {
@@ -552,12 +544,9 @@ describe.each<OtelConventions>(['v1.41.0', 'gen_ai_latest_experimental'])(
         prompt_cache_hit_tokens: 0,
         prompt_cache_miss_tokens: 80,
       };
-      const fault = chatReply({
-        id: 'chatcmpl-b1',
-        model: 'primary-v4.1-flash',
+      const fault = chatReply('chatcmpl-b1', 'primary-v4.1-flash', usage, {
         content: 'cut',
         finishReason: 'length',
-        usage,
       });
       const { span } = await call(
         primary,
@@ -566,19 +555,16 @@ describe.each<OtelConventions>(['v1.41.0', 'gen_ai_latest_experimental'])(
         { bounded: 64, fault },
       );
       const local = exact(costOf(priceOf('primary-v4.1-flash'), usage));
-      expect(span.attributes).toEqual({
+      expectAttributes(span.attributes, mode, {
         ...callAttributes(primary, 'primary', 'primary-v4.1-flash'),
         'gen_ai.request.max_tokens': 64,
         'gen_ai.request.temperature': 0.5,
-        'gen_ai.response.model': 'primary-v4.1-flash',
-        'gen_ai.response.id': 'chatcmpl-b1',
-        'gen_ai.response.finish_reasons': ['length'],
+        ...responseAttributes('chatcmpl-b1', 'primary-v4.1-flash', 'length'),
         'gen_ai.usage.input_tokens': 80,
         'gen_ai.usage.output_tokens': 64,
         'gen_ai.usage.cache_read.input_tokens': 0,
         ...localCost(local),
       });
-      checkTypes(span.attributes, mode);
     });
 
     it('a streamed call: gen_ai.request.stream and its time to first chunk; the same call not streamed has neither', async () => {
@@ -629,7 +615,7 @@ describe.each<OtelConventions>(['v1.41.0', 'gen_ai_latest_experimental'])(
       expect(estimate).toBeGreaterThan(0);
       // The stream's reply status was 200; the cut is the error.
       expect(cut.span.status).toEqual({ code: 2, message: 'HTTP 200' });
-      expect(cut.span.attributes).toEqual({
+      expectAttributes(cut.span.attributes, mode, {
         ...callAttributes(primary, 'primary', 'primary-flash'),
         'gen_ai.request.temperature': 0,
         'gen_ai.request.stream': true,
@@ -646,7 +632,6 @@ describe.each<OtelConventions>(['v1.41.0', 'gen_ai_latest_experimental'])(
         'switchboard.price.band': 'off-peak',
         'error.type': 'connection',
       });
-      checkTypes(cut.span.attributes, mode);
 
       const refused = await call(primary, 'primary', request, {
         stream: true,
@@ -669,12 +654,11 @@ describe.each<OtelConventions>(['v1.41.0', 'gen_ai_latest_experimental'])(
         { fault: { path: '/chat/completions', status: 429, times: 1 } },
       );
       expect(span.status).toEqual({ code: 2, message: 'HTTP 429' });
-      expect(span.attributes).toEqual({
+      expectAttributes(span.attributes, mode, {
         ...callAttributes(primary, 'primary', 'primary-flash'),
         'gen_ai.request.temperature': 0,
         'error.type': 'rate_limited',
       });
-      checkTypes(span.attributes, mode);
     });
 
     it('every metric: name, instrument, unit, bucket advice, attributes, and durations equal to the spans', async () => {
@@ -692,19 +676,18 @@ describe.each<OtelConventions>(['v1.41.0', 'gen_ai_latest_experimental'])(
           { model: 'primary-flash', messages: [{ role: 'user', content: 'a' }] },
           {
             role: 'judge',
-            fault: chatReply({
-              id: 'c1',
-              model: 'primary-flash-0815',
-              content: 'x',
-              finishReason: 'stop',
-              usage: {
+            fault: chatReply(
+              'c1',
+              'primary-flash-0815',
+              {
                 prompt_tokens: 1200,
                 completion_tokens: 300,
                 prompt_cache_hit_tokens: 1024,
                 prompt_cache_miss_tokens: 176,
                 completion_tokens_details: { reasoning_tokens: 120 },
               },
-            }),
+              { content: 'x' },
+            ),
           },
         ),
         await call(
@@ -713,13 +696,7 @@ describe.each<OtelConventions>(['v1.41.0', 'gen_ai_latest_experimental'])(
           { model: 'primary-v4-pro', messages: [{ role: 'user', content: 'b' }] },
           {
             role: 'detector',
-            fault: chatReply({
-              id: 'g1',
-              model: 'primary-v4-pro',
-              content: '[]',
-              finishReason: 'stop',
-              usage: gatewayUsage,
-            }),
+            fault: chatReply('g1', 'primary-v4-pro', gatewayUsage, { content: '[]' }),
           },
         ),
         await call(
