@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
+import { emptyChatResponse } from '@switchboard/test-support';
 import { describe, expect, it } from 'vitest';
-import { emptyChatResponse } from '../test/support/empty-chat-response.js';
 import { answer, PlainTransport, RawTransport, reply } from '../test/support/raw-transport.js';
 import { ChatAdapter } from './chat-adapter.js';
 import type { CompleteRequest, ToolSchema } from './chat-client.js';

@@ -1,5 +1,5 @@
+import { emptyChatResponse } from '@switchboard/test-support';
 import { describe, expect, it } from 'vitest';
-import { emptyChatResponse } from '../test/support/empty-chat-response.js';
 import { chatResponseFromMessage } from './chat-response-from-message.js';
 
 const empty = emptyChatResponse();

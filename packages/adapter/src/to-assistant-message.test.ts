@@ -1,5 +1,5 @@
+import { emptyChatResponse } from '@switchboard/test-support';
 import { describe, expect, it } from 'vitest';
-import { emptyChatResponse } from '../test/support/empty-chat-response.js';
 import type { ChatResponse } from './chat-response.js';
 import { chatResponseFromMessage } from './chat-response-from-message.js';
 import { toAssistantMessage } from './to-assistant-message.js';

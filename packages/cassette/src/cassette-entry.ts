@@ -87,13 +87,3 @@ export interface CassetteEntry {
   /** How the cost model priced the reply's usage at recording time (its `CallPricing`), or null. */
   readonly pricing: Readonly<Record<string, unknown>> | null;
 }
-
-/** Whether a reply is a failure before any reply. */
-export function isFailure(reply: RecordedReply): reply is RecordedFailure {
-  return 'error' in reply;
-}
-
-/** Whether a reply is a streamed one. */
-export function isStream(reply: RecordedReply): reply is RecordedStream {
-  return 'events' in reply;
-}

@@ -1,7 +1,7 @@
 import { type ChatResponse, chatResponseFromMessage } from '@switchboard/adapter';
-import { isFailure, isStream } from './cassette-entry.js';
 import { messageOf } from './message-of.js';
 import { readCassette } from './read-cassette.js';
+import { isFailure, isStream } from './recorded-reply-kind.js';
 
 /** One turn of a `ScriptedChatClient` script. */
 export type ScriptTurn = Partial<Omit<ChatResponse, 'calls' | 'costUsd'>>;

@@ -1,17 +1,6 @@
 export { canonicalJson, requestHash } from './canonical-json.js';
-export {
-  CASSETTE_VERSION,
-  type CassetteEntry,
-  type CassetteHeader,
-  type RecordedAttempt,
-  type RecordedBody,
-  type RecordedEndpoint,
-  type RecordedError,
-  type RecordedFailure,
-  type RecordedReply,
-  type RecordedStream,
-  type RecordedStreamEvent,
-} from './cassette-entry.js';
+export type * from './cassette-entry.js';
+export { CASSETTE_VERSION } from './cassette-entry.js';
 export { CassetteFormatError } from './cassette-format-error.js';
 export { CassetteMissError, type CassetteMissErrorOptions } from './cassette-miss-error.js';
 export { CassetteSecretError } from './cassette-secret-error.js';

@@ -5,18 +5,13 @@ import {
   type PricedCall,
   type TransportRequest,
 } from '@switchboard/adapter';
-import {
-  type CassetteEntry,
-  isFailure,
-  isStream,
-  type RecordedEndpoint,
-  type RecordedStream,
-} from './cassette-entry.js';
+import type { CassetteEntry, RecordedEndpoint, RecordedStream } from './cassette-entry.js';
 import { CassetteWriter } from './cassette-writer.js';
 import { messageOf } from './message-of.js';
 import { readCassette } from './read-cassette.js';
 import { type RecordContext, recordPlainCall, recordStreamCall } from './record-call.js';
 import { replayedError } from './recorded-error.js';
+import { isFailure, isStream } from './recorded-reply-kind.js';
 import { ReplayState } from './replay-state.js';
 import type { StreamEvent, StreamingTransport, TransportEventStream } from './transport-stream.js';
 

@@ -1,10 +1,11 @@
 import type { TransportRequest } from '@switchboard/adapter';
 import { pricingKey, usageOfEvents } from './call-pricing.js';
 import { requestHash } from './canonical-json.js';
-import { type CassetteEntry, isStream } from './cassette-entry.js';
+import type { CassetteEntry } from './cassette-entry.js';
 import { CassetteMissError } from './cassette-miss-error.js';
 import { describeDifference, jsonDifferences } from './json-differences.js';
 import type { Cassette } from './read-cassette.js';
+import { isStream } from './recorded-reply-kind.js';
 import { scrubSecrets } from './scrub-secrets.js';
 import { wireBody } from './wire-body.js';
 

@@ -18,14 +18,7 @@ export { PROVIDER_KINDS, type ProviderKind } from './provider-kind.js';
 export { resolveChatEndpoint } from './resolve-chat-endpoint.js';
 export type * from './resolve-chat-endpoint-options.js';
 export { DEFAULT_DETECTOR_MODEL, DEFAULT_JUDGE_MODEL, resolveModels } from './resolve-models.js';
-export {
-  type AdapterResolvedChatEndpoint,
-  type AdapterRule,
-  isAdapterResolution,
-  type OverrideResolvedChatEndpoint,
-  type ResolutionRule,
-  type ResolvedChatEndpoint,
-  type ScriptedResolvedChatEndpoint,
-} from './resolved-chat-endpoint.js';
+export type * from './resolved-chat-endpoint.js';
+export { isAdapterResolution } from './resolved-chat-endpoint.js';
 export { SCRIPTED_FLAG_ENV } from './scripted-rules.js';
 export type * from './switchboard-config.js';

@@ -6,15 +6,8 @@ export {
   nanoUsdOf,
   usdOfNano,
 } from './nano-usd.js';
-export {
-  type BookCost,
-  type BookPrice,
-  type CallPricing,
-  type CallToPrice,
-  PriceBook,
-  type PriceConfigEntry,
-  type PriceEntries,
-} from './price-book.js';
+export type * from './price-book.js';
+export { PriceBook } from './price-book.js';
 export { PRICE_TABLE, PRICE_TABLE_SOURCE, priceOf } from './price-table.js';
 export type * from './prices.js';
 export { PRICES_VERSION } from './prices-version.js';

@@ -1,20 +1,10 @@
 import type { ChatResponse, CompleteRequest } from '@switchboard/adapter';
+import { emptyChatResponse } from '@switchboard/test-support';
 import { describe, expect, it } from 'vitest';
 import { ScriptedChatClient } from './scripted-chat-client.js';
 
 /** A response with every field at its empty value. */
-const EMPTY: ChatResponse = {
-  content: null,
-  toolCalls: [],
-  reasoning: null,
-  logprobs: null,
-  meanLogprob: null,
-  finishReason: null,
-  reasoningDetails: null,
-  calls: [],
-  costUsd: null,
-  costNanoUsd: null,
-};
+const EMPTY: ChatResponse = emptyChatResponse();
 
 function request(text: string): CompleteRequest {
   return { model: 'primary-flash', messages: [{ role: 'user', content: text }] };

@@ -11,25 +11,19 @@ export { JOURNAL_VERSION, type JournalLine } from './journal-line.js';
 export type * from './otel-api.js';
 export { type OtelConventions, STABILITY_OPT_IN_ENV } from './otel-conventions.js';
 export { createOtelObserver, type OtelObserverOptions, otelObserver } from './otel-observer.js';
+export type * from './read-journal.js';
 export {
   cappedIssueWarner,
-  type JournalIssue,
   MAX_ISSUE_WARNINGS,
   parseJournalLine,
-  type ReadJournalOptions,
   readJournal,
-  type ScanJournalOptions,
   scanJournal,
   warnJournalIssue,
 } from './read-journal.js';
 export { type RenderReportOptions, renderReport, useColor } from './render-report.js';
 export { type RenderReportHtmlOptions, renderReportHtml } from './render-report-html.js';
-export {
-  ReportAccumulator,
-  type ReportFigures,
-  type ReportOptions,
-  type SpendBucket,
-} from './report-accumulator.js';
+export type * from './report-accumulator.js';
+export { ReportAccumulator } from './report-accumulator.js';
 export { type ReportJournalOptions, reportJournal } from './report-journal.js';
 export { printable } from './report-text.js';
 export { type JournalSource, type ScannedLine, scanLines } from './scan-lines.js';

@@ -25,6 +25,7 @@ import {
 import { type Emulator, type FaultRule, startEmulator } from '@switchboard/emulator';
 import { costOf, PRICES_VERSION, priceOf } from '@switchboard/prices';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { PRIMARY_JUDGE_CALL } from './__fixtures__/call-records.js';
 import type { OtelConventions } from './otel-conventions.js';
 import { otelObserver } from './otel-observer.js';
 
@@ -894,20 +895,8 @@ describe('otelObserver conventions switch', () => {
         ...options,
         meterProvider: new MeterProvider({ readers: [reader2] }),
       });
-      observer.afterCall?.({
-        model: 'primary-flash',
-        usage: { prompt_tokens: 3, completion_tokens: 2 },
-        costUsd: null,
-        costNanoUsd: null,
-        pricedAs: null,
-        priceSource: null,
-        tariff: null,
-        at: new Date().toISOString(),
-        durationMs: 5,
-        attempts: 1,
-        streamed: false,
-        firstDeltaMs: null,
-      });
+      // A call with usage and no cost: the duration and token metrics, nothing else.
+      observer.afterCall?.({ ...PRIMARY_JUDGE_CALL, costUsd: null, costNanoUsd: null });
       const { resourceMetrics } = await reader2.collect();
       return resourceMetrics.scopeMetrics.flatMap((scope) =>
         scope.metrics.map((metric) => metric.descriptor.name),

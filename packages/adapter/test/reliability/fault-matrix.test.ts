@@ -1,5 +1,5 @@
 import { type FaultRule, promptTokens } from '@switchboard/emulator';
-import { sharedEmulator } from '@switchboard/test-support';
+import { emptyChatResponse, sharedEmulator } from '@switchboard/test-support';
 import { describe, expect, it } from 'vitest';
 import {
   ChatAdapter,
@@ -9,7 +9,6 @@ import {
   type ChatResponse,
   OpenAITransport,
 } from '../../src/index.js';
-import { emptyChatResponse } from '../support/empty-chat-response.js';
 import { costSum, pricedAs } from '../support/priced-as.js';
 
 // The fault matrix of issue 5: each fault of the emulator's plan, against an unbounded adapter

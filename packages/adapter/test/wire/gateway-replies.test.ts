@@ -9,14 +9,13 @@ import {
   toAssistantMessage,
 } from '../../src/index.js';
 import { failureOf } from '../support/failure-of.js';
-import { grepTool } from '../support/grep-tool.js';
+import { askForTodos, grepTool } from '../support/grep-tool.js';
 
 // Issue 10, observation 6 (the adapter's part): the gateway's reasoning arrives as `reasoning` plus a
 // `reasoning_details` array (signed entries) that must go back unchanged on the next turn, and a
 // logprob of -9999 (the documented sentinel) or above 0 (invalid) must not skew meanLogprob.
 
 const KEY = 'wire-gateway-key-5c1e';
-const ask: ChatMessage = { role: 'user', content: 'Use grep_repository TODO to list the open markers.' };
 
 afterEach(closeTestEmulators);
 
@@ -31,7 +30,7 @@ function adapterFor(emulator: Emulator): ChatAdapter {
 async function gatewayToolCall() {
   const emulator = await startTestEmulator({ flavor: 'gateway', key: KEY });
   const adapter = adapterFor(emulator);
-  const call = await adapter.complete({ model: 'primary-flash', messages: [ask], tools: [grepTool] });
+  const call = await adapter.complete({ model: 'primary-flash', messages: [askForTodos], tools: [grepTool] });
   return { emulator, adapter, call };
 }
 
@@ -42,7 +41,11 @@ function replay(adapter: ChatAdapter, call: ChatResponse, turn: ChatMessage): Pr
     tool_call_id: call.toolCalls[0]?.id ?? '',
     content: 'packages/adapter/src/chat-adapter.ts:12: TODO document the retry',
   };
-  return adapter.complete({ model: 'primary-flash', messages: [ask, turn, toolResult], tools: [grepTool] });
+  return adapter.complete({
+    model: 'primary-flash',
+    messages: [askForTodos, turn, toolResult],
+    tools: [grepTool],
+  });
 }
 
 /** The assistant turn (message 1) of request `index` (0-based), as the emulator received it. */

@@ -8,13 +8,12 @@ import {
   OpenAITransport,
   toAssistantMessage,
 } from '../../src/index.js';
-import { grepTool } from '../support/grep-tool.js';
+import { askForTodos, grepTool } from '../support/grep-tool.js';
 
 // Spec 1.3 and 4.2: the reasoning stays on the reply so callers can replay it across tool turns;
 // with thinking on, the platform refuses a tool-call turn replayed without it.
 
 const KEY = 'wire-test-key-1d8e';
-const ask: ChatMessage = { role: 'user', content: 'Use grep_repository TODO to list the open markers.' };
 const toolOutput = 'packages/adapter/src/chat-adapter.ts:12: TODO document the retry';
 
 afterEach(closeTestEmulators);
@@ -25,7 +24,7 @@ async function firstStep() {
   const adapter = new ChatAdapter(new OpenAITransport({ apiKey: KEY, baseUrl: emulator.url }), {
     disableThinking: false,
   });
-  const call = await adapter.complete({ model: 'primary-flash', messages: [ask], tools: [grepTool] });
+  const call = await adapter.complete({ model: 'primary-flash', messages: [askForTodos], tools: [grepTool] });
   return { emulator, adapter, call };
 }
 
@@ -64,7 +63,7 @@ describe('ChatAdapter over OpenAITransport, a two-step tool loop with thinking o
       const callId = call.toolCalls[0]?.id ?? '';
       const final = await adapter.complete({
         model: 'primary-flash',
-        messages: [ask, toAssistantMessage(call), toolResult(callId)],
+        messages: [askForTodos, toAssistantMessage(call), toolResult(callId)],
         tools: [grepTool],
       });
 
@@ -97,7 +96,7 @@ describe('ChatAdapter over OpenAITransport, a two-step tool loop with thinking o
       const failure = await adapter
         .complete({
           model: 'primary-flash',
-          messages: [ask, withoutReasoning, toolResult(call.toolCalls[0]?.id ?? '')],
+          messages: [askForTodos, withoutReasoning, toolResult(call.toolCalls[0]?.id ?? '')],
           tools: [grepTool],
         })
         .catch((error: unknown) => error);
