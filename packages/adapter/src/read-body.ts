@@ -11,7 +11,9 @@ export interface BodyText {
  * the stream is cancelled (the connection dropped) and `overflowed` is set.
  * Rejects with `signal.reason` as soon as `signal` aborts, also while a read is
  * pending (a custom `fetch` may ignore the signal), and with the stream's own
- * error when the body is cut off.
+ * error when the body is cut off. A reply off the network (not a `Response`
+ * built in code) that declares a `content-length` within the cap is read in one
+ * step: fetch ends such a body at its declared length.
  */
 export async function readBody(response: Response, maxBytes: number, signal: AbortSignal): Promise<BodyText> {
   const body = response.body;
