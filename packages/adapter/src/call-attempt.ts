@@ -25,6 +25,8 @@ export class CallAttempt {
 
   readonly #controller = new AbortController();
   readonly #timer: NodeJS.Timeout;
+  #ended: Promise<never> | undefined;
+  #rejectEnded: ((failure: ChatError) => void) | undefined;
   readonly #callerSignal: AbortSignal | undefined;
   readonly #onCallerAbort: (() => void) | undefined;
 
@@ -54,6 +56,23 @@ export class CallAttempt {
     this.#end(failure);
   }
 
+  /**
+   * Rejects with the failure that ends the attempt (its deadline, the caller's signal, an abort),
+   * for a read to race against: the same end as the signal's, without a listener on it.
+   */
+  get ended(): Promise<never> {
+    if (this.#ended === undefined) {
+      const signal = this.signal;
+      this.#ended = signal.aborted
+        ? Promise.reject(signal.reason)
+        : new Promise<never>((_, reject) => {
+            this.#rejectEnded = reject;
+          });
+      this.#ended.catch(() => {});
+    }
+    return this.#ended;
+  }
+
   /** Stops the deadline and lets go of the caller's signal. */
   dispose(): void {
     clearTimeout(this.#timer);
@@ -63,6 +82,7 @@ export class CallAttempt {
   #end(failure: ChatError): void {
     this.fail(failure);
     this.#controller.abort(failure);
+    this.#rejectEnded?.(failure);
   }
 }
 

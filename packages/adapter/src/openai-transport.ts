@@ -66,7 +66,8 @@ const DEFAULT_MAX_EVENT_BYTES = 1024 * 1024;
 // The SDK refuses to start without a key; it only ever holds this stand-in, as
 // wireFetch sets the Authorization header from the call itself.
 const SDK_KEY_STAND_IN = 'switchboard-sets-the-key';
-// The SDK's own timer only backs ours up (it stops at the headers); ours ends the attempt first.
+// The SDK always starts a timer of its own (stopped at the headers); it aborts only the SDK's own
+// signal, which wireFetch does not send with. The attempt's deadline is ours alone.
 const SDK_TIMER_BACKSTOP_MS = 1000;
 const SILENT = (): void => {};
 const SILENT_LOGGER = { error: SILENT, warn: SILENT, info: SILENT, debug: SILENT };
@@ -346,12 +347,14 @@ function pastDeadline(failure: ChatError, waitMs: number, leftMs: number): ChatE
   });
 }
 
-/** The SDK's options for one attempt: no retries of its own, our deadline's signal, the attempt for wireFetch. */
+/**
+ * The SDK's options for one attempt: no retries of its own, and the attempt for wireFetch, which
+ * sends with the attempt's signal itself (so the SDK adds no listener to it, nor fetch to the SDK's).
+ */
 function sdkOptions(attempt: CallAttempt): OpenAI.RequestOptions {
   return {
     maxRetries: 0,
     timeout: attempt.context.timeoutMs + SDK_TIMER_BACKSTOP_MS,
-    signal: attempt.signal,
     fetchOptions: { [ATTEMPT]: attempt } as OpenAI.RequestOptions['fetchOptions'],
   };
 }

@@ -13,18 +13,20 @@ export interface BodyText {
  * pending (a custom `fetch` may ignore the signal), and with the stream's own
  * error when the body is cut off. A reply off the network (not a `Response`
  * built in code) that declares a `content-length` within the cap is read in one
- * step: fetch ends such a body at its declared length.
+ * step: fetch ends such a body at its declared length. `ended`, when given,
+ * rejects as `signal` aborts (a `CallAttempt`'s `ended`): it is raced instead of
+ * a listener added to the signal.
  */
-export async function readBody(response: Response, maxBytes: number, signal: AbortSignal): Promise<BodyText> {
+export async function readBody(
+  response: Response,
+  maxBytes: number,
+  signal: AbortSignal,
+  ended?: Promise<never>,
+): Promise<BodyText> {
   const body = response.body;
   if (body === null) return { text: '', overflowed: false };
-  let onAbort: (() => void) | undefined;
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(signal.reason);
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
-  });
-  aborted.catch(() => {});
+  const listening = ended === undefined ? listenForAbort(signal) : undefined;
+  const aborted = ended ?? (listening as AbortListening).aborted;
   const declared = response.type === 'basic' ? declaredLength(response.headers) : undefined;
   if (declared !== undefined && declared <= maxBytes) {
     // A reply off the network (not one built in code) that declared a length within the cap: fetch
@@ -32,7 +34,7 @@ export async function readBody(response: Response, maxBytes: number, signal: Abo
     try {
       return { text: await Promise.race([response.text(), aborted]), overflowed: false };
     } finally {
-      if (onAbort) signal.removeEventListener('abort', onAbort);
+      listening?.stop();
     }
   }
   const reader = body.getReader();
@@ -51,9 +53,26 @@ export async function readBody(response: Response, maxBytes: number, signal: Abo
       length += chunk.value.byteLength;
     }
   } finally {
-    if (onAbort) signal.removeEventListener('abort', onAbort);
+    listening?.stop();
     if (!finished) reader.cancel().catch(() => {});
   }
+}
+
+/** A promise rejecting with an abort's reason, and how to stop listening for it. */
+interface AbortListening {
+  readonly aborted: Promise<never>;
+  stop(): void;
+}
+
+function listenForAbort(signal: AbortSignal): AbortListening {
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  aborted.catch(() => {});
+  return { aborted, stop: () => signal.removeEventListener('abort', onAbort as () => void) };
 }
 
 function decode(chunks: Uint8Array[], length: number): string {

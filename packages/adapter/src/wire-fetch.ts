@@ -26,20 +26,22 @@ export function wireFetch(send: typeof fetch | undefined): typeof fetch {
     const attempt = (init as Record<typeof ATTEMPT, CallAttempt | undefined> | undefined)?.[ATTEMPT];
     if (attempt === undefined) throw new TypeError('a request was sent outside an attempt');
     const { context } = attempt;
-    const headers = new Headers({
+    // A plain record: fetch builds its own headers from it, so none are built twice.
+    const headers: Record<string, string> = {
       accept: 'application/json',
       'user-agent': USER_AGENT,
       'x-stainless-retry-count': String(attempt.number - 1),
       'x-stainless-timeout': String(Math.trunc(context.timeoutMs / 1000)),
-    });
-    if (init?.body !== undefined && init.body !== null) headers.set('content-type', 'application/json');
-    if (context.apiKey !== '') headers.set('authorization', `Bearer ${context.apiKey}`);
+    };
+    if (init?.body !== undefined && init.body !== null) headers['content-type'] = 'application/json';
+    if (context.apiKey !== '') headers.authorization = `Bearer ${context.apiKey}`;
     attempt.sent = true;
+    // The attempt's own signal (its deadline and the caller's): the SDK's signal only carries its backstop timer.
     const response = await (send ?? fetch)(url, {
       method: init?.method ?? 'GET',
       headers,
       body: init?.body ?? null,
-      signal: init?.signal ?? attempt.signal,
+      signal: attempt.signal,
       redirect: 'manual',
     });
     const { status } = response;
@@ -62,7 +64,7 @@ export function wireFetch(send: typeof fetch | undefined): typeof fetch {
     if (status >= 200 && status < 300) return response;
     let detail: ReturnType<typeof providerDetail>;
     try {
-      const body = await readBody(response, MAX_ERROR_BYTES, attempt.signal);
+      const body = await readBody(response, MAX_ERROR_BYTES, attempt.signal, attempt.ended);
       detail = body.overflowed
         ? plainDetail(
             `the error body passed the ${MAX_ERROR_BYTES / 1024} KiB cap; the connection was dropped`,
