@@ -83,6 +83,11 @@ export class CallInstruments {
     this.#context = context;
   }
 
+  /** False while the meter provider is the API's no-op one: nothing would be recorded. */
+  get active(): boolean {
+    return this.#current() !== null;
+  }
+
   /** Records one call's duration, token usage and cost. */
   record(call: MetricCall): void {
     const recorders = this.#current();

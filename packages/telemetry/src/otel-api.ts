@@ -73,6 +73,8 @@ export interface OtelApi {
   readonly trace: {
     getTracerProvider(): {
       getTracer(name: string, version?: string, options?: OtelScopeOptions): OtelTracer;
+      /** The registered provider behind the global proxy (the API's no-op one while none is). */
+      getDelegate?(): unknown;
     };
   };
   readonly metrics: { getMeterProvider(): OtelMeterProvider };

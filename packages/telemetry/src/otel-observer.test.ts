@@ -100,6 +100,38 @@ describe('otelObserver', () => {
     });
   });
 
+  describe('without an SDK', () => {
+    it('reads nothing of a record while neither a tracer nor a meter provider is registered', async () => {
+      trace.disable();
+      metrics.disable();
+      const observer = await otelObserver({ endpoint: PRIMARY });
+      let reads = 0;
+      const counted = new Proxy(PRIMARY_JUDGE_CALL, {
+        get(target, key, receiver) {
+          reads += 1;
+          return Reflect.get(target, key, receiver);
+        },
+      });
+      observer.afterCall?.(counted);
+      expect(reads).toBe(0);
+      trace.setGlobalTracerProvider(
+        new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }),
+      );
+      observer.afterCall?.(counted);
+      expect(reads).toBeGreaterThan(0);
+      expect(exporter.getFinishedSpans().map((span) => span.name)).toEqual(['chat primary-flash']);
+    });
+
+    it('records metrics with no tracer provider registered, and starts no span', async () => {
+      trace.disable();
+      const observer = await otelObserver({ endpoint: PRIMARY });
+      observer.afterCall?.(GATEWAY_DETECTOR_CALL);
+      const { resourceMetrics } = await reader.collect();
+      expect(metricPoints(resourceMetrics, COST_METRIC).points.map((point) => point.value)).toEqual([0.0012]);
+      expect(exporter.getFinishedSpans()).toEqual([]);
+    });
+  });
+
   describe('bounds and edge cases', () => {
     it('cuts a 4 MiB reply id and a 1 MiB model id on spans and metric points', async () => {
       const hugeModel = 'm'.repeat(1 << 20);

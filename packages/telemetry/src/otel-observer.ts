@@ -87,10 +87,16 @@ export function createOtelObserver(api: OtelApi, options: OtelObserverOptions = 
     () => options.meterProvider ?? api.metrics.getMeterProvider(),
     context,
   );
+  // The global tracer records nothing while no SDK is registered: then no span is built only to be
+  // dropped. Asked per call, as a provider may be registered later; a tracer given is always used.
+  const tracing = options.tracer === undefined ? () => tracerProviderRegistered(api) : () => true;
   const observer: CallObserver = {
     afterCall(record: TelemetryRecord): void {
       try {
-        report(api, tracer, instruments, context, record);
+        const traced = tracing();
+        // Neither spans nor metrics would be kept: the call costs a look at the providers and no more.
+        if (!traced && !instruments.active) return;
+        report(api, traced ? tracer : null, instruments, context, record);
       } catch {
         // Telemetry never breaks a call.
       }
@@ -104,9 +110,22 @@ export function createOtelObserver(api: OtelApi, options: OtelObserverOptions = 
   return observer;
 }
 
+/**
+ * False while the global tracer provider is the API's no-op one (no SDK registered). A provider whose
+ * class name a bundler changed is taken as registered: spans are then built as always.
+ */
+function tracerProviderRegistered(api: OtelApi): boolean {
+  const provider = api.trace.getTracerProvider();
+  const delegate = typeof provider.getDelegate === 'function' ? provider.getDelegate() : provider;
+  return (
+    (delegate as { constructor?: { name?: unknown } } | null)?.constructor?.name !== 'NoopTracerProvider'
+  );
+}
+
+/** Reports one call: its span when `tracer` is given, and its metrics. */
 function report(
   api: OtelApi,
-  tracer: OtelTracer,
+  tracer: OtelTracer | null,
   instruments: CallInstruments,
   context: CallContext,
   record: TelemetryRecord,
@@ -118,27 +137,28 @@ function report(
   // is exactly the metric's (epoch milliseconds as a double would lose ~0.2 µs).
   const durationNs =
     Number.isFinite(record.durationMs) && record.durationMs > 0 ? Math.round(record.durationMs * 1e6) : 0;
-  const endTime = hrTime(endMs, 0);
-  const span = tracer.startSpan(`chat ${boundedString(record.model)}`, {
-    kind: api.SpanKind.CLIENT,
-    startTime: hrTime(endMs, durationNs),
-    attributes: startAttributes(record, context),
-  });
   const tokens = reportedTokens(record.usage);
   const cost = costAmounts(record);
-  if (span.isRecording()) {
-    span.setAttributes(resultAttributes(record, tokens, cost, context));
-    if (record.error) {
-      // error.type names the kind; the description adds the status, never repeats the kind.
-      const status = record.error.status;
-      span.setStatus(
-        typeof status === 'number'
-          ? { code: api.SpanStatusCode.ERROR, message: `HTTP ${status}` }
-          : { code: api.SpanStatusCode.ERROR },
-      );
+  if (tracer !== null) {
+    const span = tracer.startSpan(`chat ${boundedString(record.model)}`, {
+      kind: api.SpanKind.CLIENT,
+      startTime: hrTime(endMs, durationNs),
+      attributes: startAttributes(record, context),
+    });
+    if (span.isRecording()) {
+      span.setAttributes(resultAttributes(record, tokens, cost, context));
+      if (record.error) {
+        // error.type names the kind; the description adds the status, never repeats the kind.
+        const status = record.error.status;
+        span.setStatus(
+          typeof status === 'number'
+            ? { code: api.SpanStatusCode.ERROR, message: `HTTP ${status}` }
+            : { code: api.SpanStatusCode.ERROR },
+        );
+      }
     }
+    span.end(hrTime(endMs, 0));
   }
-  span.end(endTime);
   instruments.record({ record, tokens, cost, seconds: durationNs / 1e9 });
 }
 
