@@ -66,9 +66,6 @@ const DEFAULT_MAX_EVENT_BYTES = 1024 * 1024;
 // The SDK refuses to start without a key; it only ever holds this stand-in, as
 // wireFetch sets the Authorization header from the call itself.
 const SDK_KEY_STAND_IN = 'switchboard-sets-the-key';
-// The SDK always starts a timer of its own (stopped at the headers); it aborts only the SDK's own
-// signal, which wireFetch does not send with. The attempt's deadline is ours alone.
-const SDK_TIMER_BACKSTOP_MS = 1000;
 const SILENT = (): void => {};
 const SILENT_LOGGER = { error: SILENT, warn: SILENT, info: SILENT, debug: SILENT };
 
@@ -350,11 +347,12 @@ function pastDeadline(failure: ChatError, waitMs: number, leftMs: number): ChatE
 /**
  * The SDK's options for one attempt: no retries of its own, and the attempt for wireFetch, which
  * sends with the attempt's signal itself (so the SDK adds no listener to it, nor fetch to the SDK's).
+ * The SDK's own timer aborts only its own signal, which nothing is sent with: the attempt's deadline
+ * is ours alone, and wireFetch sets the `x-stainless-timeout` header from it.
  */
 function sdkOptions(attempt: CallAttempt): OpenAI.RequestOptions {
   return {
     maxRetries: 0,
-    timeout: attempt.context.timeoutMs + SDK_TIMER_BACKSTOP_MS,
     fetchOptions: { [ATTEMPT]: attempt } as OpenAI.RequestOptions['fetchOptions'],
   };
 }

@@ -1,6 +1,8 @@
 import { createServer, type ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { closeLoopbackServers, listenOnLoopback } from '../test/support/listen-on-loopback.js';
+import { CallAttempt } from './call-attempt.js';
+import { ChatError } from './chat-error.js';
 import { readBody } from './read-body.js';
 
 afterEach(closeLoopbackServers);
@@ -10,7 +12,13 @@ async function serve(answer: (response: ServerResponse) => void): Promise<string
   return listenOnLoopback(createServer((_request, response) => answer(response)));
 }
 
-const never = new AbortController().signal;
+// An attempt that never ends while these reads run.
+const never = new Promise<never>(() => {});
+
+/** An attempt of a call to `url` with a per-attempt deadline of `timeoutMs`. */
+function attemptOf(url: string, timeoutMs: number): CallAttempt {
+  return new CallAttempt(1, { method: 'POST', url, apiKey: 'test-key', timeoutMs }, undefined);
+}
 
 describe('readBody', () => {
   it('reads a reply that declares its length within the cap whole', async () => {
@@ -45,16 +53,27 @@ describe('readBody', () => {
     await expect(readBody(await fetch(url), 1000, never)).rejects.toThrow();
   });
 
-  it('rejects with the signal reason while a declared-length body is still pending', async () => {
+  it("rejects with the attempt's failure when it is aborted while a declared-length body is still pending", async () => {
     const url = await serve((response) => {
       response.writeHead(200, { 'content-length': '100' });
       response.write('{"slow":');
     });
-    const controller = new AbortController();
-    const reason = new Error('deadline');
-    const reading = readBody(await fetch(url), 1000, controller.signal);
-    setTimeout(() => controller.abort(reason), 30);
-    await expect(reading).rejects.toBe(reason);
+    const attempt = attemptOf(url, 60_000);
+    const failure = new ChatError({ kind: 'aborted', message: 'stopped' });
+    // Fetched without the attempt's signal, as a custom fetch may: only the race can end the read.
+    const reading = readBody(await fetch(url), 1000, attempt.ended);
+    setTimeout(() => attempt.abort(failure), 30);
+    await expect(reading).rejects.toBe(failure);
+    attempt.dispose();
+  });
+
+  it("rejects with a timeout when the attempt's deadline passes while a chunked body is still pending", async () => {
+    const url = await serve((response) => response.write('{"slow":'));
+    const attempt = attemptOf(url, 50);
+    const reply = await fetch(url);
+    expect(reply.headers.get('content-length')).toBeNull();
+    await expect(readBody(reply, 1000, attempt.ended)).rejects.toMatchObject({ kind: 'timeout' });
+    attempt.dispose();
   });
 
   it('holds the cap for a reply built in code whose declared length understates its body', async () => {

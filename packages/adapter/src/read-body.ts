@@ -9,33 +9,25 @@ export interface BodyText {
 /**
  * Reads a body as text, keeping at most `maxBytes` bytes in memory: past that
  * the stream is cancelled (the connection dropped) and `overflowed` is set.
- * Rejects with `signal.reason` as soon as `signal` aborts, also while a read is
- * pending (a custom `fetch` may ignore the signal), and with the stream's own
- * error when the body is cut off. A reply off the network (not a `Response`
- * built in code) that declares a `content-length` within the cap is read in one
- * step: fetch ends such a body at its declared length. `ended`, when given,
- * rejects as `signal` aborts (a `CallAttempt`'s `ended`): it is raced instead of
- * a listener added to the signal.
+ * Rejects as soon as `ended` does (a `CallAttempt`'s, at its deadline or
+ * the caller's abort), also while a read is pending (a custom `fetch` may ignore
+ * the attempt's signal), and with the stream's own error when the body is cut
+ * off. A reply off the network (not a `Response` built in code) that declares a
+ * `content-length` within the cap is read in one step: fetch ends such a body at
+ * its declared length.
  */
 export async function readBody(
   response: Response,
   maxBytes: number,
-  signal: AbortSignal,
-  ended?: Promise<never>,
+  ended: Promise<never>,
 ): Promise<BodyText> {
   const body = response.body;
   if (body === null) return { text: '', overflowed: false };
-  const listening = ended === undefined ? listenForAbort(signal) : undefined;
-  const aborted = ended ?? (listening as AbortListening).aborted;
   const declared = response.type === 'basic' ? declaredLength(response.headers) : undefined;
   if (declared !== undefined && declared <= maxBytes) {
     // A reply off the network (not one built in code) that declared a length within the cap: fetch
-    // ends its body at that length, so it is read whole, in one step, still ended by the signal.
-    try {
-      return { text: await Promise.race([response.text(), aborted]), overflowed: false };
-    } finally {
-      listening?.stop();
-    }
+    // ends its body at that length, so it is read whole, in one step, still ended by `ended`.
+    return { text: await Promise.race([response.text(), ended]), overflowed: false };
   }
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
@@ -43,7 +35,7 @@ export async function readBody(
   let finished = false;
   try {
     for (;;) {
-      const chunk = await Promise.race([reader.read(), aborted]);
+      const chunk = await Promise.race([reader.read(), ended]);
       if (chunk.done) {
         finished = true;
         return { text: decode(chunks, length), overflowed: false };
@@ -53,26 +45,8 @@ export async function readBody(
       length += chunk.value.byteLength;
     }
   } finally {
-    listening?.stop();
     if (!finished) reader.cancel().catch(() => {});
   }
-}
-
-/** A promise rejecting with an abort's reason, and how to stop listening for it. */
-interface AbortListening {
-  readonly aborted: Promise<never>;
-  stop(): void;
-}
-
-function listenForAbort(signal: AbortSignal): AbortListening {
-  let onAbort: (() => void) | undefined;
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(signal.reason);
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
-  });
-  aborted.catch(() => {});
-  return { aborted, stop: () => signal.removeEventListener('abort', onAbort as () => void) };
 }
 
 function decode(chunks: Uint8Array[], length: number): string {

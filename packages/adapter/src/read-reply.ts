@@ -29,7 +29,7 @@ export async function readReply(
     });
   let text: string;
   try {
-    const body = await readBody(response, maxBytes, attempt.signal, attempt.ended);
+    const body = await readBody(response, maxBytes, attempt.ended);
     if (body.overflowed) {
       throw fail(
         `the reply body passed the ${sizeOf(maxBytes)} cap (maxReplyBytes); the connection was dropped`,

@@ -36,7 +36,7 @@ export function wireFetch(send: typeof fetch | undefined): typeof fetch {
     if (init?.body !== undefined && init.body !== null) headers['content-type'] = 'application/json';
     if (context.apiKey !== '') headers.authorization = `Bearer ${context.apiKey}`;
     attempt.sent = true;
-    // The attempt's own signal (its deadline and the caller's): the SDK's signal only carries its backstop timer.
+    // The attempt's own signal (its deadline and the caller's), not the SDK's, which only its own timer aborts.
     const response = await (send ?? fetch)(url, {
       method: init?.method ?? 'GET',
       headers,
@@ -64,7 +64,7 @@ export function wireFetch(send: typeof fetch | undefined): typeof fetch {
     if (status >= 200 && status < 300) return response;
     let detail: ReturnType<typeof providerDetail>;
     try {
-      const body = await readBody(response, MAX_ERROR_BYTES, attempt.signal, attempt.ended);
+      const body = await readBody(response, MAX_ERROR_BYTES, attempt.ended);
       detail = body.overflowed
         ? plainDetail(
             `the error body passed the ${MAX_ERROR_BYTES / 1024} KiB cap; the connection was dropped`,
