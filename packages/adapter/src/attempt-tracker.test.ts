@@ -33,8 +33,8 @@ describe('AttemptTracker.before', () => {
     const error = new Error('reset');
     tracker.after(1, error, false);
     expect(ended).toEqual([
-      ['a', { record: null, error, mayHaveBeenBilled: false }],
-      ['b', { record: null, error, mayHaveBeenBilled: false }],
+      ['a', { record: null, error, mayHaveBeenBilled: false, settlement: 'none' }],
+      ['b', { record: null, error, mayHaveBeenBilled: false, settlement: 'none' }],
     ]);
   });
 
@@ -69,7 +69,9 @@ describe('AttemptTracker.before', () => {
     const waiting = tracker.before(1);
     await expect(waiting).rejects.toBe(refusal);
     expect(tracker.attempts).toBe(0);
-    expect(ended).toEqual([['taken', { record: null, error: refusal, mayHaveBeenBilled: false }]]);
+    expect(ended).toEqual([
+      ['taken', { record: null, error: refusal, mayHaveBeenBilled: false, settlement: 'none' }],
+    ]);
   });
 
   it('rejects when a later observer refuses after an asynchronous one, giving back both handles', async () => {

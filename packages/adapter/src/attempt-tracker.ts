@@ -1,8 +1,8 @@
 import type { AttemptHandle, AttemptInfo, AttemptOutcome, CallObserver } from './call-observer.js';
-import type { CallRecord } from './call-record.js';
+import type { CallRecord, SettlementKind } from './call-record.js';
 import { ChatError } from './chat-error.js';
 import { describeType } from './describe-type.js';
-import { mayHaveBeenBilled } from './may-have-been-billed.js';
+import { settlementOf } from './settlement-rule.js';
 
 /** What every attempt of one raw call shares, told to observers with its attempt number. */
 export type AttemptContext = Omit<AttemptInfo, 'attempt'>;
@@ -24,6 +24,10 @@ export class AttemptTracker {
   // Handles of the attempt whose reply was read, waiting for the record.
   #replied: AttemptHandle[] = [];
   #final: AttemptOutcome | null = null;
+  // The current (or last) attempt: whether output arrived, whether its reply was read whole, whether it was sent.
+  #output = false;
+  #whole = false;
+  #sent: boolean | undefined = undefined;
 
   constructor(context: AttemptContext, observers: readonly CallObserver[]) {
     this.#context = context;
@@ -35,6 +39,9 @@ export class AttemptTracker {
    * synchronous (returns `undefined`) while every observer answers at once.
    */
   before(attempt: number): undefined | Promise<void> {
+    this.#output = false;
+    this.#whole = false;
+    this.#sent = undefined;
     const observers = this.#observers;
     if (observers.length === 0) {
       this.attempts += 1;
@@ -48,26 +55,45 @@ export class AttemptTracker {
    * `sent` false when the transport knows the request never went on the wire.
    */
   after(_attempt: number, failure: unknown | null, sent?: boolean): void {
+    this.#sent = sent;
+    // A failure after the reply was read whole (bytes after a stream's `[DONE]`, say) does not unmake it.
+    const failed = failure !== null && failure !== undefined && !this.#whole;
+    if (!failed) this.#output = true;
     const handles = this.#current;
     this.#current = [];
     if (handles.length === 0) return;
-    if (failure !== null && failure !== undefined) {
-      endAll(handles, {
-        record: null,
-        error: errorOf(failure),
-        mayHaveBeenBilled: mayHaveBeenBilled(failure, sent),
-      });
+    if (failed) {
+      const settlement = settlementOf({ failure, sent, outputArrived: this.#output, usage: null });
+      endAll(handles, outcomeOf(null, failure, settlement));
     } else if (this.#final !== null) endAll(handles, this.#final);
     else this.#replied.push(...handles);
+  }
+
+  /** Output of the current attempt arrived (a stream's chunk): it is never settled as free. */
+  outputArrived(): void {
+    this.#output = true;
+  }
+
+  /** The current attempt's reply was read whole (a stream's `[DONE]`): a failure after it is ignored. */
+  replyWhole(): void {
+    this.#whole = true;
+    this.#output = true;
+  }
+
+  /**
+   * The settlement of the raw call's last attempt, by the one rule: `failure` what ended
+   * the call (null when its reply was read), `usage` the reply's final usage.
+   */
+  settlement(failure: unknown | null, usage: unknown): SettlementKind {
+    if (this.attempts === 0) return 'none';
+    const ended = this.#whole ? null : failure;
+    return settlementOf({ failure: ended, sent: this.#sent, outputArrived: this.#output, usage });
   }
 
   /** The raw call is over: ends the handles that waited for its record. */
   finish(record: CallRecord, error: unknown | null): void {
     // These attempts' replies were read: the provider billed them, whatever happened next.
-    this.#final =
-      error === null
-        ? { record, error: null, mayHaveBeenBilled: true }
-        : { record: null, error: errorOf(error), mayHaveBeenBilled: true };
+    this.#final = outcomeOf(error === null ? record : null, error, record.settlement);
     const handles = this.#replied;
     this.#replied = [];
     endAll(handles, this.#final);
@@ -122,8 +148,21 @@ function keep(handles: AttemptHandle[], handle: unknown): void {
 
 /** The attempt is refused: the leases already taken are given back, and `error` is passed on. */
 function refuse(handles: readonly AttemptHandle[], error: unknown): unknown {
-  endAll(handles, { record: null, error: errorOf(error), mayHaveBeenBilled: false });
+  endAll(handles, outcomeOf(null, error, 'none'));
   return error;
+}
+
+function outcomeOf(
+  record: CallRecord | null,
+  error: unknown | null,
+  settlement: SettlementKind,
+): AttemptOutcome {
+  return {
+    record,
+    error: error === null || error === undefined ? null : errorOf(error),
+    settlement,
+    mayHaveBeenBilled: settlement !== 'none',
+  };
 }
 
 /** Tells each observer the raw call's record; an observer's error never breaks the call. */

@@ -1,4 +1,4 @@
-import type { CallRecord } from './call-record.js';
+import type { CallRecord, SettlementKind } from './call-record.js';
 import type { ChatError } from './chat-error.js';
 
 /** What an observer is told before an attempt goes on the wire. */
@@ -38,6 +38,14 @@ export interface AttemptOutcome {
    * an attempt that may have been billed and has no cost at its worst case.
    */
   readonly mayHaveBeenBilled: boolean;
+  /**
+   * What the books record for this attempt, from the one settlement rule (see
+   * {@link SettlementKind}): `exact` settles at the record's cost; `estimate` and
+   * `unsettled` at the attempt's worst case, unsettled; `none` releases it.
+   * `mayHaveBeenBilled` is `settlement !== 'none'`. Always set by this adapter; a
+   * handle should still read an outcome without it (an older adapter) from the fields above.
+   */
+  readonly settlement?: SettlementKind;
 }
 
 /** Returned by `beforeAttempt` to learn how that attempt ended (settle or release a lease). */

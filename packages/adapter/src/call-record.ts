@@ -4,6 +4,18 @@ import type { FinishReason } from './finish-reason.js';
 import type { UsageEntry } from './usage-entry.js';
 
 /**
+ * What the books record for a call's last attempt, from the one settlement rule
+ * (`settlementOf`): `exact` — a trusted final usage priced it; `estimate` — output
+ * arrived but no trusted usage: the cost is a lower bound from what was received
+ * (marked `priceSource: 'estimate'`) and a budget keeps the attempt's worst case,
+ * unsettled; `unsettled` — the request may have reached the provider and nothing
+ * says what it cost (no cost; a budget keeps the worst case); `none` — it provably
+ * never reached the provider (refused before sending, connection refused, or an
+ * HTTP error status before any output byte).
+ */
+export type SettlementKind = 'exact' | 'estimate' | 'unsettled' | 'none';
+
+/**
  * One raw call (a request and its retries, up to its reply or its last failure),
  * made by the adapter once per raw call. Records are frozen plain data: safe to
  * journal (never a key, never message content) and to sum.
@@ -61,6 +73,8 @@ export interface CallRecord extends CallPricing {
    * was not streamed.
    */
   readonly firstDeltaMs: number | null;
+  /** What the books record for the call's last attempt (see {@link SettlementKind}). */
+  readonly settlement: SettlementKind;
   /** How the call failed, or null when a reply arrived. */
   readonly error?: {
     readonly kind: ChatErrorKind;

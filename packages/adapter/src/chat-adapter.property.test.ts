@@ -1,9 +1,12 @@
+import { nanoUsdOf, usdOfNano } from '@switchboard/prices';
 import { nearUsage } from '@switchboard/test-support';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { costSum, pricedAs } from '../test/support/priced-as.js';
+import type { CallRecord } from './call-record.js';
 import { ChatAdapter } from './chat-adapter.js';
 import type { ChatTransport, TransportRequest } from './chat-transport.js';
+import { trustedUsage } from './settlement-rule.js';
 
 const RUNS = { numRuns: 300 };
 
@@ -53,19 +56,35 @@ function isPlainRecord(value: unknown): value is Record<string, unknown> {
 
 describe('ChatAdapter (property-based)', () => {
   describe('for any reply payload a transport resolves with', () => {
-    it('never throws, records one usage entry per reply with a usage object, and keeps costUsd the exact finite sum', async () => {
+    it('never throws, records one usage entry per reply with a trusted usage, prices every other reply as a marked estimate, and keeps costUsd the exact finite sum', async () => {
       await fc.assert(
         fc.asyncProperty(fc.array(reply, { minLength: 1, maxLength: 6 }), async (replies) => {
           const adapter = new ChatAdapter(scriptedTransport(replies), { endpoint: costModel });
+          const records: CallRecord[] = [];
           for (const _ of replies) {
-            await adapter.complete({ model: 'primary-flash', messages: [{ role: 'user', content: 'hi' }] });
+            const response = await adapter.complete({
+              model: 'primary-flash',
+              messages: [{ role: 'user', content: 'hi' }],
+            });
+            records.push(...response.calls);
           }
           const expected = replies
             .map((payload) => (isPlainRecord(payload) ? payload.usage : undefined))
-            .filter(isPlainRecord);
+            .filter(trustedUsage);
           expect(adapter.usage).toEqual(expected);
+          // A reply without a trusted usage is never free: estimated, marked, above $0.
+          for (const record of records) {
+            expect(record.settlement).toBe(trustedUsage(record.usage) ? 'exact' : 'estimate');
+            if (record.settlement === 'estimate') {
+              expect(record.priceSource).toBe('estimate');
+              expect(record.costNanoUsd).toBeGreaterThan(0);
+            }
+          }
+          const estimated = records
+            .filter((record) => record.settlement === 'estimate')
+            .reduce((sum, record) => sum + (record.costNanoUsd ?? 0), 0);
           const sum = costSum(costModel, adapter.usage);
-          expect(adapter.costUsd()).toBe(sum);
+          expect(adapter.costUsd()).toBe(usdOfNano(nanoUsdOf(sum) + estimated));
           expect(Number.isFinite(adapter.costUsd())).toBe(true);
           expect(adapter.costUsd()).toBeGreaterThanOrEqual(0);
         }),

@@ -152,7 +152,7 @@ describe('ChatAdapter call records', () => {
     expect(response.costUsd).toBeNull();
   });
 
-  it('records usage null and cost null for a reply without usage and on the plain path', async () => {
+  it('records usage null and an estimate (never $0) for a reply without usage and on the plain path', async () => {
     const raw = await new ChatAdapter(new RawTransport([answer('a')]), { endpoint: perToken }).complete(
       request,
     );
@@ -161,7 +161,14 @@ describe('ChatAdapter call records', () => {
     }).complete(request);
     for (const response of [raw, plain]) {
       expect(response.calls).toHaveLength(1);
-      expect(response.calls[0]).toMatchObject({ usage: null, costUsd: null, attempts: 1, error: null });
+      expect(response.calls[0]).toMatchObject({
+        usage: null,
+        settlement: 'estimate',
+        priceSource: 'estimate',
+        attempts: 1,
+        error: null,
+      });
+      expect(response.calls[0]?.costUsd).toBeGreaterThan(0);
     }
   });
 

@@ -204,7 +204,7 @@ describe('ChatAdapter', () => {
       expect(adapter.usage).toEqual([]);
     });
 
-    it('records nothing and uses completeChat when the transport has no raw operation', async () => {
+    it('records no usage, an estimate, and uses completeChat when the transport has no raw operation', async () => {
       const transport = new PlainTransport([
         { role: 'assistant', content: 'plain', usage: { completion_tokens: 1 } },
       ]);
@@ -213,7 +213,9 @@ describe('ChatAdapter', () => {
       expect(response.content).toBe('plain');
       expect(transport.requests[0]?.extraBody).toEqual({ thinking: { type: 'disabled' }, temperature: 0.2 });
       expect(adapter.usage).toEqual([]);
-      expect(adapter.costUsd()).toBe(0);
+      // A reply arrived with no usage the adapter can read: estimated, never free.
+      expect(response.calls[0]?.settlement).toBe('estimate');
+      expect(adapter.costUsd()).toBeGreaterThan(0);
     });
   });
 

@@ -16,6 +16,7 @@ import { ObserverChain } from './observer-chain.js';
 import { type PricingOutcome, priceCall } from './price-call.js';
 import { type CallFacts, type RawCallResult, type RawCallSetup, rawCall } from './raw-call.js';
 import { isRecord } from './read-field.js';
+import { type StreamBreakPolicy, streamBreakOf } from './stream-break.js';
 import { StreamCall } from './stream-call.js';
 import { checkTimeoutSeconds } from './timeout-seconds.js';
 import { warnUnpricedModel } from './unpriced-warning.js';
@@ -39,6 +40,13 @@ export interface ChatAdapterOptions {
   endpoint?: CostModel | null;
   /** Told before each attempt and after each raw call, in this order; shared with bounded copies and views. */
   observers?: readonly CallObserver[];
+  /**
+   * What a stream the caller breaks off does with its connection (see {@link StreamBreakPolicy}):
+   * `'close'` (default) or `'drain'`.
+   */
+  onStreamBreak?: StreamBreakPolicy;
+  /** With `onStreamBreak: 'drain'`: how long the background read may take, in seconds; default 30. */
+  drainSeconds?: number;
 }
 
 /** Options of {@link ChatAdapter.listModels}. */
@@ -83,6 +91,7 @@ export class ChatAdapter implements ChatClient {
   #total = new CostTotal();
   #observers: ObserverChain;
   #reported: Reported = { costError: false };
+  #streamBreak: ReturnType<typeof streamBreakOf>;
   // Made once per adapter, not per call: the hot path allocates no closure for it.
   readonly #recordCall = (setup: RawCallSetup, facts: CallFacts): CallRecord => this.#record(setup, facts);
 
@@ -96,6 +105,7 @@ export class ChatAdapter implements ChatClient {
     this.disableThinking = options.disableThinking ?? true;
     this.endpoint = options.endpoint ?? null;
     this.#observers = new ObserverChain(null, observers);
+    this.#streamBreak = streamBreakOf(options.onStreamBreak, options.drainSeconds);
   }
 
   /**
@@ -160,6 +170,8 @@ export class ChatAdapter implements ChatClient {
       retryWhitespace: this.#maxOutputTokens === null,
       deadlineMs: call.deadlineSeconds === null ? null : Math.max(1, Math.round(call.deadlineSeconds * 1000)),
       signal: call.request.signal,
+      onStreamBreak: this.#streamBreak.policy,
+      drainMs: this.#streamBreak.drainMs,
     });
   }
 
@@ -252,6 +264,7 @@ export class ChatAdapter implements ChatClient {
     });
     copy.#maxOutputTokens = this.#maxOutputTokens;
     copy.#reported = this.#reported;
+    copy.#streamBreak = this.#streamBreak;
     return copy;
   }
 
@@ -326,7 +339,8 @@ export class ChatAdapter implements ChatClient {
   #record(call: RawCallSetup, facts: CallFacts): CallRecord {
     const model = call.request.model;
     const usage = facts.usage === null ? null : copyUsage(facts.usage);
-    if (usage !== null) this.#ledger.add(usage);
+    // Only a usage that settles the call exactly counts in the usage totals.
+    if (usage !== null && facts.settlement === 'exact') this.#ledger.add(usage);
     const pricing = this.#price(model, usage, facts);
     // Running totals keep costUsd() and totalCostUsd() O(1): a meter may read them after every call.
     if (pricing.costNanoUsd !== null) {
@@ -336,7 +350,7 @@ export class ChatAdapter implements ChatClient {
     // A cost model that prices nothing for a reply with usage: the run would silently count 0.
     if (
       this.endpoint !== null &&
-      usage !== null &&
+      facts.settlement === 'exact' &&
       pricing.costNanoUsd === null &&
       pricing.costError === null
     ) {
@@ -351,11 +365,15 @@ export class ChatAdapter implements ChatClient {
     return makeCallRecord(call, facts, usage, pricing);
   }
 
-  /** The call's pricing: from its usage, else (a stream without usage) an estimate marked as one. */
+  /**
+   * The call's pricing, as its settlement says: from its trusted usage (`exact`), from
+   * what was received (`estimate`, marked as one), else none (`unsettled`, `none`).
+   */
   #price(model: string, usage: UsageEntry | null, facts: CallFacts): PricingOutcome {
+    if (facts.settlement === 'exact') return priceCall(this.endpoint, model, usage, facts.at);
     const estimate = facts.estimatedUsage;
-    if (usage !== null || estimate === undefined || estimate === null) {
-      return priceCall(this.endpoint, model, usage, facts.at);
+    if (facts.settlement !== 'estimate' || estimate === undefined || estimate === null) {
+      return priceCall(null, model, null, facts.at);
     }
     const pricing = priceCall(this.endpoint, model, copyUsage(estimate), facts.at);
     if (pricing.costUsd === null) return pricing;

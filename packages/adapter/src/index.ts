@@ -15,6 +15,7 @@ export type * from './finish-reason.js';
 export { ModelRejectedError, type ModelRejectedErrorOptions } from './model-rejected-error.js';
 export { type ListModelsOptions, OpenAITransport, type OpenAITransportOptions } from './openai-transport.js';
 export type * from './reasoning-detail.js';
+export type { StreamBreakPolicy } from './stream-break.js';
 export { toAssistantMessage } from './to-assistant-message.js';
 export { UNPRICED_MODEL_WARNING } from './unpriced-warning.js';
 export type * from './usage-entry.js';

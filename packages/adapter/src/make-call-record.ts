@@ -31,6 +31,7 @@ export function makeCallRecord(
     finishReason: facts.finishReason,
     streamed: facts.streamed ?? false,
     firstDeltaMs: facts.firstDeltaMs ?? null,
+    settlement: facts.settlement,
     error: facts.error === null ? null : failureOf(facts.error),
   };
   if (pricing.providerCostUsd !== undefined) record.providerCostUsd = pricing.providerCostUsd;

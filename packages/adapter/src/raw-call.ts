@@ -1,7 +1,8 @@
 import { AttemptTracker, notifyAfterCall } from './attempt-tracker.js';
 import type { CallObserver } from './call-observer.js';
-import type { CallRecord } from './call-record.js';
+import type { CallRecord, SettlementKind } from './call-record.js';
 import type { ChatTransport, TransportRequest } from './chat-transport.js';
+import { estimatedUsage, receivedOf } from './estimated-usage.js';
 import { messageOfReply } from './message-of-reply.js';
 import { isRecord, readField, readString } from './read-field.js';
 import { abortedError, untilAborted } from './until-aborted.js';
@@ -10,9 +11,11 @@ import { abortedError, untilAborted } from './until-aborted.js';
 export interface CallFacts {
   /** The reply's `usage` when it was a plain object (not yet copied), else null. */
   readonly usage: Record<string, unknown> | null;
+  /** What the books record for the call's last attempt, by the one settlement rule (`settlementOf`). */
+  readonly settlement: SettlementKind;
   /**
-   * A stream that ended without usage: the usage its estimated cost is priced
-   * from (never recorded as usage); absent or null otherwise.
+   * With settlement `estimate`: the usage its estimated cost is priced from (never
+   * recorded as usage); absent or null otherwise.
    */
   readonly estimatedUsage?: Record<string, unknown> | null;
   /** The reply's `id`, `model` and `choices[0].finish_reason` when strings, else null. */
@@ -103,11 +106,17 @@ function endCall(
   setup: RawCallSetup,
   tracker: AttemptTracker,
   started: number,
-  reply: ReplyFacts,
+  reply: ReplyFacts & { readonly message?: unknown },
   error: unknown | null,
 ): CallRecord {
+  const settlement = tracker.settlement(error, reply.usage);
   const record = setup.record(setup, {
     usage: reply.usage,
+    settlement,
+    estimatedUsage:
+      settlement === 'estimate'
+        ? estimatedUsage(setup.request, receivedOf(reply.message, reply.usage))
+        : null,
     responseId: reply.responseId,
     responseModel: reply.responseModel,
     finishReason: reply.finishReason,

@@ -27,6 +27,10 @@ export class StreamAssembly {
   done = false;
   /** UTF-8 bytes of the text deltas carried (content, reasoning, tool arguments): what an estimate counts. */
   outputBytes = 0;
+  /** Non-empty text deltas carried (each holds at least one token): what an estimate counts too. */
+  pieces = 0;
+  // Whether the latest usage came with or after the finish reason (a final usage, not a running one).
+  #usageFinal = false;
 
   #content: string | null = null;
   #reasoningContent: string | null = null;
@@ -64,16 +68,32 @@ export class StreamAssembly {
     }
     if (this.responseId === null && typeof chunk.id === 'string') this.responseId = chunk.id;
     if (typeof chunk.model === 'string') this.responseModel = chunk.model;
-    if (isRecord(chunk.usage)) this.usage = chunk.usage;
-    const choices = chunk.choices;
-    if (!Array.isArray(choices) || choices.length === 0) return 'chunk';
+    this.#choice(chunk.choices, deltas);
+    if (isRecord(chunk.usage)) {
+      this.usage = chunk.usage;
+      this.#usageFinal = this.finishReason !== null;
+    }
+    return 'chunk';
+  }
+
+  /**
+   * The usage that may settle the reply: the latest one, when it came with or after
+   * the finish reason (servers with continuous usage stats send a running usage in
+   * every chunk; only the last is what the reply cost); else null. Whether the reply
+   * was whole is the caller's to know (`[DONE]`, or the body's clean end).
+   */
+  get finalUsage(): Record<string, unknown> | null {
+    return this.#usageFinal ? this.usage : null;
+  }
+
+  #choice(choices: unknown, deltas: ChatDelta[]): void {
+    if (!Array.isArray(choices) || choices.length === 0) return;
     const choice: unknown = choices[0];
-    if (!isRecord(choice)) return 'chunk';
+    if (!isRecord(choice)) return;
     const delta = choice.delta;
     if (isRecord(delta)) this.#delta(delta, deltas);
     if (isRecord(choice.logprobs)) this.#mergeLogprobs(choice.logprobs);
     if (typeof choice.finish_reason === 'string') this.finishReason = choice.finish_reason;
-    return 'chunk';
   }
 
   /** The reply message as a plain call reads it (`choices[0].message`, logprobs and finish reason merged in). */
@@ -124,6 +144,7 @@ export class StreamAssembly {
 
   #text(type: 'content' | 'reasoning', text: string, deltas: ChatDelta[]): void {
     if (text === '') return;
+    this.pieces += 1;
     this.outputBytes += Buffer.byteLength(text, 'utf8');
     deltas.push({ type, text });
   }

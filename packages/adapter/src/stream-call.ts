@@ -7,7 +7,9 @@ import type { ChatDelta, ChatStream } from './chat-stream.js';
 import type { TransportRequest, TransportStream, TransportStreamEvent } from './chat-transport.js';
 import { estimatedUsage } from './estimated-usage.js';
 import { type RawCallSetup, trackerOf } from './raw-call.js';
+import { isCount } from './settlement-rule.js';
 import { StreamAssembly } from './stream-assembly.js';
+import type { StreamBreakPolicy } from './stream-break.js';
 import { untilAborted } from './until-aborted.js';
 import { withCalls } from './with-calls.js';
 
@@ -21,6 +23,10 @@ export interface StreamSetup extends RawCallSetup {
   readonly deadlineMs: number | null;
   /** The caller's signal, if any. */
   readonly signal: AbortSignal | undefined;
+  /** What a stream the caller breaks off does with its connection; absent means `'close'`. */
+  readonly onStreamBreak?: StreamBreakPolicy;
+  /** With `'drain'`: how long the background read may take, in milliseconds. */
+  readonly drainMs?: number;
 }
 
 /** The deltas a reader may leave waiting before reading the wire pauses (back-pressure). */
@@ -70,6 +76,9 @@ export class StreamCall implements ChatStream {
   #iterated = false;
   #wake: (() => void) | null = null;
   #drained: (() => void) | null = null;
+  // A stream broken off by the caller and drained: what the iterator ends with at once, the drain's timer.
+  #broken: ChatError | null = null;
+  #drainTimer: NodeJS.Timeout | null = null;
 
   // Per call: whether the caller saw a delta, and the JSON-mode whitespace held back.
   #yielded = false;
@@ -113,6 +122,10 @@ export class StreamCall implements ChatStream {
 
   async #next(): Promise<IteratorResult<ChatDelta>> {
     for (;;) {
+      if (this.#broken !== null) {
+        this.#iterating = false;
+        throw this.#broken;
+      }
       if (this.#head < this.#queue.length) {
         const delta = this.#queue[this.#head] as ChatDelta;
         this.#head += 1;
@@ -168,9 +181,23 @@ export class StreamCall implements ChatStream {
     // Nothing more reaches the loop once the stream is stopped.
     this.#queue = [];
     this.#head = 0;
+    const open = this.#open;
+    if (cause.kind === 'abort' && this.#setup.onStreamBreak === 'drain' && open !== null) {
+      // The caller is done with it; the connection is read on to the final usage, bounded.
+      this.#broken = this.#stopError();
+      this.#drainTimer = setTimeout(() => open.close(this.#stopError()), this.#setup.drainMs ?? 30_000);
+      this.#wakeReader();
+      this.#release();
+      return;
+    }
     this.#controller.abort(cause.kind === 'abort' ? cause.reason : undefined);
-    this.#open?.close(this.#stopError());
+    open?.close(this.#stopError());
     this.#release();
+  }
+
+  /** Whether the stream is being read on after the caller broke it off (`onStreamBreak: 'drain'`). */
+  get #draining(): boolean {
+    return this.#broken !== null;
   }
 
   #stopError(): ChatError {
@@ -217,6 +244,7 @@ export class StreamCall implements ChatStream {
     this.#failure = failure;
     this.#open = null;
     if (this.#deadline !== null) clearTimeout(this.#deadline);
+    if (this.#drainTimer !== null) clearTimeout(this.#drainTimer);
     this.#setup.signal?.removeEventListener('abort', this.#onCallerAbort);
     this.#wakeReader();
     this.#release();
@@ -257,7 +285,6 @@ export class StreamCall implements ChatStream {
     const reports = transport.reportsAttempts === true;
     const started = performance.now();
     this.#firstDeltaAt = null;
-    this.#openedAny = false;
     let assembly = new StreamAssembly(request.model);
     let retryOf: TransportRequest['retryOf'];
     for (;;) {
@@ -265,6 +292,8 @@ export class StreamCall implements ChatStream {
       try {
         if (this.#stop !== null) throw this.#stopError();
         await this.#readOne(tracker, reports, assembly, retryOf);
+        // A stream drained after the caller broke it off is still broken off.
+        if (this.#stop !== null) throw this.#stopError();
       } catch (error) {
         failure = this.#stop !== null ? this.#stopError() : error;
       }
@@ -294,10 +323,8 @@ export class StreamCall implements ChatStream {
   }
 
   // Whether the last attempt got as far as an open stream (a failure before that was the transport's to
-  // retry, and it has given up), and whether any attempt of this raw call did (the request then reached
-  // the provider, which may bill it).
+  // retry, and it has given up).
   #openedLast = false;
-  #openedAny = false;
 
   async #readOne(
     tracker: AttemptTracker,
@@ -334,14 +361,13 @@ export class StreamCall implements ChatStream {
       }
     }
     this.#openedLast = true;
-    this.#openedAny = true;
     this.#open = stream;
     try {
-      if (this.#stop !== null) throw this.#stopError();
-      await this.#readEvents(stream, assembly);
+      if (this.#stop !== null && !this.#draining) throw this.#stopError();
+      await this.#readEvents(stream, assembly, tracker);
       stream.close();
     } catch (error) {
-      failure = this.#stop !== null ? this.#stopError() : error;
+      failure = this.#stop !== null && !this.#draining ? this.#stopError() : error;
       stream.close(failure);
       throw failure;
     } finally {
@@ -350,21 +376,34 @@ export class StreamCall implements ChatStream {
     }
   }
 
-  async #readEvents(stream: TransportStream, assembly: StreamAssembly): Promise<void> {
+  async #readEvents(
+    stream: TransportStream,
+    assembly: StreamAssembly,
+    tracker: AttemptTracker,
+  ): Promise<void> {
     const deltas: ChatDelta[] = [];
     const iterator = stream[Symbol.asyncIterator]();
+    let output = false;
     for (;;) {
       const next = await iterator.next();
-      if (this.#stop !== null) throw this.#stopError();
+      if (this.#stop !== null && !this.#draining) throw this.#stopError();
       if (next.done) break;
       const event = next.value;
       if (!('data' in event)) continue;
       if (assembly.accept(event.data, event.event, deltas) === 'done') {
+        // The reply is whole: whatever the drain meets after `[DONE]` does not unmake it.
+        tracker.replyWhole();
         await this.#drain(iterator);
         return;
       }
+      if (!output) {
+        // A chunk arrived: from here on the attempt is never settled as free.
+        output = true;
+        tracker.outputArrived();
+      }
       if (deltas.length > 0) {
-        for (const delta of deltas) this.#emit(delta);
+        // A drained stream's deltas reach no one: only its usage is wanted.
+        if (!this.#draining) for (const delta of deltas) this.#emit(delta);
         deltas.length = 0;
         await this.#backPressure();
       }
@@ -407,11 +446,20 @@ export class StreamCall implements ChatStream {
     error: unknown | null,
   ): CallRecord {
     const setup = this.#setup;
-    const usage = assembly.usage;
+    const usage = assembly.finalUsage;
+    const settlement = tracker.settlement(error, usage);
+    const prompt = assembly.usage?.prompt_tokens;
     const record = setup.record(setup, {
       usage,
+      settlement,
       estimatedUsage:
-        usage === null && this.#openedAny ? estimatedUsage(setup.request, assembly.outputBytes) : null,
+        settlement === 'estimate'
+          ? estimatedUsage(setup.request, {
+              bytes: assembly.outputBytes,
+              pieces: assembly.pieces,
+              promptTokens: isCount(prompt) ? prompt : null,
+            })
+          : null,
       responseId: assembly.responseId,
       responseModel: assembly.responseModel,
       finishReason: assembly.finishReason,

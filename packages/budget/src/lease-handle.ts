@@ -1,4 +1,4 @@
-import type { AttemptHandle, AttemptOutcome, CallRecord } from '@switchboard/adapter';
+import type { AttemptHandle, AttemptOutcome, CallRecord, SettlementKind } from '@switchboard/adapter';
 import { costOf } from '@switchboard/prices';
 import type { BudgetStore, Settlement } from './budget-store.js';
 import { MAX_CALL_NANO_USD, settleNanoUsd, usdOf } from './nano-usd.js';
@@ -54,31 +54,37 @@ export class LeaseHandle implements AttemptHandle {
     return this.#shared.settle(store, {
       leaseId,
       scopes,
-      settlement,
+      // Granted by this store: once its worst case is pruned, a late settlement leaves it so.
+      settlement: { ...settlement, leased: true },
       done: (held) => this.#settled(held, settlement),
     });
   }
 
+  /**
+   * What the books record, as the adapter's settlement rule said: `exact` at the record's
+   * cost; `estimate` and `unsettled` at the worst case, unsettled (the record's estimate is a
+   * lower bound, never what settles a budget); `none` released.
+   */
   #settlementOf(outcome: AttemptOutcome): Settlement {
+    const worstCase: Settlement = { actualNanoUsd: this.#lease.amount, unsettled: true };
     const record = outcome?.record ?? null;
-    if (record !== null) {
-      const known = this.#costOf(record);
-      return known === null
-        ? { actualNanoUsd: this.#lease.amount, unsettled: true }
-        : { actualNanoUsd: known };
+    switch (settlementKindOf(outcome)) {
+      case 'exact': {
+        const known = record === null ? null : this.#costOf(record);
+        return known === null ? worstCase : { actualNanoUsd: known };
+      }
+      case 'none':
+        return { actualNanoUsd: 0 };
+      default:
+        return worstCase;
     }
-    return mayHaveBeenBilled(outcome)
-      ? { actualNanoUsd: this.#lease.amount, unsettled: true }
-      : { actualNanoUsd: 0 };
   }
 
   /**
-   * The record's cost; without one, its usage at the maximum prices; null when
-   * neither is known (no usage, e.g. a stream cut before its usage arrived) or
-   * the cost is only an estimate.
+   * An exact record's cost; without one (an unpriced model), its usage at the maximum
+   * prices; null when neither is known.
    */
   #costOf(record: CallRecord): number | null {
-    if ((record.priceSource as string | null) === 'estimate') return null;
     let usd: number | null = null;
     if (typeof record.costUsd === 'number' && Number.isFinite(record.costUsd)) usd = record.costUsd;
     else usd = costOf(this.#shared.pricing.maxPricesOf(record.model), record.usage);
@@ -96,7 +102,7 @@ export class LeaseHandle implements AttemptHandle {
       this.#shared.onWarning(
         settlement.unsettled === true
           ? 'a budget lease had expired before its call ended; it stays counted at its worst case'
-          : 'a budget lease had expired before its call ended; the worst case counted for it was replaced by its cost',
+          : 'a budget lease had expired before its call ended; the worst case counted for it was replaced by its cost (unless the store had pruned it after its retention: then it stays at the worst case)',
       );
     }
     this.#shared.heartbeat.delete(this.#lease.leaseId);
@@ -106,14 +112,18 @@ export class LeaseHandle implements AttemptHandle {
 }
 
 /**
- * Whether a failed attempt may have been billed: as the adapter says, or, from an
- * older adapter, guessed from the error (a budget refusal or an HTTP error status
- * was not billed; anything else may have been).
+ * The settlement kind of an attempt: as the adapter's rule said, or, from an older
+ * adapter, guessed from what it told: a record with a cost is exact, an estimate is
+ * an estimate, and a failure is released only when it provably cost nothing.
  */
-function mayHaveBeenBilled(outcome: AttemptOutcome): boolean {
-  const told = (outcome as { mayHaveBeenBilled?: unknown } | null)?.mayHaveBeenBilled;
-  if (typeof told === 'boolean') return told;
+function settlementKindOf(outcome: AttemptOutcome): SettlementKind {
+  const told = (outcome as { settlement?: unknown } | null)?.settlement;
+  if (told === 'exact' || told === 'estimate' || told === 'unsettled' || told === 'none') return told;
+  const record = outcome?.record ?? null;
+  if (record !== null) return (record.priceSource as string | null) === 'estimate' ? 'estimate' : 'exact';
+  const billed = (outcome as { mayHaveBeenBilled?: unknown } | null)?.mayHaveBeenBilled;
+  if (typeof billed === 'boolean') return billed ? 'unsettled' : 'none';
   const error = outcome?.error as { kind?: unknown; status?: unknown } | null | undefined;
-  if (error?.kind === 'budget') return false;
-  return !(typeof error?.status === 'number' && error.status >= 400);
+  if (error?.kind === 'budget') return 'none';
+  return typeof error?.status === 'number' && error.status >= 400 ? 'none' : 'unsettled';
 }

@@ -1,3 +1,4 @@
+export type { BilledRequest, EmulatorBill } from './billing/bill-types.js';
 export type * from './chat/chat-request.js';
 export type { EmptyJsonSelector, JsonModeRequest } from './chat/empty-json.js';
 export { DEFAULT_MODEL, resolveModelId, SUPPORTED_MODELS } from './chat/models.js';

@@ -13,9 +13,16 @@ const request: CompleteRequest = {
 };
 
 /** The estimate a stream without usage must be priced at: the prompt's token bound plus the bytes received. */
-function estimateOf(messages: readonly unknown[], received: string): number | null {
-  const prompt = Buffer.byteLength(JSON.stringify([messages]), 'utf8') + messages.length * 16 + 64;
-  const output = Buffer.byteLength(received, 'utf8');
+// The estimate's rule: the messages' JSON text at 4 bytes a token, the output received at 4 bytes a
+// token or one token a non-empty delta, whichever is more.
+function estimateOf(messages: readonly unknown[], deltas: readonly ChatDelta[]): number | null {
+  const prompt = Math.ceil(Buffer.byteLength(JSON.stringify(messages), 'utf8') / 4);
+  const texts = deltas.filter((delta) => delta.type !== 'tool_call' && delta.text !== '');
+  const bytes = texts.reduce(
+    (sum, delta) => sum + Buffer.byteLength((delta as { text: string }).text, 'utf8'),
+    0,
+  );
+  const output = Math.max(texts.length, Math.ceil(bytes / 4));
   const cost = costOf(priceOf('primary-flash'), {
     prompt_tokens: prompt,
     completion_tokens: output,
@@ -117,7 +124,8 @@ describe('ChatAdapter.stream: faults mid-stream', () => {
     expect(record.priceSource).toBe('estimate');
     expect(record.streamed).toBe(true);
     expect(record.error?.kind).toBe('connection');
-    expect(record.costUsd).toBe(estimateOf(request.messages, received));
+    expect(record.costUsd).toBe(estimateOf(request.messages, deltas));
+    expect(record.settlement).toBe('estimate');
     expect(record.costUsd).toBeGreaterThan(0);
     expect(error.partial?.costUsd).toBe(record.costUsd);
     expect(adapter.costUsd()).toBe(record.costUsd);
@@ -253,6 +261,7 @@ describe('ChatAdapter.stream: faults mid-stream', () => {
     const response = await stream.response;
     expect(response.calls[0]?.usage).toBeNull();
     expect(response.calls[0]?.priceSource).toBe('estimate');
-    expect(response.costUsd).toBe(estimateOf(request.messages, textOf(deltas, 'content')));
+    expect(response.costUsd).toBe(estimateOf(request.messages, deltas));
+    expect(response.calls[0]?.settlement).toBe('estimate');
   });
 });

@@ -37,6 +37,7 @@ export function callRecord(costUsd: number | null, overrides: Partial<CallRecord
     attempts: 1,
     streamed: false,
     firstDeltaMs: null,
+    settlement: 'exact',
     ...overrides,
   };
 }

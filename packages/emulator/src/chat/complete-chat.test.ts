@@ -310,6 +310,75 @@ describe('completeChat', () => {
       expect(reply.json.usage.completion_tokens).toBe(5);
     });
 
+    it('counts the reasoning within max_tokens, as the platform bills: cut in the reasoning, the content is empty', async () => {
+      await start();
+      const body = { model: 'primary-flash', messages: [question], max_tokens: 5 };
+      const reply = await postChat(emulator.url, body);
+      const message = reply.json.choices[0].message;
+      expect(reply.json.usage.completion_tokens).toBe(5);
+      expect(reply.json.usage.completion_tokens_details.reasoning_tokens).toBe(5);
+      expect(countTokens(message.reasoning_content)).toBe(5);
+      expect(message.content).toBe('');
+      expect(reply.json.choices[0].finish_reason).toBe('length');
+      const streamed = await postChat(emulator.url, {
+        ...body,
+        stream: true,
+        stream_options: { include_usage: true },
+      });
+      expect(streamed.text).toContain('"finish_reason":"length"');
+      expect(streamed.text).toContain('"completion_tokens":5,');
+      expect(emulator.bill().requests.map((billed) => billed.usage.completion_tokens)).toEqual([5, 5]);
+    });
+
+    it('gives the content what the reasoning leaves of max_tokens, on both flavours', async () => {
+      for (const flavor of ['primary', 'gateway'] as const) {
+        await start({ flavor });
+        const body = { model: 'primary-flash', messages: [question], max_tokens: 40 };
+        const reply = await postChat(emulator.url, body);
+        const usage = reply.json.usage;
+        const message = reply.json.choices[0].message;
+        const reasoning = usage.completion_tokens_details.reasoning_tokens;
+        expect(reasoning).toBeGreaterThan(0);
+        expect(reasoning).toBeLessThan(40);
+        expect(countTokens(message.content)).toBe(40 - reasoning);
+        expect(usage.completion_tokens).toBe(40);
+        expect(reply.json.choices[0].finish_reason).toBe('length');
+        await emulator.close();
+      }
+    });
+
+    it('drops tool calls that do not fit in max_tokens, with finish_reason length', async () => {
+      await start();
+      const tools = [
+        {
+          type: 'function',
+          function: {
+            name: 'grep_repo',
+            parameters: {
+              type: 'object',
+              properties: { pattern: { type: 'string' } },
+              required: ['pattern'],
+            },
+          },
+        },
+      ];
+      const body = {
+        model: 'primary-flash',
+        messages: [user('Use grep_repo to find the failing step')],
+        tools,
+        thinking: OFF,
+      };
+      const whole = (await postChat(emulator.url, body)).json;
+      expect(whole.choices[0].message.tool_calls).toHaveLength(1);
+      const capped = (
+        await postChat(emulator.url, { ...body, max_tokens: whole.usage.completion_tokens - 1 })
+      ).json;
+      expect(capped.choices[0].message.tool_calls).toBeUndefined();
+      expect(capped.choices[0].finish_reason).toBe('length');
+      expect(capped.usage.completion_tokens).toBe(0);
+    });
+
+    // With thinking on and max_tokens 4000, the reasoning (about 24 tokens) and the answer both fit.
     it('leaves a short enough answer whole with finish_reason stop', async () => {
       await start();
       const reply = await postChat(emulator.url, {

@@ -8,7 +8,7 @@ import { answerText, reasoningText } from './answer-text.js';
 import { buildLogprobs } from './build-logprobs.js';
 import type { ChatRequest } from './chat-request.js';
 import { hashText } from './seeded-random.js';
-import { planToolCalls } from './tool-calls.js';
+import { planToolCalls, type ReplyToolCall } from './tool-calls.js';
 
 /** What a completion needs beside the request. */
 export interface CompletionContext {
@@ -40,22 +40,34 @@ export function completeChat(request: ChatRequest, context: CompletionContext): 
   const fixed = JSON.stringify([request.model, request.messages, request.rawTools ?? null, request.jsonMode]);
   const seed = `${fixed} ${request.thinking ? 'thinking' : request.temperature}${varies ? ` #${context.sequence}` : ''}`;
 
-  const toolCalls = planToolCalls(request, seed);
+  // The platform counts reasoning within `max_tokens`: what is left after the reasoning bounds the rest.
+  const fullReasoning = request.thinking ? reasoningText(request.messages, seed) : null;
+  const reasoning =
+    fullReasoning === null || request.maxTokens === null
+      ? fullReasoning
+      : truncateToTokens(fullReasoning, request.maxTokens);
+  const reasoningTokens = reasoning === null ? 0 : countTokens(reasoning);
+  const left = request.maxTokens === null ? null : request.maxTokens - reasoningTokens;
+  const cut = reasoning !== fullReasoning;
+
+  const planned = cut ? [] : planToolCalls(request, seed);
+  const toolCalls = fitToolCalls(planned, left);
   let content = '';
   let finishReason = 'tool_calls';
-  if (toolCalls.length === 0) {
+  if (planned.length === 0) {
     const answer = answerText(request.messages, seed, context.answerTokens);
     const full = context.emptyContent
       ? ''
       : request.jsonMode
         ? JSON.stringify({ answer, findings: [] })
         : answer;
-    content = request.maxTokens === null ? full : truncateToTokens(full, request.maxTokens);
-    finishReason = content.length < full.length ? 'length' : 'stop';
+    content = left === null ? full : truncateToTokens(full, left);
+    finishReason = cut || content.length < full.length ? 'length' : 'stop';
+  } else if (toolCalls.length < planned.length) {
+    finishReason = 'length';
   }
 
   const message: Record<string, unknown> = { role: 'assistant', content };
-  const reasoning = request.thinking ? reasoningText(request.messages, seed) : null;
   if (reasoning !== null && gateway) {
     const details = buildReasoningDetails(reasoning, `${seed} ${context.sequence}`);
     message.reasoning = reasoning;
@@ -71,11 +83,7 @@ export function completeChat(request: ChatRequest, context: CompletionContext): 
 
   const prompt = promptTokens({ messages: request.messages, tools: request.rawTools });
   const hits = context.cache.lookupAndStore(request.model, prompt);
-  const reasoningTokens = reasoning === null ? 0 : countTokens(reasoning);
-  const callTokens = toolCalls.reduce(
-    (sum, call) => sum + countTokens(`${call.function.name} ${call.function.arguments}`),
-    0,
-  );
+  const callTokens = toolCalls.reduce((sum, call) => sum + toolCallTokens(call), 0);
   const completionTokens = countTokens(content) + reasoningTokens + callTokens;
 
   const usage = gateway
@@ -118,4 +126,22 @@ export function completeChat(request: ChatRequest, context: CompletionContext): 
     usage,
     system_fingerprint: 'fp_switchboard_emulator',
   };
+}
+
+/** The completion tokens a tool call costs: its name and arguments text. */
+function toolCallTokens(call: ReplyToolCall): number {
+  return countTokens(`${call.function.name} ${call.function.arguments}`);
+}
+
+/** The leading calls that fit whole in `left` tokens (all of them when there is no cap). */
+function fitToolCalls(calls: ReplyToolCall[], left: number | null): ReplyToolCall[] {
+  if (left === null) return calls;
+  let used = 0;
+  const fitting: ReplyToolCall[] = [];
+  for (const call of calls) {
+    used += toolCallTokens(call);
+    if (used > left) break;
+    fitting.push(call);
+  }
+  return fitting;
 }

@@ -1,11 +1,21 @@
 import type { EmulatorFlavor } from '../gateway/emulator-flavor.js';
 import { tokenSpans } from '../tokens/tokenize.js';
 
-/** One Server-Sent Event of a streamed reply: a comment line, or a data event (an object, `[DONE]`, or raw text). */
+/**
+ * One piece of a streamed reply: a comment line, a data event (an object,
+ * optionally under an SSE event name, `[DONE]`, or raw text), or bytes written
+ * as they are (not an event).
+ */
 export type StreamEvent =
   | { readonly comment: string }
-  | { readonly data: Record<string, unknown> | '[DONE]' }
-  | { readonly raw: string };
+  | { readonly data: Record<string, unknown> | '[DONE]'; readonly event?: string }
+  | { readonly raw: string }
+  | { readonly bytes: string };
+
+/** Whether `event` is a data event (the ones fault positions count): not a comment, not raw bytes. */
+export function isDataEvent(event: StreamEvent): boolean {
+  return !('comment' in event) && !('bytes' in event);
+}
 
 /** How a completion is streamed. */
 export interface StreamShape {
@@ -132,6 +142,8 @@ export function pieces(text: string): string[] {
 /** The SSE text of one event. */
 export function frameEvent(event: StreamEvent): string {
   if ('comment' in event) return `:${event.comment}\n\n`;
+  if ('bytes' in event) return event.bytes;
   if ('raw' in event) return `data: ${event.raw}\n\n`;
-  return `data: ${event.data === '[DONE]' ? '[DONE]' : JSON.stringify(event.data)}\n\n`;
+  const name = event.event === undefined ? '' : `event: ${event.event}\n`;
+  return `${name}data: ${event.data === '[DONE]' ? '[DONE]' : JSON.stringify(event.data)}\n\n`;
 }

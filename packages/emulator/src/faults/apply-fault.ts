@@ -102,7 +102,7 @@ function faultReply(rule: FaultRule | null, facts: FaultFacts): Reply | 'reset' 
   return null;
 }
 
-// The emulator's own answer as the rule changes it: `noChoices` and `truncate`, or streamed as `stream` says.
+// The emulator's own answer as the rule changes it: `noChoices`, `usage` and `truncate`, or streamed as `stream` says.
 function alterAnswer(rule: FaultRule | null, result: RouteResult): Reply {
   const body = result.body as { choices?: unknown };
   const emptied =
@@ -112,7 +112,12 @@ function alterAnswer(rule: FaultRule | null, result: RouteResult): Reply {
   if (emptied.stream !== undefined && emptied.status === 200) {
     return streamReply(emptied.body as Record<string, unknown>, emptied.stream, rule?.stream);
   }
-  return jsonReply(emptied, rule?.truncate === true);
+  const usage = rule?.usage;
+  const reported =
+    usage !== undefined && emptied.generation !== undefined
+      ? { ...emptied, body: { ...(emptied.body as object), usage } }
+      : emptied;
+  return jsonReply(reported, rule?.truncate === true);
 }
 
 // How the rule has the body written: trickled, after keep-alive newlines, or cut off.

@@ -45,10 +45,21 @@ export interface StreamFault {
   readonly stallAfterEvents?: number;
   /** The data event at this position is replaced by text that is not JSON. */
   readonly malformedAt?: number;
-  /** The data event at this position is replaced by an error event (`{"error": {code, message, metadata}}`); the body ends there. */
+  /**
+   * The data event at this position is replaced by an error event
+   * (`{"error": {code, message, metadata}}`); the body ends there. The bill
+   * counts the output written before it (`error_after_output`, or `refused` when
+   * no text was written yet).
+   */
   readonly errorAt?: number;
   /** The `code` of the `errorAt` event. Default 502. */
   readonly errorCode?: number;
+  /**
+   * Writes the `errorAt` event under the SSE event name `error`
+   * (`event: error\ndata: {"error": …}\n\n`) instead of as a plain data event.
+   * Needs `errorAt`.
+   */
+  readonly errorEvent?: boolean;
   /** Content deltas that never end (one word each), after the role chunk; until the client hangs up. */
   readonly endless?: boolean;
   /** Content deltas of this whitespace (one character each) before the answer's content. */
@@ -57,6 +68,29 @@ export interface StreamFault {
   readonly noUsage?: boolean;
   /** Leaves out the closing `data: [DONE]`. */
   readonly noDone?: boolean;
+  /**
+   * The usage chunk's `usage` is this JSON value, exactly as given (`{}`,
+   * `{prompt_tokens: '12'}`, `{input_tokens: 3, output_tokens: 5}`,
+   * `{total_tokens: 9}`, negative counts, `null`…), in place of the real
+   * counts. Only a stream that has a usage chunk (`include_usage` asked, no
+   * `noUsage`). The bill still counts what was really generated.
+   */
+  readonly usage?: unknown;
+  /**
+   * Every chunk with a choice carries a running `usage`: the counts so far
+   * (completion tokens of the text sent up to and with that chunk), as servers
+   * with continuous usage stats send. The final usage chunk is still sent
+   * (unless `noUsage`); `endless` deltas carry none.
+   */
+  readonly usageEveryChunk?: boolean;
+  /** The usage chunk is sent twice, one right after the other. */
+  readonly duplicateUsage?: boolean;
+  /**
+   * These raw bytes are written after `data: [DONE]\n\n` (at the end of the
+   * events when there is none), before the body ends: e.g. `'data: {"late": true}\n\n'`
+   * or bare text. They are not a data event (positions do not count them).
+   */
+  readonly afterDone?: string;
 }
 
 /**
@@ -68,7 +102,7 @@ export interface StreamFault {
  * `whitespaceBody`, `endlessBody`, `deepErrorBody`, `errorInBody`,
  * `modelRejected`, `status` that is set answers instead of the emulator;
  * otherwise the request is answered normally, changed by `emptyContent`,
- * `noChoices` and `truncate`. The delivery effects `trickleMs`,
+ * `noChoices`, `usage` and `truncate`. The delivery effects `trickleMs`,
  * `keepAliveNewlines`, `cutOff` and `cutOffAfterBytes` change how any body is written;
  * `stream` changes how a streamed reply is written (its events, pauses and breaks).
  *
@@ -145,6 +179,13 @@ export interface FaultRule {
   readonly emptyContent?: boolean;
   /** Answers normally, but with `choices: []` (usage kept). */
   readonly noChoices?: boolean;
+  /**
+   * Answers normally, but the plain reply body's `usage` is this JSON value,
+   * exactly as given (`{}`, string counts, `{input_tokens, output_tokens}`,
+   * `null`…). For a streamed reply use `stream.usage`. The bill still counts
+   * what was really generated.
+   */
+  readonly usage?: unknown;
   /** Answers 200 with a JSON content type and only the first half of the JSON body, as a complete response. */
   readonly truncate?: boolean;
 

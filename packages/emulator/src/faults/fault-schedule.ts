@@ -33,6 +33,7 @@ const EFFECTS = [
   'keepAliveNewlines',
   'cutOffAfterBytes',
   'stream',
+  'usage',
   ...FLAGS,
 ] as const;
 const KNOWN = new Set<string>([
@@ -93,7 +94,8 @@ function validateRule(rule: unknown, index: number): void {
   for (const key of Object.keys(record)) {
     if (!KNOWN.has(key)) throw new TypeError(`${where} has an unknown field '${key}'`);
   }
-  if (!EFFECTS.some((key) => record[key] !== undefined && record[key] !== false)) {
+  // `usage: false` replaces the usage with false: any value but undefined is an effect.
+  if (!EFFECTS.some((key) => record[key] !== undefined && (record[key] !== false || key === 'usage'))) {
     throw new TypeError(`${where} has no effect: set one of ${EFFECTS.join(', ')}`);
   }
   const requests = record.requests;
@@ -125,6 +127,7 @@ function validateRule(rule: unknown, index: number): void {
   validateRedirect(record.redirect, where);
   validateErrorInBody(record.errorInBody, where);
   validateStreamFault(record.stream, where);
+  expectJson(record, 'usage', where);
   for (const key of ['model', 'path', 'body', 'contentType', 'message']) {
     if (record[key] !== undefined && typeof record[key] !== 'string') {
       throw new TypeError(`${where}.${key} must be a string`);
@@ -177,7 +180,8 @@ const STREAM_NUMBERS = [
   'errorAt',
   'errorCode',
 ];
-const STREAM_FLAGS = ['endless', 'noUsage', 'noDone'];
+const STREAM_FLAGS = ['endless', 'noUsage', 'noDone', 'usageEveryChunk', 'duplicateUsage', 'errorEvent'];
+const STREAM_OTHERS = ['leadingWhitespace', 'usage', 'afterDone'];
 
 function validateStreamFault(stream: unknown, where: string): void {
   if (stream === undefined) return;
@@ -187,7 +191,7 @@ function validateStreamFault(stream: unknown, where: string): void {
   }
   const record = stream as Record<string, unknown>;
   for (const key of Object.keys(record)) {
-    if (!STREAM_NUMBERS.includes(key) && !STREAM_FLAGS.includes(key) && key !== 'leadingWhitespace') {
+    if (!STREAM_NUMBERS.includes(key) && !STREAM_FLAGS.includes(key) && !STREAM_OTHERS.includes(key)) {
       throw new TypeError(`${at} has an unknown field '${key}'`);
     }
   }
@@ -206,6 +210,26 @@ function validateStreamFault(stream: unknown, where: string): void {
   if (whitespace !== undefined && (typeof whitespace !== 'string' || whitespace.trim() !== '')) {
     throw new TypeError(`${at}.leadingWhitespace must be a string of whitespace`);
   }
+  if (record.afterDone !== undefined && typeof record.afterDone !== 'string') {
+    throw new TypeError(`${at}.afterDone must be a string`);
+  }
+  if (record.errorEvent === true && record.errorAt === undefined) {
+    throw new TypeError(`${at}.errorEvent needs errorAt (the position of the error event)`);
+  }
+  expectJson(record, 'usage', at);
+}
+
+/** A `usage` replacement must be sendable as JSON (no cycle, BigInt or function). */
+function expectJson(record: Record<string, unknown>, key: string, where: string): void {
+  const value = record[key];
+  if (value === undefined) return;
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch {
+    text = undefined;
+  }
+  if (text === undefined) throw new TypeError(`${where}.${key} must be a JSON value`);
 }
 
 function expectNumber(

@@ -1,7 +1,8 @@
-import { type StreamEvent, type StreamShape, streamEvents } from '../chat/stream-events.js';
+import { isDataEvent, type StreamEvent, type StreamShape, streamEvents } from '../chat/stream-events.js';
 import type { Reply, SseBody } from '../http/deliver-reply.js';
 import { errorInBodyJson } from './fault-bodies.js';
 import type { StreamFault } from './fault-rule.js';
+import { isUsageEvent, withDuplicateUsage, withRunningUsage, withUsage } from './stream-usage.js';
 
 /** The text a `malformedAt` event carries instead of its JSON. */
 const MALFORMED = '{"id": "chatcmpl-broken", "choices": [{"delta": {"content": "cut';
@@ -21,7 +22,10 @@ export function streamReply(
   });
   let endless: Record<string, unknown> | null = null;
   if (fault?.leadingWhitespace !== undefined) events = withWhitespace(events, fault.leadingWhitespace);
-  if (fault?.noUsage === true) events = events.filter((event) => !isUsage(event));
+  if (fault?.usageEveryChunk === true) events = withRunningUsage(events, completion);
+  if (fault?.noUsage === true) events = events.filter((event) => !isUsageEvent(event));
+  if (fault?.duplicateUsage === true) events = withDuplicateUsage(events);
+  if (fault?.usage !== undefined) events = withUsage(events, fault.usage);
   if (fault?.noDone === true)
     events = events.filter((event) => !('data' in event && event.data === '[DONE]'));
   if (fault?.endless === true) {
@@ -34,11 +38,11 @@ export function streamReply(
     events = replaceData(events, fault.malformedAt, () => ({ raw: MALFORMED }));
   if (fault?.errorAt !== undefined) {
     const at = fault.errorAt;
-    events = replaceData(events, at, () => ({
-      data: errorInBodyJson({ code: fault.errorCode ?? 502 }, String(completion.model), 0),
-    }));
+    const data = errorInBodyJson({ code: fault.errorCode ?? 502 }, String(completion.model), 0);
+    events = replaceData(events, at, () => (fault.errorEvent === true ? { event: 'error', data } : { data }));
     events = events.slice(0, dataIndex(events, at) + 1);
   }
+  if (fault?.afterDone !== undefined) events = [...events, { bytes: fault.afterDone }];
   const body: SseBody = {
     events,
     eventMs: fault?.eventMs ?? 0,
@@ -55,19 +59,10 @@ export function streamReply(
   };
 }
 
-function isUsage(event: StreamEvent): boolean {
-  return (
-    'data' in event &&
-    event.data !== '[DONE]' &&
-    Array.isArray(event.data.choices) &&
-    event.data.choices.length === 0
-  );
-}
-
 function dataIndex(events: readonly StreamEvent[], position: number): number {
   let seen = 0;
   for (const [index, event] of events.entries()) {
-    if ('comment' in event) continue;
+    if (!isDataEvent(event)) continue;
     seen += 1;
     if (seen === position) return index;
   }

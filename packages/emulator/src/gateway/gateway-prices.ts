@@ -7,8 +7,8 @@ export interface GatewayPrice {
 
 /**
  * The emulated gateway's price list (USD per million tokens), kept here so the
- * emulator depends on no other package. The figures follow the shipped price
- * table for the same ids.
+ * emulator depends on no other package. The figures are the shipped price
+ * table's for the same ids (a test holds them equal); `bill()` prices with them too.
  */
 export const GATEWAY_PRICES: Readonly<Record<string, GatewayPrice>> = Object.freeze({
   'primary-flash': { cachedPerMillion: 0.014, inputPerMillion: 0.44, outputPerMillion: 1.32 },

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { setTimeout as delay, setImmediate as yieldToLoop } from 'node:timers/promises';
-import { frameEvent, type StreamEvent } from '../chat/stream-events.js';
+import { frameEvent, isDataEvent, type StreamEvent } from '../chat/stream-events.js';
 
 /** A streamed body: its events and how they go on the wire. */
 export interface SseBody {
@@ -41,6 +41,11 @@ export interface Delivery {
   readonly cutOffBytes: number | 'half' | null;
 }
 
+/** Told of each data event of a stream as it is handed to the socket (the bill counts them). */
+export interface EventTap {
+  wrote(event: StreamEvent): void;
+}
+
 /** Writes the body at once, whole. */
 export const PLAIN_DELIVERY: Delivery = {
   trickleMs: null,
@@ -56,17 +61,18 @@ const ENDLESS_CHUNK = Buffer.from('endless filler text '.repeat(3277));
 /**
  * Writes `reply` as `delivery` asks. Resolves when the body is written, the
  * client has gone, or `signal` (the emulator closing) aborts; an endless body
- * only ends one of the latter two ways.
+ * only ends one of the latter two ways. `tap` is told of each stream data event written.
  */
 export async function deliverReply(
   response: ServerResponse,
   reply: Reply,
   delivery: Delivery,
   signal: AbortSignal,
+  tap?: EventTap,
 ): Promise<void> {
   if (response.destroyed || response.headersSent) return;
   if (typeof reply.body === 'object' && 'sse' in reply.body) {
-    await deliverEvents(response, reply, reply.body.sse, signal);
+    await deliverEvents(response, reply, reply.body.sse, signal, tap);
     return;
   }
   if (typeof reply.body === 'string' && delivery === PLAIN_DELIVERY) {
@@ -112,6 +118,7 @@ async function deliverEvents(
   reply: Reply,
   body: SseBody,
   signal: AbortSignal,
+  tap: EventTap | undefined,
 ): Promise<void> {
   const wire = new Wire(response, signal);
   try {
@@ -136,18 +143,22 @@ async function deliverEvents(
     };
     if (await broken()) return;
     for (const event of body.events) {
-      const comment = 'comment' in event;
-      const pause = comment ? body.keepAliveMs : written > 0 ? body.eventMs : 0;
+      const data = isDataEvent(event);
+      const pause = 'comment' in event ? body.keepAliveMs : data && written > 0 ? body.eventMs : 0;
       if (pause > 0 && !(await wire.pause(pause))) return;
+      // `write` hands the bytes to the socket at once unless the client has gone.
+      if (data && !wire.gone) tap?.wrote(event);
       if (!(await wire.write(Buffer.from(frameEvent(event))))) return;
-      if (comment) continue;
+      if (!data) continue;
       written += 1;
       if (await broken()) return;
     }
     if (body.endless !== null) {
-      const text = Buffer.from(frameEvent({ data: body.endless }));
+      const event = { data: body.endless };
+      const text = Buffer.from(frameEvent(event));
       for (;;) {
         if (body.eventMs > 0 && !(await wire.pause(body.eventMs))) return;
+        if (!wire.gone) tap?.wrote(event);
         if (!(await wire.write(text))) return;
         written += 1;
         if (await broken()) return;

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import type { Generation } from '../billing/generation.js';
 import type { StreamShape } from '../chat/stream-events.js';
 import type { Reply } from './deliver-reply.js';
 
@@ -9,6 +10,8 @@ export interface RouteResult {
   readonly headers?: Readonly<Record<string, string>>;
   /** Set when the request asked for a stream (`stream: true`): how to stream the body. */
   readonly stream?: StreamShape;
+  /** Set on a completion the emulator generated: what its usage reports, for the bill. */
+  readonly generation?: Generation;
 }
 
 /** `result` as a JSON reply, or only the first half of its JSON text when `truncate` is set. */

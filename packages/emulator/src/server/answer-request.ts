@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { generationOf } from '../billing/generation.js';
 import { completeChat } from '../chat/complete-chat.js';
 import { type EmptyJsonSelector, selectsEmptyJson } from '../chat/empty-json.js';
 import type { ModelRejectionWording } from '../chat/model-rejection.js';
@@ -78,11 +79,13 @@ export function answerRequest(
     flavor: settings.flavor,
     ledger: state.ledger,
   });
-  if (!outcome.request.stream) return { status: 200, body };
+  const generation = generationOf(body);
+  if (!outcome.request.stream) return { status: 200, body, generation };
   const primaryThinking = settings.flavor !== 'gateway' && outcome.request.thinking;
   return {
     status: 200,
     body,
+    generation,
     stream: {
       flavor: settings.flavor,
       includeUsage: outcome.request.includeUsage,

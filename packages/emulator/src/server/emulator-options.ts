@@ -32,7 +32,10 @@ export interface EmulatorOptions {
   flavor?: EmulatorFlavor;
   /** The largest request body in bytes; a longer one gets a 413. Default 8 MiB. */
   maxRequestBytes?: number;
-  /** How many of the latest requests `requests` keeps (numbering goes on). Default 10_000. */
+  /**
+   * How many of the latest requests `requests` keeps (numbering goes on). Default
+   * 10_000. The bill (`bill()`) is not capped: it keeps an entry per chat request.
+   */
   maxRecordedRequests?: number;
   /**
    * The wording of the 400 for a model id the emulator does not accept:

@@ -1,3 +1,4 @@
+import { BillBook } from '../billing/emulator-bill.js';
 import type { FaultPlan } from '../faults/fault-rule.js';
 import { FaultSchedule } from '../faults/fault-schedule.js';
 import { ReasoningLedger } from '../gateway/reasoning-details.js';
@@ -8,6 +9,8 @@ import { PrefixCache } from '../tokens/prefix-cache.js';
 export class EmulatorState {
   /** The most recent requests received, in order: at most `maxRecordedRequests`. */
   readonly requests: RecordedRequest[] = [];
+  /** What the provider would bill for each chat-completion request answered (never capped). */
+  readonly bill = new BillBook();
   readonly cache: PrefixCache;
   /** The gateway's record of the `reasoning_details` it sent with tool calls. */
   readonly ledger = new ReasoningLedger();
@@ -54,11 +57,12 @@ export class EmulatorState {
   }
 
   /**
-   * Forgets the recorded requests, the counters, the peak in flight, the prefix
-   * cache, the gateway's reasoning record and the fault plan.
+   * Forgets the recorded requests, the bill, the counters, the peak in flight,
+   * the prefix cache, the gateway's reasoning record and the fault plan.
    */
   reset(): void {
     this.requests.length = 0;
+    this.bill.clear();
     this.requestCount = 0;
     this.jsonCount = 0;
     this.cache.clear();

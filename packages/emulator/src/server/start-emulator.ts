@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { EmulatorBill } from '../billing/bill-types.js';
 import type { FaultPlan } from '../faults/fault-rule.js';
 import { FaultSchedule } from '../faults/fault-schedule.js';
 import { basePathOf, type EmulatorFlavor } from '../gateway/emulator-flavor.js';
@@ -30,9 +31,18 @@ export interface Emulator {
   readonly inFlight: number;
   /** The most requests in flight at once since start or the last `reset()` (which restarts it from `inFlight`). */
   readonly peakInFlight: number;
+  /**
+   * What the provider would bill for every chat-completion request answered
+   * since start or the last `reset()`, in arrival order: the prompt plus the
+   * completion tokens generated (a cut stream's up to the cut), priced with the
+   * shipped price table; refused requests listed at 0. A request is in it once
+   * its outcome is known (at the latest when its response ends or its
+   * connection closes). Not capped by `maxRecordedRequests`: every entry is kept.
+   */
+  bill(): EmulatorBill;
   /** Replaces the fault plan; its rules' use counts start from zero. Throws TypeError on a bad plan. */
   setFaults(plan: FaultPlan): void;
-  /** Forgets recorded requests, request numbering, the peak in flight, the prefix cache and the fault plan. */
+  /** Forgets recorded requests, request numbering, the bill, the peak in flight, the prefix cache and the fault plan. */
   reset(): void;
   /** Stops listening, closes every connection and pending delay; resolves when all is closed. */
   close(): Promise<void>;
@@ -73,6 +83,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     },
     get peakInFlight() {
       return state.peakInFlight;
+    },
+    bill() {
+      return state.bill.snapshot();
     },
     setFaults(plan) {
       state.faults = new FaultSchedule(plan);
