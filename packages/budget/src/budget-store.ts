@@ -55,6 +55,13 @@ export interface Settlement {
   readonly actualNanoUsd: number;
   /** The amount is a worst case, not a known cost: it counts as unsettled spend. */
   readonly unsettled?: boolean;
+  /**
+   * The lease id was granted by this store (a budget's own lease, not a
+   * write-back): when the store keeps no trace of it (its worst case was counted
+   * and the entry pruned after the retention, or it was settled before), the
+   * settlement changes nothing and the call stays at its worst case.
+   */
+  readonly leased?: boolean;
 }
 
 /**
@@ -62,7 +69,10 @@ export interface Settlement {
  * and idempotent by lease id: applied twice, it changes nothing the second time
  * and answers as the first did. Stores purge expired leases before they check
  * anything: an expired lease's reservation becomes spend at its worst case,
- * counted as unsettled, and its slot is freed.
+ * counted as unsettled, and its slot is freed. A call counted at its worst case
+ * keeps an entry (which a late settlement replaces by the cost) for the store's
+ * retention; then whichever operation next touches the scope prunes it, a
+ * bounded number at a time, and its amount stays in the scope's spend.
  */
 export interface BudgetStore {
   /** Takes a lease in every scope, or none; spend is checked in all scopes before slots. */

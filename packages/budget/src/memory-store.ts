@@ -5,16 +5,18 @@ import type {
   ScopeCounters,
   Settlement,
 } from './budget-store.js';
+import { retentionOf } from './retention.js';
 import type { StoredScope } from './scope-limits.js';
+import { UnsettledEntries } from './unsettled-entries.js';
 
 interface ScopeState {
+  /** Settled costs plus unsettled worst cases, pruned entries included. */
   spent: number;
   reserved: number;
-  unsettled: number;
   /** Live leases: amount reserved and expiry (ms on the monotonic clock). */
   readonly leases: Map<string, { amount: number; expires: number }>;
-  /** Leases that expired unsettled: their worst case, counted in `spent` and `unsettled`. */
-  readonly expired: Map<string, number>;
+  /** Calls counted at their worst case (in `spent` too), with an entry per lease until the retention ends. */
+  readonly unsettled: UnsettledEntries;
   /** No lease expires before this; a lower bound, so purges are skipped while nothing can be due. */
   earliestExpiry: number;
 }
@@ -41,10 +43,17 @@ export class MemoryBudgetStore implements BudgetStore {
   #ended = new Map<string, boolean>();
   #endedBefore = new Map<string, boolean>();
   readonly #now: () => number;
+  readonly #retentionMs: number;
 
-  /** @param options.now a monotonic clock in ms (tests); default `performance.now`. */
-  constructor(options: { now?: () => number } = {}) {
+  /**
+   * @param options.now a monotonic clock in ms (tests); default `performance.now`.
+   * @param options.retentionMs how long a call counted at its worst case keeps its
+   *   entry, so a late settlement can replace the worst case by the cost; then the
+   *   entry is pruned (its amount stays in the spend). Default 3,600,000 (1 h).
+   */
+  constructor(options: { now?: () => number; retentionMs?: number } = {}) {
     this.#now = options.now ?? (() => performance.now());
+    this.#retentionMs = retentionOf(options?.retentionMs, 'MemoryBudgetStore options');
   }
 
   acquire(request: AcquireRequest): AcquireResult {
@@ -86,6 +95,8 @@ export class MemoryBudgetStore implements BudgetStore {
     const now = this.#now();
     // A live lease cannot have ended: only others are looked up among the ended ones.
     let held = this.#held.delete(leaseId);
+    // Granted here: with no trace left in a scope, its worst case was counted and its entry pruned.
+    const granted = held || settlement.leased === true;
     if (!held) {
       const answered = this.#endedAnswer(leaseId);
       if (answered !== undefined) return answered;
@@ -99,18 +110,13 @@ export class MemoryBudgetStore implements BudgetStore {
         state.leases.delete(leaseId);
       } else {
         held = false;
-        const worst = state.expired.get(leaseId);
-        if (worst !== undefined) {
-          state.spent -= worst;
-          state.unsettled -= worst;
-          state.expired.delete(leaseId);
-        }
+        const worst = state.unsettled.take(leaseId);
+        if (worst !== undefined) state.spent -= worst;
+        // Pruned (or settled before and forgotten): it stays at its worst case, counted once.
+        else if (granted) continue;
       }
       state.spent += actual;
-      if (settlement.unsettled === true) {
-        state.unsettled += actual;
-        state.expired.set(leaseId, actual);
-      }
+      if (settlement.unsettled === true) state.unsettled.count(leaseId, actual, now);
     }
     if (this.#ended.size >= ENDED_REMEMBERED) {
       this.#endedBefore = this.#ended;
@@ -147,16 +153,19 @@ export class MemoryBudgetStore implements BudgetStore {
     return this.#ended.get(leaseId) ?? this.#endedBefore.get(leaseId);
   }
 
-  /** The scope's state with expired leases purged: their worst case becomes unsettled spend, their slot is freed. */
+  /**
+   * The scope's state with expired leases purged (their worst case becomes
+   * unsettled spend, their slot is freed) and unsettled entries older than the
+   * retention pruned, a bounded number per call.
+   */
   #state(key: string, now: number): ScopeState {
     let state = this.#scopes.get(key);
     if (!state) {
       state = {
         spent: 0,
         reserved: 0,
-        unsettled: 0,
         leases: new Map(),
-        expired: new Map(),
+        unsettled: new UnsettledEntries(),
         earliestExpiry: Number.POSITIVE_INFINITY,
       };
       this.#scopes.set(key, state);
@@ -167,14 +176,14 @@ export class MemoryBudgetStore implements BudgetStore {
           state.reserved -= lease.amount;
           state.leases.delete(id);
           state.spent += lease.amount;
-          state.unsettled += lease.amount;
-          state.expired.set(id, lease.amount);
+          state.unsettled.count(id, lease.amount, now);
         } else {
           earliest = Math.min(earliest, lease.expires);
         }
       }
       state.earliestExpiry = earliest;
     }
+    state.unsettled.prune(now - this.#retentionMs);
     return state;
   }
 }
@@ -184,7 +193,7 @@ function countersOf(state: ScopeState): ScopeCounters {
     spentNanoUsd: state.spent,
     reservedNanoUsd: state.reserved,
     inFlight: state.leases.size,
-    unsettledNanoUsd: state.unsettled,
-    unsettledCalls: state.expired.size,
+    unsettledNanoUsd: state.unsettled.nanoUsd,
+    unsettledCalls: state.unsettled.calls,
   };
 }

@@ -15,6 +15,7 @@ import {
   RESET_SCRIPT,
   SETTLE_SCRIPT,
 } from './redis-scripts.js';
+import { retentionOf } from './retention.js';
 import type { StoredScope } from './scope-limits.js';
 import { StoreError, storeErrorOf, withoutUserinfo } from './store-error.js';
 
@@ -30,6 +31,14 @@ export interface RedisBudgetStoreOptions {
   commandTimeoutMs?: number;
   /** Where warnings go (an eviction policy that can drop budget keys); default `process.emitWarning`. */
   onWarning?: (message: string) => void;
+  /**
+   * How long an ended lease is remembered: its record (a re-sent command changes
+   * nothing) and, for a call counted at its worst case, its unsettled entry (a late
+   * settlement replaces the worst case by the cost). Then the entry is pruned by the
+   * next script that touches the scope; its amount stays in the scope's spend.
+   * Default 3,600,000 (1 h).
+   */
+  retentionMs?: number;
 }
 
 type Row = [number, number, number, number, number];
@@ -45,21 +54,23 @@ interface BudgetCommands {
 
 /** How long a lease's record lives while held (renewals do not extend it): a late settlement is still recognised. */
 const HELD_RECORD_MS = 24 * 3_600_000;
-/** How long an ended lease's record lives, so a re-sent settlement or acquisition changes nothing. */
-const ENDED_RECORD_MS = 3_600_000;
 
 /**
  * Budget counters on Redis, shared by every process and machine that uses the
  * same Redis and prefix. Each check-and-reserve, settlement and renewal is one
  * Lua script (atomic) and idempotent by lease id. Keys per scope:
- * `<prefix>{root}/child:state` (a hash) and `<prefix>{root}/child:leases` (a
- * sorted set of lease ids by expiry), and per lease `<prefix>{root}:lease:<id>`
- * (its record, with a TTL); the braces make every key under one root a single
- * Redis Cluster hash slot, so a chain is reserved in one script.
+ * `<prefix>{root}/child:state` (a hash), `<prefix>{root}/child:leases` (a
+ * sorted set of lease ids by expiry) and `<prefix>{root}/child:unsettled` (the
+ * calls counted at their worst case, by time, until pruned after `retentionMs`),
+ * and per lease `<prefix>{root}:lease:<id>` (its record, with a TTL); the braces
+ * make every key under one root a single Redis Cluster hash slot, so a chain is
+ * reserved in one script.
  *
- * Each scope's hash carries a ledger marker; when a process that saw it finds
- * it gone (a restart without persistence, an eviction, `FLUSHDB`), the scope's
- * acquisitions answer `ledger_lost` until {@link RedisBudgetStore.resetLedger}.
+ * Each scope's hash carries a ledger marker; when it is gone (a restart without
+ * persistence, an eviction, `FLUSHDB`) while the process saw it, or while the
+ * scope still holds figures (settlements that arrived after the loss, or the
+ * tombstone a process that noticed the loss left), the scope's acquisitions
+ * answer `ledger_lost`, in every process, until {@link RedisBudgetStore.resetLedger}.
  */
 export class RedisBudgetStore implements BudgetStore {
   /** The key prefix. */
@@ -68,6 +79,7 @@ export class RedisBudgetStore implements BudgetStore {
   readonly #owned: boolean;
   readonly #commands: BudgetCommands;
   readonly #timeoutMs: number;
+  readonly #retentionMs: number;
   readonly #where: string;
   readonly #onWarning: (message: string) => void;
   /** The ledger marker this store saw per scope key. */
@@ -91,6 +103,7 @@ export class RedisBudgetStore implements BudgetStore {
     if (options.onWarning !== undefined && typeof options.onWarning !== 'function') {
       throw new TypeError('options.onWarning must be a function');
     }
+    this.#retentionMs = retentionOf(options.retentionMs, 'options');
     this.#onWarning =
       options.onWarning ?? ((message: string) => process.emitWarning(message, 'BudgetWarning'));
     if (options.client) {
@@ -142,13 +155,14 @@ export class RedisBudgetStore implements BudgetStore {
     ]);
     const reply = await this.#run(() =>
       this.#commands.budgetAcquire(
-        request.scopes.length * 2 + 1,
+        request.scopes.length * 3 + 1,
         ...this.#keys(request.scopes),
         this.#recordKey(request.scopes, request.leaseId),
         request.leaseId,
         request.amountNanoUsd,
         Math.ceil(request.ttlMs),
         HELD_RECORD_MS,
+        this.#retentionMs,
         randomUUID(),
         ...perScope,
       ),
@@ -175,13 +189,14 @@ export class RedisBudgetStore implements BudgetStore {
   async settle(leaseId: string, scopes: readonly StoredScope[], settlement: Settlement): Promise<boolean> {
     const held = await this.#run(() =>
       this.#commands.budgetSettle(
-        scopes.length * 2 + 1,
+        scopes.length * 3 + 1,
         ...this.#keys(scopes),
         this.#recordKey(scopes, leaseId),
         leaseId,
         settlement.actualNanoUsd,
         settlement.unsettled === true ? 1 : 0,
-        ENDED_RECORD_MS,
+        this.#retentionMs,
+        settlement.leased === true ? 1 : 0,
       ),
     );
     return held === 1;
@@ -195,7 +210,7 @@ export class RedisBudgetStore implements BudgetStore {
       Promise.all(
         leases.map(({ leaseId, scopes }) =>
           this.#commands.budgetRenew(
-            scopes.length * 2 + 1,
+            scopes.length * 3 + 1,
             ...this.#keys(scopes),
             this.#recordKey(scopes, leaseId),
             leaseId,
@@ -210,9 +225,10 @@ export class RedisBudgetStore implements BudgetStore {
   async counters(scopes: readonly StoredScope[]): Promise<ScopeCounters[]> {
     const rows = await this.#run(() =>
       this.#commands.budgetCounters(
-        scopes.length * 2 + 1,
+        scopes.length * 3 + 1,
         ...this.#keys(scopes),
         this.#recordKey(scopes, '-'),
+        this.#retentionMs,
         ...scopes.map((scope) => this.#ledgers.get(scope.key) ?? ''),
       ),
     );
@@ -223,7 +239,7 @@ export class RedisBudgetStore implements BudgetStore {
   async resetLedger(scopes: readonly StoredScope[]): Promise<void> {
     const marker = await this.#run(() =>
       this.#commands.budgetReset(
-        scopes.length * 2 + 1,
+        scopes.length * 3 + 1,
         ...this.#keys(scopes),
         this.#recordKey(scopes, '-'),
         randomUUID(),
@@ -232,9 +248,10 @@ export class RedisBudgetStore implements BudgetStore {
     for (const scope of scopes) this.#ledgers.set(scope.key, String(marker));
   }
 
-  /** The Redis keys of a scope: its state hash and its lease set. */
-  keysOf(scope: StoredScope): { state: string; leases: string } {
-    return { state: `${this.prefix}${scope.key}:state`, leases: `${this.prefix}${scope.key}:leases` };
+  /** The Redis keys of a scope: its state hash, its lease set and its unsettled entries. */
+  keysOf(scope: StoredScope): { state: string; leases: string; unsettled: string } {
+    const at = `${this.prefix}${scope.key}`;
+    return { state: `${at}:state`, leases: `${at}:leases`, unsettled: `${at}:unsettled` };
   }
 
   /** Closes the connection when this store opened it; a given client is left open. */
@@ -254,7 +271,7 @@ export class RedisBudgetStore implements BudgetStore {
   #keys(scopes: readonly StoredScope[]): string[] {
     return scopes.flatMap((scope) => {
       const keys = this.keysOf(scope);
-      return [keys.state, keys.leases];
+      return [keys.state, keys.leases, keys.unsettled];
     });
   }
 

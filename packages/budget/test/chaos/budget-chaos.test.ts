@@ -28,12 +28,14 @@ async function checkBooks(
   reports: readonly (DoneReport | null)[],
   options: { exact: boolean; killed?: number },
 ) {
-  const { root, own } = await rig.usage(WORKERS);
+  const { root, own, lost } = await rig.usage(WORKERS);
   expect(rig.http.billedNanoUsd).toBeLessThanOrEqual(LIMIT_NANO);
   expect(root).toMatchObject({ reservedNanoUsd: 0, inFlight: 0 });
   expect(rig.http.peakInFlight).toBeLessThanOrEqual(MAX_IN_FLIGHT);
   expect(rig.http.peakInFlight).toBeGreaterThan(1);
   if (!options.exact) return { root, own };
+  // The ledger was kept: a reader started afterwards finds it.
+  expect(lost, 'the ledger was lost').toBe(false);
   for (const [index, report] of reports.entries()) {
     if (index === options.killed) continue;
     expect(report, `worker ${index} finished`).not.toBeNull();

@@ -122,20 +122,40 @@ export class ChaosRig {
     this.redis = await startRedis({ port, ...(dir ? { persistence: { dir } } : {}) });
   }
 
-  /** The root's and each worker's usage, read straight from Redis. */
-  async usage(workers: number): Promise<{ root: ScopeUsage; own: ScopeUsage[] }> {
+  /**
+   * The root's and each worker's usage, read straight from Redis by a reader started
+   * after the run. A lost ledger (Redis restarted without persistence) is lost for
+   * it too: it then says so (`lost`) and starts a new ledger, which keeps what the
+   * scopes hold, to read them.
+   */
+  async usage(workers: number): Promise<{ root: ScopeUsage; own: ScopeUsage[]; lost: boolean }> {
     const store = new RedisBudgetStore({ url: this.redis.url, prefix: 'chaos:' });
     try {
       const reader = createBudget({ store, scope: this.root, onWarning: () => {} });
+      const children = Array.from({ length: workers }, (_, index) =>
+        reader.child({ name: `worker-${index}` }),
+      );
+      let lost = false;
+      for (const budget of [reader, ...children]) {
+        const reason = await budget.usage().then(
+          () => null,
+          (error: unknown) => (error as { reason?: unknown }).reason,
+        );
+        if (reason === null) continue;
+        if (reason !== 'ledger_lost')
+          throw new Error(`the reader could not read the books: ${String(reason)}`);
+        lost = true;
+        await budget.resetLedger();
+      }
       const [root] = await reader.usage();
       const own: ScopeUsage[] = [];
-      for (let index = 0; index < workers; index++) {
-        const [, scope] = await reader.child({ name: `worker-${index}` }).usage();
+      for (const child of children) {
+        const [, scope] = await child.usage();
         if (scope) own.push(scope);
       }
       await reader.close({ timeoutMs: 0 });
       if (!root) throw new Error('no usage for the root');
-      return { root, own };
+      return { root, own, lost };
     } finally {
       await store.close();
     }

@@ -1,0 +1,47 @@
+// Lua of RedisBudgetStore's scripts: a scope's ledger marker and its loss.
+//
+// Each scope's state hash carries `ledger`, a marker written when the ledger was
+// made. A hash without it but with anything in it (figures written by settlements
+// that arrived after a FLUSHDB, a tombstone), or a scope with leases or unsettled
+// entries but no marker, is a lost ledger: for every process, also one started
+// after the loss, which never saw the marker. A process that finds the marker it
+// saw gone leaves the tombstone `lost` (Redis time in ms), so the loss stays known
+// to late processes even when nothing else was written. Only RESET_SCRIPT (a new
+// marker, `origin` 'reset') starts a new ledger; it keeps what the hash holds.
+// Needs NOW_LUA (`now`, `keys(i)`).
+
+export const LEDGER_LUA = `
+local function orphaned(i)
+  local state, leases, unsettled = keys(i)
+  -- HLEN and ZCARD, not EXISTS: the ACL user of docs/budgets.md may run only hash and sorted set commands.
+  return redis.call('HLEN', state) > 0 or redis.call('ZCARD', leases) > 0 or redis.call('ZCARD', unsettled) > 0
+end
+local function tombstone(i)
+  redis.call('HSETNX', KEYS[3 * i - 2], 'lost', now)
+end
+-- Whether a caller that knows the marker 'known' ('' when it never saw one) must
+-- count scope i's ledger as lost; a loss found is marked for every process.
+local function lost(i, known)
+  local state = KEYS[3 * i - 2]
+  local current = redis.call('HGET', state, 'ledger')
+  if not current then
+    if known ~= '' or orphaned(i) then
+      tombstone(i)
+      return true
+    end
+    return false
+  end
+  if known == '' or known == current then return false end
+  return redis.call('HGET', state, 'origin') ~= 'reset'
+end
+-- The scope's marker for this caller (a fresh one made when the scope never had
+-- a ledger), or false when its ledger is lost.
+local function ledger(i, known, fresh)
+  if lost(i, known) then return false end
+  local state = KEYS[3 * i - 2]
+  local current = redis.call('HGET', state, 'ledger')
+  if current then return current end
+  redis.call('HSET', state, 'ledger', fresh)
+  return fresh
+end
+`;

@@ -1,0 +1,64 @@
+// Lua of RedisBudgetStore's scripts: leases that expire, calls counted at their
+// worst case, and the pruning that keeps a scope's state bounded.
+//
+// A call counted at its worst case adds to the figures `spent`, `unsettled` and
+// `unsettledCalls` of the state hash, and keeps an entry `u:<lease>` (its amount)
+// with its lease id in the scope's `unsettled` sorted set (scored by Redis time in
+// ms), so a late settlement can replace the worst case by the cost. Entries older
+// than the retention are pruned, at most PRUNE_BATCH per scope by each script that
+// touches the scope; the figures keep their amount and call.
+// Needs NOW_LUA (`now`, `keys(i)`).
+import { PRUNE_BATCH } from './retention.js';
+
+export const UNSETTLED_LUA = `
+local function countUnsettled(i, lease, amount)
+  local state, _, unsettled = keys(i)
+  redis.call('HSET', state, 'u:' .. lease, amount)
+  redis.call('HINCRBY', state, 'spent', amount)
+  redis.call('HINCRBY', state, 'unsettled', amount)
+  redis.call('HINCRBY', state, 'unsettledCalls', 1)
+  redis.call('ZADD', unsettled, now, lease)
+end
+-- Takes back a lease's entry (its settlement replaces it): its amount, or false.
+local function uncount(i, lease)
+  local state, _, unsettled = keys(i)
+  local worst = redis.call('HGET', state, 'u:' .. lease)
+  if worst then
+    redis.call('HINCRBY', state, 'spent', -tonumber(worst))
+    redis.call('HINCRBY', state, 'unsettled', -tonumber(worst))
+    redis.call('HINCRBY', state, 'unsettledCalls', -1)
+    redis.call('HDEL', state, 'u:' .. lease)
+    redis.call('ZREM', unsettled, lease)
+  end
+  return worst
+end
+-- Expired leases become spend at their worst case, counted as unsettled; their slot is freed.
+local function purge(i)
+  local state, leases = keys(i)
+  local expired = redis.call('ZRANGEBYSCORE', leases, '-inf', now)
+  for _, lease in ipairs(expired) do
+    local held = redis.call('HGET', state, 'r:' .. lease)
+    if held then
+      redis.call('HINCRBY', state, 'reserved', -tonumber(held))
+      redis.call('HDEL', state, 'r:' .. lease)
+      countUnsettled(i, lease, held)
+    end
+  end
+  if #expired > 0 then redis.call('ZREMRANGEBYSCORE', leases, '-inf', now) end
+end
+local function prune(i, retention)
+  local state, _, unsettled = keys(i)
+  local old = redis.call('ZRANGEBYSCORE', unsettled, '-inf', now - retention, 'LIMIT', 0, ${PRUNE_BATCH})
+  if #old == 0 then return end
+  local fields = {}
+  for n, lease in ipairs(old) do fields[n] = 'u:' .. lease end
+  redis.call('HDEL', state, unpack(fields))
+  redis.call('ZREM', unsettled, unpack(old))
+end
+local function counters(i)
+  local state, leases = keys(i)
+  local values = redis.call('HMGET', state, 'spent', 'reserved', 'unsettled', 'unsettledCalls')
+  return {tonumber(values[1] or '0'), tonumber(values[2] or '0'), redis.call('ZCARD', leases),
+    tonumber(values[3] or '0'), tonumber(values[4] or '0')}
+end
+`;
