@@ -1,6 +1,9 @@
 import { costNanoUsdOf } from './cost-nano-usd-of.js';
-import { JOURNAL_LIMITS } from './journal-limits.js';
+import { JOURNAL_LIMITS, USAGE_COUNT_FIELDS, USAGE_DETAIL_FIELDS } from './journal-limits.js';
 import { JOURNAL_VERSION, type JournalLine } from './journal-line.js';
+import { journalTimeOf } from './journal-time.js';
+import { derivedSettlement, isSettlementKind, type SettlementKind } from './settlement.js';
+import { kindOf, shown } from './shown-value.js';
 
 /** A journal line that passed every check, with its cost in nano-dollars. */
 export interface CheckedJournalLine {
@@ -9,17 +12,12 @@ export interface CheckedJournalLine {
   readonly at: number;
   /** `costNanoUsd` when the line has it, else `round(costUsd * 1e9)`; null when unpriced. */
   readonly costNanoUsd: number | null;
+  /**
+   * The line's `settlement`, or, for a line written before the field existed, the one
+   * {@link derivedSettlement} gives (the line then has it set too).
+   */
+  readonly settlement: SettlementKind;
 }
-
-// A strict ISO time: date, time and zone (as journals write it); no rolling over of impossible dates.
-const ISO_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
-const TOKEN_FIELDS = [
-  'prompt_tokens',
-  'completion_tokens',
-  'total_tokens',
-  'prompt_cache_hit_tokens',
-  'prompt_cache_miss_tokens',
-] as const;
 
 type Fields = Record<string, unknown>;
 
@@ -47,33 +45,27 @@ export function checkJournalLine(value: unknown): CheckedJournalLine | string {
     attempts(fields) ??
     usage(fields.usage) ??
     callError(fields.error) ??
-    endpoint(fields.endpoint);
+    endpoint(fields.endpoint) ??
+    settlement(fields.settlement);
   if (problem !== undefined) return problem;
-  const at = time(fields.at);
+  const at = journalTimeOf(fields.at);
   if (typeof at === 'string') return at;
   const costNanoUsd = costNanoUsdOf(fields);
-  return { line: value as unknown as JournalLine, at, costNanoUsd };
+  if (isSettlementKind(fields.settlement))
+    return { line: value as unknown as JournalLine, at, costNanoUsd, settlement: fields.settlement };
+  // A line of an older journal: its settlement is derived, and set on the line as readers see it.
+  const derived = derivedSettlement(fields);
+  return {
+    line: { ...fields, settlement: derived } as unknown as JournalLine,
+    at,
+    costNanoUsd,
+    settlement: derived,
+  };
 }
 
-function time(value: unknown): number | string {
-  if (typeof value !== 'string') return `at: expected an ISO time, got ${kindOf(value)}`;
-  const match = value.length <= 40 ? ISO_TIME.exec(value) : null;
-  if (match === null)
-    return `at: expected an ISO time with a zone (2026-11-23T09:00:00Z), got ${shown(value)}`;
-  const [, year, month, day, hour, minute, second] = match.map(Number);
-  const date = new Date(Date.UTC(year ?? 0, (month ?? 1) - 1, day ?? 1));
-  if (
-    date.getUTCMonth() !== (month ?? 1) - 1 ||
-    date.getUTCDate() !== day ||
-    (hour ?? 0) > 23 ||
-    (minute ?? 0) > 59 ||
-    (second ?? 0) > 59
-  )
-    return `at: not a real time: ${shown(value)}`;
-  const at = Date.parse(value);
-  if (!(at >= JOURNAL_LIMITS.earliestAt && at < JOURNAL_LIMITS.latestAt))
-    return `at: ${shown(value)} is outside the years 2000 to 2099 a journal line may have`;
-  return at;
+function settlement(value: unknown): string | undefined {
+  if (value === undefined || value === null || isSettlementKind(value)) return undefined;
+  return `settlement: expected exact, estimate, unsettled, none or null, got ${kindOf(value)}`;
 }
 
 function name(fields: Fields, field: string, optional: boolean): string | undefined {
@@ -122,14 +114,11 @@ function attempts(fields: Fields): string | undefined {
 function usage(value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;
   if (!isObject(value)) return `usage: expected an object or null, got ${kindOf(value)}`;
-  for (const field of TOKEN_FIELDS) {
+  for (const field of USAGE_COUNT_FIELDS) {
     const problem = amount(value, field, JOURNAL_LIMITS.maxTokens);
     if (problem !== undefined) return `usage.${problem}`;
   }
-  for (const [details, field] of [
-    ['prompt_tokens_details', 'cached_tokens'],
-    ['completion_tokens_details', 'reasoning_tokens'],
-  ] as const) {
+  for (const [details, field] of USAGE_DETAIL_FIELDS) {
     const nested = value[details];
     if (nested === undefined || nested === null) continue;
     if (!isObject(nested)) return `usage.${details}: expected an object or null, got ${kindOf(nested)}`;
@@ -168,30 +157,4 @@ function endpoint(value: unknown): string | undefined {
 
 function isObject(value: unknown): value is Fields {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function kindOf(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'object') return 'an object';
-  if (typeof value === 'string') return `a string (${shown(value)})`;
-  return `${typeof value === 'number' ? 'the number' : typeof value} ${shown(value)}`;
-}
-
-// A value as a problem message quotes it: short, one line (JSON escapes newlines and controls). Objects
-// and arrays are named, never converted: a parsed line's {"toString": []} must not throw.
-function shown(value: unknown): string {
-  const text =
-    typeof value === 'string'
-      ? JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)
-      : typeof value === 'number' || typeof value === 'boolean'
-        ? String(value)
-        : value === null
-          ? 'null'
-          : Array.isArray(value)
-            ? 'an array'
-            : typeof value === 'object'
-              ? 'an object'
-              : typeof value;
-  return text.length > 60 ? `${text.slice(0, 60)}…` : text;
 }

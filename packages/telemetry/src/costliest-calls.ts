@@ -1,3 +1,5 @@
+import type { SettlementKind } from './settlement.js';
+
 /** One of the dearest calls of a report. */
 export interface CostlyCall {
   /** The call's ISO time. */
@@ -8,6 +10,8 @@ export interface CostlyCall {
   readonly role: string | null;
   /** `ok` or the error kind. */
   readonly outcome: string;
+  /** What the books record for it: `estimate` marks a cost that is a lower bound. */
+  readonly settlement: SettlementKind;
   readonly costNanoUsd: number;
 }
 

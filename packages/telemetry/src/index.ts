@@ -27,6 +27,7 @@ export { ReportAccumulator } from './report-accumulator.js';
 export { type ReportJournalOptions, reportJournal } from './report-journal.js';
 export { printable } from './report-text.js';
 export { type JournalSource, type ScannedLine, scanLines } from './scan-lines.js';
+export type { SettlementKind } from './settlement.js';
 export type { TallyFigures } from './tally.js';
 export type * from './telemetry-record.js';
 export { type UsageTokens, usageTokens } from './usage-tokens.js';

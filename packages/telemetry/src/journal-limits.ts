@@ -20,3 +20,18 @@ export const JOURNAL_LIMITS = Object.freeze({
   /** Most attempts of one call. */
   maxAttempts: 1_000_000,
 });
+
+/** The token counts of a line's `usage` the reader checks (each absent, null or 0 to `maxTokens`). */
+export const USAGE_COUNT_FIELDS = Object.freeze([
+  'prompt_tokens',
+  'completion_tokens',
+  'total_tokens',
+  'prompt_cache_hit_tokens',
+  'prompt_cache_miss_tokens',
+] as const);
+
+/** The nested objects of a `usage` the reader checks (each absent, null or an object), with their count. */
+export const USAGE_DETAIL_FIELDS = Object.freeze([
+  ['prompt_tokens_details', 'cached_tokens'],
+  ['completion_tokens_details', 'reasoning_tokens'],
+] as const);

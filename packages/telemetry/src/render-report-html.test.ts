@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { GATEWAY_DETECTOR_CALL, PRIMARY_JUDGE_CALL, REJECTED_CALL } from './__fixtures__/call-records.js';
+import {
+  CUT_STREAM_CALL,
+  GATEWAY_DETECTOR_CALL,
+  PRIMARY_JUDGE_CALL,
+  REJECTED_CALL,
+  TIMED_OUT_CALL,
+} from './__fixtures__/call-records.js';
 import { journalLineOf } from './journal-line.js';
 import { renderReportHtml } from './render-report-html.js';
 import { ReportAccumulator } from './report-accumulator.js';
@@ -23,6 +29,28 @@ describe('renderReportHtml', () => {
     expect(page).not.toMatch(/<script|<link|<img|<iframe|@import|url\(|src=|href=/i);
     expect(page).toContain('data-figure="totals.cost">$0.001410000<');
     expect(page.match(/<svg /g)).toHaveLength(5);
+  });
+
+  it('shows the part of the cost that is estimated and the unsettled calls, in total, per model and among the costliest', () => {
+    const page = renderReportHtml(
+      figures([PRIMARY_JUDGE_CALL, GATEWAY_DETECTOR_CALL, REJECTED_CALL, CUT_STREAM_CALL, TIMED_OUT_CALL]),
+    );
+    expect(page).toContain('data-figure="totals.estimatedCost">$0.000090000<');
+    expect(page).toContain('data-figure="totals.unsettledCalls">1<');
+    expect(page).toContain('Of the cost, estimated (a lower bound)');
+    expect(page).toContain('Unsettled calls (not in the cost)');
+    expect(page).toContain(
+      '$0.000090000 of the cost, over 1 call, is estimated: a lower bound, as no final usage arrived (the provider may bill more). 1 call is unsettled: its cost is unknown and not in the total (a budget counted each at its worst case).',
+    );
+    expect(page).toContain(
+      '<tr><td>primary-flash</td><td class="n">2</td><td class="n">3</td><td class="n">1</td><td class="n">$0.000300000</td><td class="n">$0.000090000 (1)</td><td class="n">0</td></tr>',
+    );
+    expect(page).toContain(
+      '<tr><td>primary-v4-pro</td><td class="n">2</td><td class="n">2</td><td class="n">1</td><td class="n">$0.001200000</td><td class="n">$0.000000000 (0)</td><td class="n">1</td></tr>',
+    );
+    expect(page).toContain('<td class="n">≥$0.000090000</td>');
+    expect(page).toContain('≥: an estimate, a lower bound of what the provider bills.');
+    expect(renderReportHtml(figures([PRIMARY_JUDGE_CALL]))).not.toContain('data-figure="settlement.note"');
   });
 
   it('escapes names from the journal as text, control characters too', () => {

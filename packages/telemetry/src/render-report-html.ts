@@ -57,8 +57,11 @@ export function renderReportHtml(figures: ReportFigures, options: RenderReportHt
       'totals.failures',
     ),
     card('Unpriced calls', countText(totals.unpricedCalls), 'totals.unpricedCalls'),
+    card('Of the cost, estimated (a lower bound)', usdText(totals.estimatedCost), 'totals.estimatedCost'),
+    card('Unsettled calls (not in the cost)', countText(totals.unsettledCalls), 'totals.unsettledCalls'),
     card('Cache saved', usdText(cache.saved), 'cache.saved'),
     '</section>',
+    settlementNote(totals),
     section(
       `Spend per ${spend.bucket}, by role`,
       stackedBars(labels, roleSeries, { title: 'Spend over time by role', format: usd }),
@@ -92,6 +95,9 @@ export function renderReportHtml(figures: ReportFigures, options: RenderReportHt
     figures.skipped.count > 0
       ? `<p class="note" data-figure="skipped.count" data-value="${figures.skipped.count}">${countText(figures.skipped.count)} journal lines could not be trusted and were left out (first: lines ${escapeHtml(figures.skipped.lines.slice(0, 20).join(', '))}).</p>`
       : '',
+    figures.clamped.count > 0
+      ? `<p class="note" data-figure="clamped.count" data-value="${figures.clamped.count}">${countText(figures.clamped.count)} calls were journaled with figures clamped or left out, so that their lines could be read (their lines' <code>clamped</code>, <code>usageError</code> and <code>recordError</code> say which; first: lines ${escapeHtml(figures.clamped.lines.slice(0, 20).join(', '))}).</p>`
+      : '',
     figures.filteredOut > 0
       ? `<p class="note">${countText(figures.filteredOut)} calls outside the time window left out.</p>`
       : '',
@@ -120,6 +126,20 @@ table{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums}th,t
 svg{display:block;font-size:11px;fill:#1d232b}.legend{list-style:none;padding:0;margin:6px 0;display:flex;flex-wrap:wrap;gap:12px;font-size:12px}
 .swatch{display:inline-block;width:10px;height:10px;margin-right:4px;border-radius:2px}.note{color:#8a4b08}`;
 
+/** What of the total is estimated and how many calls are unsettled, in words, when there are any. */
+function settlementNote(totals: TallyFigures): string {
+  const parts: string[] = [];
+  if (totals.estimatedCalls > 0)
+    parts.push(
+      `${escapeHtml(usdText(totals.estimatedCost))} of the cost, over ${countText(totals.estimatedCalls)} ${totals.estimatedCalls === 1 ? 'call' : 'calls'}, is estimated: a lower bound, as no final usage arrived (the provider may bill more).`,
+    );
+  if (totals.unsettledCalls > 0)
+    parts.push(
+      `${countText(totals.unsettledCalls)} ${totals.unsettledCalls === 1 ? 'call is' : 'calls are'} unsettled: ${totals.unsettledCalls === 1 ? 'its' : 'their'} cost is unknown and not in the total (a budget counted each at its worst case).`,
+    );
+  return parts.length === 0 ? '' : `<p class="note" data-figure="settlement.note">${parts.join(' ')}</p>`;
+}
+
 function card(label: string, value: string, figure: string): string {
   return `<div class="card"><div class="label">${escapeHtml(label)}</div><div class="value" data-figure="${figure}">${escapeHtml(value)}</div></div>`;
 }
@@ -146,14 +166,14 @@ function breakdownTable(label: string, breakdown: Readonly<Record<string, TallyF
     .slice(0, MAX_ROWS)
     .map(
       ([name, figures]) =>
-        `<tr><td>${escapeHtml(name)}</td><td class="n">${countText(figures.calls)}</td><td class="n">${countText(figures.attempts)}</td><td class="n">${countText(figures.failures)}</td><td class="n">${escapeHtml(usdText(figures.cost))}</td></tr>`,
+        `<tr><td>${escapeHtml(name)}</td><td class="n">${countText(figures.calls)}</td><td class="n">${countText(figures.attempts)}</td><td class="n">${countText(figures.failures)}</td><td class="n">${escapeHtml(usdText(figures.cost))}</td><td class="n">${escapeHtml(usdText(figures.estimatedCost))} (${countText(figures.estimatedCalls)})</td><td class="n">${countText(figures.unsettledCalls)}</td></tr>`,
     )
     .join('');
   const more =
     entries.length > MAX_ROWS
-      ? `<tr><td colspan="5">… and ${countText(entries.length - MAX_ROWS)} more</td></tr>`
+      ? `<tr><td colspan="7">… and ${countText(entries.length - MAX_ROWS)} more</td></tr>`
       : '';
-  return `<table><thead><tr><th>${escapeHtml(label)}</th><th class="n">calls</th><th class="n">attempts</th><th class="n">failed</th><th class="n">cost</th></tr></thead><tbody>${rows}${more}</tbody></table>`;
+  return `<table><thead><tr><th>${escapeHtml(label)}</th><th class="n">calls</th><th class="n">attempts</th><th class="n">failed</th><th class="n">cost</th><th class="n" title="part of the cost that is estimated, a lower bound (calls)">estimated (calls)</th><th class="n" title="calls of unknown cost, not in the cost">unsettled</th></tr></thead><tbody>${rows}${more}</tbody></table>`;
 }
 
 function costliestTable(figures: ReportFigures): string {
@@ -161,8 +181,11 @@ function costliestTable(figures: ReportFigures): string {
   const rows = figures.costliest
     .map(
       (call) =>
-        `<tr><td>${escapeHtml(call.at)}</td><td>${escapeHtml(call.role ?? '(none)')}</td><td>${escapeHtml(call.model)}</td><td>${escapeHtml(call.outcome)}</td><td class="n">${escapeHtml(usdText(nanoDecimal(call.costNanoUsd)))}</td><td class="n">${call.line}</td></tr>`,
+        `<tr><td>${escapeHtml(call.at)}</td><td>${escapeHtml(call.role ?? '(none)')}</td><td>${escapeHtml(call.model)}</td><td>${escapeHtml(call.outcome)}</td><td class="n">${call.settlement === 'estimate' ? '≥' : ''}${escapeHtml(usdText(nanoDecimal(call.costNanoUsd)))}</td><td class="n">${call.line}</td></tr>`,
     )
     .join('');
-  return `<table><thead><tr><th>at</th><th>role</th><th>model</th><th>outcome</th><th class="n">cost</th><th class="n">line</th></tr></thead><tbody>${rows}</tbody></table>`;
+  const estimates = figures.costliest.some((call) => call.settlement === 'estimate')
+    ? '<p>≥: an estimate, a lower bound of what the provider bills.</p>'
+    : '';
+  return `<table><thead><tr><th>at</th><th>role</th><th>model</th><th>outcome</th><th class="n">cost</th><th class="n">line</th></tr></thead><tbody>${rows}</tbody></table>${estimates}`;
 }

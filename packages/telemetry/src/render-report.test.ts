@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { GATEWAY_DETECTOR_CALL, PRIMARY_JUDGE_CALL, REJECTED_CALL } from './__fixtures__/call-records.js';
+import {
+  CUT_STREAM_CALL,
+  GATEWAY_DETECTOR_CALL,
+  PRIMARY_JUDGE_CALL,
+  REJECTED_CALL,
+  TIMED_OUT_CALL,
+} from './__fixtures__/call-records.js';
 import { journalLineOf } from './journal-line.js';
 import { renderReport, useColor } from './render-report.js';
 import { ReportAccumulator } from './report-accumulator.js';
@@ -41,6 +47,47 @@ describe('renderReport', () => {
       for (const line of chart) expect(line.length).toBeLessThanOrEqual(60);
       expect(text).not.toContain('\u001b[');
     });
+  });
+
+  describe('estimates and unsettled calls', () => {
+    const text = renderReport(figures([CUT_STREAM_CALL, TIMED_OUT_CALL]), { width: 120 });
+
+    it('says under the total how much of it is estimated, a lower bound, and how many calls are unsettled, not in it', () => {
+      expect(text).toContain(
+        '  cost $0.001500000 (2 calls unpriced)\n' +
+          '  of which estimated: $0.000090000 over 1 call (a lower bound: no final usage arrived, the provider may bill more)\n' +
+          '  unsettled: 1 call of unknown cost, not in the total (a budget counted each at its worst case)\n',
+      );
+    });
+
+    it('gives each role, model and endpoint its estimated part and unsettled calls', () => {
+      expect(text).toMatch(/│ model +│ calls │ failed │ +cost │ share │ estimated \(calls\) │ unsettled │/);
+      expect(text).toMatch(
+        /│ primary-flash +│ +2 │ +1 │ \$0\.000300000 │ +20\.0% │ +\$0\.000090000 \(1\) │ +0 │/,
+      );
+      expect(text).toMatch(
+        /│ primary-v4-pro +│ +2 │ +1 │ \$0\.001200000 │ +80\.0% │ +\$0\.000000000 \(0\) │ +1 │/,
+      );
+    });
+
+    it('marks an estimated cost among the costliest calls as a lower bound', () => {
+      expect(text).toMatch(/│ judge +│ primary-flash +│ 2026-11-23T08:04:00\.000Z │ ≥\$0\.000090000 │ +4 │/);
+      expect(text).toContain('  ≥: an estimate, a lower bound of what the provider bills');
+    });
+
+    it('leaves the columns and lines out of a report with neither', () => {
+      const exact = renderReport(figures(), { width: 120 });
+      expect(exact).not.toMatch(/estimated|unsettled|≥/);
+    });
+  });
+
+  it('names the calls journaled with figures clamped', () => {
+    const text = renderReport(figures([{ ...PRIMARY_JUDGE_CALL, usage: { prompt_tokens: -1 } }]), {
+      width: 100,
+    });
+    expect(text).toContain(
+      "1 call journaled with figures clamped or left out (their lines' clamped, usageError, recordError say which): 4",
+    );
   });
 
   it('escapes newlines and control characters of names, so no line of the file can forge a row', () => {

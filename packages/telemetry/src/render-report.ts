@@ -15,6 +15,8 @@ export interface RenderReportOptions {
 const MAX_ROWS = 20;
 /** Costliest calls the text report lists. */
 const COSTLIEST_SHOWN = 5;
+/** Marks a cost that is an estimate, a lower bound. */
+const ESTIMATE_MARK = '≥';
 
 /**
  * Whether a report written to `stream` should use colour: only on a TTY and
@@ -49,6 +51,7 @@ export function renderReport(figures: ReportFigures, options: RenderReportOption
   lines.push(`  ${plural(totals.calls, 'call')}, ${failed}, ${plural(totals.attempts, 'attempt')}`);
   const unpriced = totals.unpricedCalls > 0 ? ` (${plural(totals.unpricedCalls, 'call')} unpriced)` : '';
   lines.push(`  cost ${usdText(totals.cost)}${unpriced}`);
+  lines.push(...settlementLines(totals));
   lines.push(
     `  tokens: input ${countText(totals.inputTokens)}, output ${countText(totals.outputTokens)} ` +
       `(reasoning ${countText(totals.reasoningTokens)})`,
@@ -63,7 +66,7 @@ export function renderReport(figures: ReportFigures, options: RenderReportOption
     ['By endpoint', 'endpoint', figures.byEndpoint],
   ] as const) {
     heading(title);
-    lines.push(...breakdownTable(label, breakdown, totals.costNanoUsd, width, color));
+    lines.push(...breakdownTable(label, breakdown, totals, width, color));
   }
   heading('Errors and degradations');
   const errors = Object.entries(figures.errors);
@@ -80,18 +83,19 @@ export function renderReport(figures: ReportFigures, options: RenderReportOption
   }
   if (figures.costliest.length > 0) {
     heading('Costliest calls');
-    const rows = figures.costliest
-      .slice(0, COSTLIEST_SHOWN)
-      .map((call) => [
-        printable(call.role ?? '(none)'),
-        printable(call.model),
-        call.at,
-        usdText(nanoDecimal(call.costNanoUsd)),
-        String(call.line),
-      ]);
+    const shown = figures.costliest.slice(0, COSTLIEST_SHOWN);
+    const rows = shown.map((call) => [
+      printable(call.role ?? '(none)'),
+      printable(call.model),
+      call.at,
+      `${call.settlement === 'estimate' ? ESTIMATE_MARK : ''}${usdText(nanoDecimal(call.costNanoUsd))}`,
+      String(call.line),
+    ]);
     lines.push(
       indent(boxTable(['role', 'model', 'at', 'cost', 'line'], rows, { rightAligned: [3, 4], width, color })),
     );
+    if (shown.some((call) => call.settlement === 'estimate'))
+      lines.push(`  ${ESTIMATE_MARK}: an estimate, a lower bound of what the provider bills`);
   }
   heading(`Spend per ${figures.spend.bucket}`);
   lines.push(...spendChart(figures.spend, width, color));
@@ -102,19 +106,49 @@ export function renderReport(figures: ReportFigures, options: RenderReportOption
       `skipped ${plural(figures.skipped.count, 'unreadable line')}: ${figures.skipped.lines.join(', ')}${more}`,
     );
   }
+  if (figures.clamped.count > 0) {
+    const more = figures.clamped.count > figures.clamped.lines.length ? ', …' : '';
+    if (figures.skipped.count === 0) lines.push('');
+    lines.push(
+      `${plural(figures.clamped.count, 'call')} journaled with figures clamped or left out ` +
+        `(their lines' clamped, usageError, recordError say which): ${figures.clamped.lines.join(', ')}${more}`,
+    );
+  }
   if (figures.filteredOut > 0)
     lines.push(`${plural(figures.filteredOut, 'call')} outside the time window (--since, --until) left out`);
   return `${lines.join('\n')}\n`;
 }
 
+/**
+ * What of the total is estimated (a lower bound) and how many calls are unsettled (not in
+ * it), when there are any: the lines under the total cost.
+ */
+function settlementLines(totals: TallyFigures): string[] {
+  const lines: string[] = [];
+  if (totals.estimatedCalls > 0)
+    lines.push(
+      `  of which estimated: ${usdText(totals.estimatedCost)} over ${plural(totals.estimatedCalls, 'call')} ` +
+        '(a lower bound: no final usage arrived, the provider may bill more)',
+    );
+  if (totals.unsettledCalls > 0)
+    lines.push(
+      `  unsettled: ${plural(totals.unsettledCalls, 'call')} of unknown cost, not in the total ` +
+        '(a budget counted each at its worst case)',
+    );
+  return lines;
+}
+
 function breakdownTable(
   label: string,
   breakdown: Readonly<Record<string, TallyFigures>>,
-  totalNanoUsd: number,
+  totals: TallyFigures,
   width: number,
   color: boolean,
 ): string[] {
   const entries = Object.entries(breakdown);
+  // The estimated and unsettled columns only when the report has any: a report of exact calls reads as before.
+  const estimated = totals.estimatedCalls > 0;
+  const unsettled = totals.unsettledCalls > 0;
   const rows = entries
     .slice(0, MAX_ROWS)
     .map(([name, figures]) => [
@@ -122,12 +156,23 @@ function breakdownTable(
       countText(figures.calls),
       countText(figures.failures),
       usdText(figures.cost),
-      totalNanoUsd > 0 ? percentText(figures.costNanoUsd / totalNanoUsd) : '-',
+      totals.costNanoUsd > 0 ? percentText(figures.costNanoUsd / totals.costNanoUsd) : '-',
+      ...(estimated ? [`${usdText(figures.estimatedCost)} (${countText(figures.estimatedCalls)})`] : []),
+      ...(unsettled ? [countText(figures.unsettledCalls)] : []),
     ]);
+  const head = [
+    label,
+    'calls',
+    'failed',
+    'cost',
+    'share',
+    ...(estimated ? ['estimated (calls)'] : []),
+    ...(unsettled ? ['unsettled'] : []),
+  ];
   const table = [
     indent(
-      boxTable([label, 'calls', 'failed', 'cost', 'share'], rows, {
-        rightAligned: [1, 2, 3, 4],
+      boxTable(head, rows, {
+        rightAligned: head.map((_, column) => column).slice(1),
         width,
         color,
       }),

@@ -1,11 +1,13 @@
 import { priceOf } from '@switchboard/prices';
 import { describe, expect, it } from 'vitest';
 import {
+  CUT_STREAM_CALL,
   GATEWAY_DETECTOR_CALL,
   PRIMARY_JUDGE_CALL,
   RATE_LIMITED_CALL,
   RECORDS_TOTALS,
   REJECTED_CALL,
+  TIMED_OUT_CALL,
 } from './__fixtures__/call-records.js';
 import { journalEndpoint, journalLineOf } from './journal-line.js';
 import { ReportAccumulator } from './report-accumulator.js';
@@ -147,6 +149,61 @@ describe('ReportAccumulator', () => {
   it('counts cache hits of models the table does not know apart', () => {
     const unknown = { ...PRIMARY_JUDGE_CALL, model: 'house-model', pricedAs: null };
     expect(accumulate([lineText(unknown)]).cache).toMatchObject({ savedUsd: 0, unpricedHitTokens: 1024 });
+  });
+
+  describe('estimates and unsettled calls', () => {
+    const figures = accumulate([...LINES, lineText(CUT_STREAM_CALL), lineText(TIMED_OUT_CALL)]);
+
+    it('gives the part of the cost that is estimated and the unsettled calls, in total and per model', () => {
+      expect(figures.totals).toMatchObject({
+        calls: 6,
+        costNanoUsd: 1_500_000,
+        estimatedCalls: 1,
+        estimatedCostNanoUsd: 90_000,
+        estimatedCostUsd: 0.00009,
+        estimatedCost: '0.000090000',
+        unsettledCalls: 1,
+        unpricedCalls: 3,
+      });
+      expect(figures.byModel['primary-flash']).toMatchObject({
+        estimatedCalls: 1,
+        estimatedCost: '0.000090000',
+        unsettledCalls: 0,
+      });
+      expect(figures.byModel['primary-v4-pro']).toMatchObject({ estimatedCalls: 0, unsettledCalls: 1 });
+      expect(figures.byRole.judge).toMatchObject({ estimatedCalls: 1, estimatedCostNanoUsd: 90_000 });
+    });
+
+    it('marks the costliest calls that are estimates', () => {
+      expect(figures.costliest.map((call) => [call.line, call.settlement])).toEqual([
+        [2, 'exact'],
+        [1, 'exact'],
+        [5, 'estimate'],
+      ]);
+    });
+
+    it('derives the settlement of lines written before it existed', () => {
+      const old = (record: TelemetryRecord) => {
+        const { settlement: _, ...line } = JSON.parse(lineText(record));
+        return JSON.stringify(line);
+      };
+      const derived = accumulate([old(CUT_STREAM_CALL), old(TIMED_OUT_CALL), old(REJECTED_CALL)]);
+      expect(derived.totals).toMatchObject({
+        estimatedCalls: 1,
+        estimatedCostNanoUsd: 90_000,
+        unsettledCalls: 1,
+      });
+    });
+  });
+
+  it('counts the lines the journal wrote with figures clamped or left out, by number', () => {
+    const figures = accumulate([
+      lineText(PRIMARY_JUDGE_CALL),
+      lineText({ ...PRIMARY_JUDGE_CALL, usage: { prompt_tokens: -1 } } as never),
+      JSON.stringify({ ...JSON.parse(lineText(REJECTED_CALL)), usageError: 'too deep' }),
+    ]);
+    expect(figures.totals.calls).toBe(3);
+    expect(figures.clamped).toEqual({ count: 2, lines: [2, 3] });
   });
 
   it('reports nothing for no lines', () => {

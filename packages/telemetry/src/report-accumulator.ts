@@ -6,6 +6,7 @@ import { endpointLabel } from './endpoint-label.js';
 import type { JournalLine } from './journal-line.js';
 import { NanoSum } from './nano-usd.js';
 import { parseJournalLine } from './read-journal.js';
+import { isSettlementKind, settlementOf } from './settlement.js';
 import { breakdownOf, cacheHitRatio, OTHER_GROUP, Tally, type TallyFigures, tallyOf } from './tally.js';
 import { addError, addRoleCost, type Bucket, TimeBuckets } from './time-buckets.js';
 import { usageTokens } from './usage-tokens.js';
@@ -79,6 +80,12 @@ export interface ReportFigures {
   readonly costliest: readonly CostlyCall[];
   /** Lines skipped: their count, and the numbers of the first ones. */
   readonly skipped: { readonly count: number; readonly lines: readonly number[] };
+  /**
+   * Lines counted that say the journal wrote some of the call's figures other than the
+   * record had them (`clamped`, `usageError` or `recordError`): their count, and the
+   * numbers of the first ones.
+   */
+  readonly clamped: { readonly count: number; readonly lines: readonly number[] };
   /** Lines outside `since`/`until`. */
   readonly filteredOut: number;
 }
@@ -104,6 +111,8 @@ export class ReportAccumulator {
   readonly #time = new TimeBuckets();
   readonly #costliest = new CostliestCalls();
   readonly #skippedLines: number[] = [];
+  readonly #clampedLines: number[] = [];
+  #clamped = 0;
   readonly #saved = new NanoSum();
   #skipped = 0;
   #filteredOut = 0;
@@ -183,18 +192,23 @@ export class ReportAccumulator {
       }),
       costliest: this.#costliest.calls(),
       skipped: Object.freeze({ count: this.#skipped, lines: [...this.#skippedLines] }),
+      clamped: Object.freeze({ count: this.#clamped, lines: [...this.#clampedLines] }),
       filteredOut: this.#filteredOut,
     });
   }
 
   #count(checked: CheckedJournalLine, lineNumber: number): void {
-    const { line: record, at, costNanoUsd } = checked;
+    const { line: record, at, costNanoUsd, settlement } = checked;
     const tokens = usageTokens(record.usage);
     const role = record.role ?? NO_ROLE;
-    this.#totals.add(record, tokens);
-    tallyOf(this.#byRole, role).add(record, tokens);
-    tallyOf(this.#byModel, record.model).add(record, tokens);
-    tallyOf(this.#byEndpoint, endpointLabel(record.endpoint)).add(record, tokens);
+    this.#totals.add(record, tokens, settlement);
+    tallyOf(this.#byRole, role).add(record, tokens, settlement);
+    tallyOf(this.#byModel, record.model).add(record, tokens, settlement);
+    tallyOf(this.#byEndpoint, endpointLabel(record.endpoint)).add(record, tokens, settlement);
+    if (isClamped(record)) {
+      this.#clamped += 1;
+      if (this.#clampedLines.length < this.#maxIssueLines) this.#clampedLines.push(lineNumber);
+    }
     const bucket = this.#time.bucketAt(at);
     bucket.calls += 1;
     if (costNanoUsd !== null) {
@@ -206,6 +220,7 @@ export class ReportAccumulator {
         model: record.model,
         role: record.role ?? null,
         outcome: record.error ? record.error.kind : 'ok',
+        settlement,
         costNanoUsd,
       }));
     }
@@ -254,6 +269,15 @@ function spendBucket(start: number, bucket: Bucket, roles: readonly string[]): S
   });
 }
 
+// Whether the journal says it wrote some of the line's figures other than the record had them.
+function isClamped(line: JournalLine): boolean {
+  return (
+    (typeof line.clamped === 'object' && line.clamped !== null) ||
+    typeof line.usageError === 'string' ||
+    typeof line.recordError === 'string'
+  );
+}
+
 function checkedOf(
   line: string | JournalLine | CheckedJournalLine,
   lineNumber: number,
@@ -268,8 +292,13 @@ function checkedOf(
     'line' in line &&
     'at' in line &&
     typeof line.at === 'number'
-  )
-    return line as CheckedJournalLine;
+  ) {
+    const checked = line as CheckedJournalLine;
+    // A checked line made before settlements were: derived from its line.
+    return isSettlementKind(checked.settlement)
+      ? checked
+      : { ...checked, settlement: settlementOf(checked.line) };
+  }
   const checked = checkJournalLine(line);
   return typeof checked === 'string' ? null : checked;
 }

@@ -1,5 +1,6 @@
 import { costNanoUsdOf } from './cost-nano-usd-of.js';
 import { NanoSum } from './nano-usd.js';
+import { type SettlementKind, settlementOf } from './settlement.js';
 import type { TelemetryRecord } from './telemetry-record.js';
 import type { UsageTokens } from './usage-tokens.js';
 
@@ -21,6 +22,23 @@ export interface TallyFigures {
   readonly cost: string;
   /** Calls nothing priced. */
   readonly unpricedCalls: number;
+  /**
+   * Calls whose cost is an estimate (settlement `estimate`: output arrived without a
+   * trusted final usage): their cost, part of `cost`, is a lower bound of what the
+   * provider bills.
+   */
+  readonly estimatedCalls: number;
+  /** The part of `costUsd` that is estimated (a lower bound). */
+  readonly estimatedCostUsd: number;
+  /** The same, in integer nano-dollars. */
+  readonly estimatedCostNanoUsd: number;
+  /** The same as an exact decimal with nine places. */
+  readonly estimatedCost: string;
+  /**
+   * Calls of unknown cost (settlement `unsettled`: they may have reached the provider and
+   * nothing says what they cost): not in `cost`; a budget counted each at its worst case.
+   */
+  readonly unsettledCalls: number;
   /** Prompt tokens, cache reads included. */
   readonly inputTokens: number;
   /** Prompt tokens served from the provider's cache. */
@@ -39,14 +57,20 @@ export class Tally {
   attempts = 0;
   readonly cost = new NanoSum();
   unpricedCalls = 0;
+  estimatedCalls = 0;
+  readonly estimatedCost = new NanoSum();
+  unsettledCalls = 0;
   inputTokens = 0;
   cacheHitTokens = 0;
   outputTokens = 0;
   reasoningTokens = 0;
   durationMs = 0;
 
-  /** Counts one call, its cost in integer nano-dollars (see {@link costNanoUsdOf}). */
-  add(record: TelemetryRecord, tokens: UsageTokens): void {
+  /**
+   * Counts one call, its cost in integer nano-dollars (see {@link costNanoUsdOf}), under
+   * its settlement (default: the record's own, or derived from its fields).
+   */
+  add(record: TelemetryRecord, tokens: UsageTokens, settlement: SettlementKind = settlementOf(record)): void {
     const costNanoUsd = costNanoUsdOf(record);
     this.calls += 1;
     const error = record.error;
@@ -57,6 +81,10 @@ export class Tally {
     this.attempts += finite(record.attempts);
     if (costNanoUsd === null) this.unpricedCalls += 1;
     else this.cost.add(costNanoUsd);
+    if (settlement === 'estimate') {
+      this.estimatedCalls += 1;
+      if (costNanoUsd !== null) this.estimatedCost.add(costNanoUsd);
+    } else if (settlement === 'unsettled') this.unsettledCalls += 1;
     this.inputTokens += tokens.input;
     this.cacheHitTokens += tokens.cacheRead;
     this.outputTokens += tokens.output;
@@ -75,6 +103,11 @@ export class Tally {
       costNanoUsd: this.cost.nanoUsd,
       cost: this.cost.decimal,
       unpricedCalls: this.unpricedCalls,
+      estimatedCalls: this.estimatedCalls,
+      estimatedCostUsd: this.estimatedCost.usd,
+      estimatedCostNanoUsd: this.estimatedCost.nanoUsd,
+      estimatedCost: this.estimatedCost.decimal,
+      unsettledCalls: this.unsettledCalls,
       inputTokens: this.inputTokens,
       cacheHitTokens: this.cacheHitTokens,
       outputTokens: this.outputTokens,

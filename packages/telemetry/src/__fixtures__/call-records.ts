@@ -26,6 +26,7 @@ export const PRIMARY_JUDGE_CALL: TelemetryRecord = Object.freeze({
   attempts: 2,
   streamed: false,
   firstDeltaMs: null,
+  settlement: 'exact',
   role: 'judge',
   error: null,
   responseId: 'chatcmpl-7f3a',
@@ -54,6 +55,7 @@ export const GATEWAY_DETECTOR_CALL: TelemetryRecord = Object.freeze({
   attempts: 1,
   streamed: false,
   firstDeltaMs: null,
+  settlement: 'exact',
   role: 'detector',
   error: null,
 });
@@ -77,6 +79,7 @@ export const REJECTED_CALL: TelemetryRecord = Object.freeze({
   attempts: 1,
   streamed: false,
   firstDeltaMs: null,
+  settlement: 'none',
   role: 'judge',
   error: Object.freeze({ kind: 'model_rejected', status: 400, degradation: true }),
 });
@@ -90,8 +93,45 @@ export const RATE_LIMITED_CALL: TelemetryRecord = Object.freeze({
   attempts: 3,
   streamed: false,
   firstDeltaMs: null,
+  settlement: 'none',
   role: null,
   error: Object.freeze({ kind: 'rate_limited', status: 429, degradation: false }),
+});
+
+/**
+ * A streamed judge call the caller broke off after some output: no final usage, so its
+ * cost is an estimate from what was received (a lower bound); a budget kept its worst case.
+ */
+export const CUT_STREAM_CALL: TelemetryRecord = Object.freeze({
+  model: 'primary-flash',
+  usage: null,
+  costUsd: 0.00009,
+  costNanoUsd: 90_000,
+  pricedAs: 'primary-flash',
+  priceSource: 'estimate',
+  tariff: null,
+  at: '2026-11-23T08:04:00.000Z',
+  durationMs: 900,
+  attempts: 1,
+  streamed: true,
+  firstDeltaMs: 120,
+  settlement: 'estimate',
+  role: 'judge',
+  error: Object.freeze({ kind: 'aborted', status: null, degradation: false }),
+});
+
+/** A detector call that timed out once its request was sent: it may have been billed, nothing says what. */
+export const TIMED_OUT_CALL: TelemetryRecord = Object.freeze({
+  model: 'primary-v4-pro',
+  ...UNPRICED,
+  at: '2026-11-23T08:05:00.000Z',
+  durationMs: 30_000,
+  attempts: 1,
+  streamed: false,
+  firstDeltaMs: null,
+  settlement: 'unsettled',
+  role: 'detector',
+  error: Object.freeze({ kind: 'timeout', status: null, degradation: false }),
 });
 
 /** All four, in call order. */
@@ -102,13 +142,21 @@ export const RECORDS: readonly TelemetryRecord[] = [
   RATE_LIMITED_CALL,
 ];
 
-/** What the four records add up to: calls, failures, degradations, attempts, unpriced calls and cost. */
+/**
+ * What the four records add up to: calls, failures, degradations, attempts, unpriced,
+ * estimated and unsettled calls, and cost.
+ */
 export const RECORDS_TOTALS = {
   calls: 4,
   failures: 2,
   degradations: 1,
   attempts: 7,
   unpricedCalls: 2,
+  estimatedCalls: 0,
+  estimatedCostNanoUsd: 0,
+  estimatedCostUsd: 0,
+  estimatedCost: '0.000000000',
+  unsettledCalls: 0,
   costNanoUsd: 1_410_000,
   costUsd: 0.00141,
   cost: '0.001410000',
