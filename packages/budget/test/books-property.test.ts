@@ -120,6 +120,9 @@ describe.each([memoryStores(), redisStores()])(
     let emulator: Emulator;
     let dir: string;
     let runs = 0;
+    // Which paths the runs took: every settlement kind and every billed outcome must show up.
+    const settlements = new Set<string>();
+    const outcomes = new Set<string>();
 
     beforeAll(async () => {
       await factory.setUp();
@@ -157,7 +160,6 @@ describe.each([memoryStores(), redisStores()])(
             baseUrl: emulator.url,
             maxAttempts: 2,
             retryBackoffSeconds: 0.001,
-            timeoutSeconds: 0.3,
           });
           for (const call of calls) {
             const adapter = new ChatAdapter(transport, {
@@ -174,6 +176,7 @@ describe.each([memoryStores(), redisStores()])(
               model: MODEL,
               messages: [{ role: 'user', content: 'Name the failing step and why it failed.' }],
               maxTokens: call.maxTokens,
+              timeoutSeconds: 0.3,
             };
             if (call.streamed) await readStream(adapter.stream(request), call.reader);
             else await adapter.complete(request).catch(() => {});
@@ -187,6 +190,8 @@ describe.each([memoryStores(), redisStores()])(
           }
           const [scope] = await budget.usage();
           const bill = emulator.bill();
+          for (const record of records) settlements.add(record.settlement);
+          for (const billed of bill.requests) outcomes.add(billed.outcome);
           expect(scope?.spentNanoUsd).toBeGreaterThanOrEqual(bill.totalNanoUsd);
           expect(scope?.spentNanoUsd).toBeLessThanOrEqual(limitNanoUsd);
           // No call is free once output arrived: an estimate is above $0.
@@ -207,6 +212,10 @@ describe.each([memoryStores(), redisStores()])(
         }),
         { numRuns: RUNS, ...(SEED === undefined ? {} : { seed: SEED }), endOnFailure: true },
       );
+      if (RUNS >= 100) {
+        expect([...settlements].sort()).toEqual(['estimate', 'exact', 'none', 'unsettled']);
+        expect([...outcomes].sort()).toEqual(['cut', 'error_after_output', 'refused', 'whole']);
+      }
     });
   },
 );
