@@ -90,10 +90,12 @@ export class AttemptTracker {
     return settlementOf({ failure: ended, sent: this.#sent, outputArrived: this.#output, usage });
   }
 
-  /** The raw call is over: ends the handles that waited for its record. */
-  finish(record: CallRecord, error: unknown | null): void {
+  /** The raw call is over: ends the handles that waited for its record, with its `settlement`. */
+  finish(record: CallRecord, error: unknown | null, settlement: SettlementKind): void {
     // These attempts' replies were read: the provider billed them, whatever happened next.
-    this.#final = outcomeOf(error === null ? record : null, error, record.settlement);
+    // A reply read whole settles at the record, also when the call then failed (a drained stream the caller broke off).
+    const exact = error === null || settlement === 'exact';
+    this.#final = outcomeOf(exact ? record : null, error, settlement);
     const handles = this.#replied;
     this.#replied = [];
     endAll(handles, this.#final);

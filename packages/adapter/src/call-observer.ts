@@ -20,7 +20,10 @@ export interface AttemptInfo {
 
 /** How one attempt ended, told to the handle its observer returned. */
 export interface AttemptOutcome {
-  /** The raw call's record when this attempt's reply was read; null when it failed. */
+  /**
+   * The raw call's record when this attempt's reply was read (also when the call then failed but
+   * settles exactly: a drained stream the caller broke off); null when it failed.
+   */
   readonly record: CallRecord | null;
   /**
    * What ended the attempt when it failed, else null: a `ChatError` from the

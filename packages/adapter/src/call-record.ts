@@ -73,8 +73,12 @@ export interface CallRecord extends CallPricing {
    * was not streamed.
    */
   readonly firstDeltaMs: number | null;
-  /** What the books record for the call's last attempt (see {@link SettlementKind}). */
-  readonly settlement: SettlementKind;
+  /**
+   * What the books record for the call's last attempt (see {@link SettlementKind}). Always
+   * set by this adapter; absent from records made by hand or by an older adapter, which
+   * readers derive it for (a priced record `exact`, an `estimate` price `estimate`, …).
+   */
+  readonly settlement?: SettlementKind;
   /** How the call failed, or null when a reply arrived. */
   readonly error?: {
     readonly kind: ChatErrorKind;

@@ -125,7 +125,7 @@ function endCall(
     durationMs: performance.now() - started,
     attempts: tracker.attempts,
   });
-  tracker.finish(record, error);
+  tracker.finish(record, error, settlement);
   notifyAfterCall(setup.observers, record);
   return record;
 }

@@ -470,7 +470,7 @@ export class StreamCall implements ChatStream {
       streamed: true,
       firstDeltaMs: this.#firstDeltaAt === null ? null : this.#firstDeltaAt - started,
     });
-    tracker.finish(record, error);
+    tracker.finish(record, error, settlement);
     notifyAfterCall(setup.observers, record);
     return record;
   }

@@ -190,7 +190,7 @@ describe.each([memoryStores(), redisStores()])(
           }
           const [scope] = await budget.usage();
           const bill = emulator.bill();
-          for (const record of records) settlements.add(record.settlement);
+          for (const record of records) settlements.add(String(record.settlement));
           for (const billed of bill.requests) outcomes.add(billed.outcome);
           expect(scope?.spentNanoUsd).toBeGreaterThanOrEqual(bill.totalNanoUsd);
           expect(scope?.spentNanoUsd).toBeLessThanOrEqual(limitNanoUsd);
