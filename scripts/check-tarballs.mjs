@@ -1,6 +1,8 @@
 // Tarball check: every published package is packed as it would be published
 // (`pnpm pack`, so `workspace:` ranges become versions), then:
 //
+// Packed by scripts/pack.mjs (what `pnpm run pack` writes).
+//
 // 1. No packed file (README, .d.ts doc comments, dist, source maps) mentions a
 //    numbered "spec N", "issue N" or "section N" a user cannot read, and no README
 //    links to a file outside its own tarball.
@@ -34,19 +36,12 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
-import { publishedPackages, root } from './workspace-packages.mjs';
+import { packPublished } from './pack.mjs';
+import { root } from './workspace-packages.mjs';
 
 const fixtures = join(root, 'fixtures/tarball');
 /** A numbered citation of a document the package's users cannot read. */
 const CITATION = /\b(?:spec|issues?|sections?)\s+§?\d/i;
-
-/** The command that runs pnpm: the one running this script when there is one, else a pinned copy through npx. */
-function pnpmCommand() {
-  // biome-ignore lint/suspicious/noUndeclaredEnvVars: set by the package manager running this script, not a build input.
-  const execPath = process.env.npm_execpath ?? '';
-  if (/pnpm/.test(execPath)) return [process.execPath, [execPath]];
-  return ['npx', ['--yes', 'pnpm@10.34.8']];
-}
 
 function run(command, args, options = {}) {
   const result = spawnSync(command, args, {
@@ -62,21 +57,6 @@ function run(command, args, options = {}) {
     );
   }
   return result.stdout;
-}
-
-/** Packs every published package into `folder`; returns name -> tarball path. */
-function packAll(folder) {
-  const [command, prefix] = pnpmCommand();
-  const tarballs = new Map();
-  for (const pkg of publishedPackages()) {
-    const before = new Set(readdirSync(folder));
-    run(command, [...prefix, 'pack', '--pack-destination', folder], { cwd: pkg.dir });
-    const made = readdirSync(folder).filter((name) => name.endsWith('.tgz') && !before.has(name));
-    if (made.length !== 1)
-      throw new Error(`pnpm pack of ${pkg.name} made ${made.join(', ') || 'no tarball'}`);
-    tarballs.set(pkg.name, join(folder, made[0]));
-  }
-  return tarballs;
 }
 
 function filesUnder(folder) {
@@ -204,7 +184,7 @@ export function checkTarballs() {
   try {
     const packed = join(scratch, 'packed');
     mkdirSync(packed);
-    const tarballs = packAll(packed);
+    const tarballs = packPublished(packed);
     const problems = [...tarballs].flatMap(([name, tarball]) =>
       contentProblems(name, tarball, join(scratch, 'contents')),
     );

@@ -72,3 +72,50 @@ export function extractCodeBlocks(file: string, markdown: string): CodeBlock[] {
   }
   return blocks;
 }
+
+/** A shell recipe of a Markdown file: its ```sh recipe <name> blocks, in order, as one script. */
+export interface ShellRecipe {
+  /** The Markdown file, relative to the repository root. */
+  readonly file: string;
+  /** The recipe's name, from the fences. */
+  readonly name: string;
+  /** The 1-based line of each of its blocks' opening fences. */
+  readonly lines: readonly number[];
+  /** The blocks' commands, joined in the order they appear. */
+  readonly script: string;
+}
+
+const SHELLS = new Set(['sh', 'bash', 'shell', 'console']);
+
+/**
+ * The shell recipes of a Markdown text: every ```` ```sh recipe <name> ```` block, grouped by
+ * name (the blocks of one recipe are one script, run top to bottom, so a later block uses
+ * the variables and working directory an earlier one left). Unmarked shell blocks are not
+ * recipes and are not returned.
+ */
+export function extractShellRecipes(file: string, markdown: string): ShellRecipe[] {
+  const lines = markdown.split(/\r?\n/);
+  const recipes = new Map<string, { lines: number[]; parts: string[] }>();
+  for (let index = 0; index < lines.length; index += 1) {
+    const opening = OPENING.exec(lines[index] ?? '');
+    if (opening === null) continue;
+    const [, fence = '```', word = '', rest = ''] = opening;
+    const closing = new RegExp(`^ {0,3}${fence}\`*\\s*$`);
+    let end = index + 1;
+    while (end < lines.length && !closing.test(lines[end] ?? '')) end += 1;
+    const name = /^recipe\s+([\w-]+)/.exec(rest.trim())?.[1];
+    if (SHELLS.has(word.toLowerCase()) && name !== undefined) {
+      const recipe = recipes.get(name) ?? { lines: [], parts: [] };
+      recipe.lines.push(index + 1);
+      recipe.parts.push(lines.slice(index + 1, end).join('\n'));
+      recipes.set(name, recipe);
+    }
+    index = end;
+  }
+  return [...recipes].map(([name, { lines: at, parts }]) => ({
+    file,
+    name,
+    lines: at,
+    script: parts.join('\n'),
+  }));
+}

@@ -71,3 +71,49 @@ export function runCodeBlock(block: CodeBlock, options: RunCodeBlockOptions): Pr
     });
   });
 }
+
+/** Where and how a shell recipe is run. */
+export interface RunShellRecipeOptions {
+  /** The working directory it starts in. */
+  readonly cwd: string;
+  /** The whole environment it runs with. */
+  readonly env: Readonly<Record<string, string>>;
+  /** How long it may take; default 10 minutes. */
+  readonly timeoutMs?: number;
+}
+
+/**
+ * Runs a recipe's commands as one bash script (`set -euo pipefail`, each command traced):
+ * `ok` when every command succeeded and it ended in time; its output either way.
+ */
+export function runShellRecipe(
+  recipe: { readonly script: string },
+  options: RunShellRecipeOptions,
+): Promise<RunOutcome> {
+  const timeoutMs = options.timeoutMs ?? 600_000;
+  return new Promise((resolve) => {
+    const child = spawn('bash', ['-c', `set -euxo pipefail\n${recipe.script}\n`], {
+      cwd: options.cwd,
+      env: { ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    let output = '';
+    const collect = (chunk: Buffer) => {
+      output += chunk.toString();
+    };
+    child.stdout.on('data', collect);
+    child.stderr.on('data', collect);
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      // The whole process group: the script and every command it started.
+      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+    }, timeoutMs);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      const why = timedOut ? `did not end within ${timeoutMs / 1000} s` : `exited ${code}`;
+      resolve({ ok: !timedOut && code === 0, output: `${why}\n${output}` });
+    });
+  });
+}

@@ -2,7 +2,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { root, sourceEntries } from '../../../scripts/workspace-packages.mjs';
 import { checkCodeBlocks } from '../src/check-code-blocks.js';
-import { extractCodeBlocks } from '../src/extract-code-blocks.js';
+import { extractCodeBlocks, extractShellRecipes } from '../src/extract-code-blocks.js';
+import { runShellRecipe } from '../src/run-code-block.js';
 
 const folder = join(root, 'packages/docs-check');
 const markdown = [
@@ -66,5 +67,48 @@ describe('checkCodeBlocks', () => {
       expect.stringMatching(/^EXAMPLE\.md:13:14: TS2304 Cannot find name 'endpoint'/),
     ]);
     expect(wrongCall?.join('\n')).toMatch(/^EXAMPLE\.md:18:/);
+  });
+});
+
+describe('extractShellRecipes', () => {
+  const recipeMarkdown = [
+    '```sh recipe try',
+    'folder=$(mktemp -d)',
+    '```',
+    '',
+    '```sh',
+    'echo not a recipe',
+    '```',
+    '',
+    '```bash recipe other',
+    'echo other',
+    '```',
+    '',
+    '```sh recipe try',
+    'cd "$folder"',
+    '```',
+  ].join('\n');
+
+  it('groups the marked shell blocks by recipe, in order, and leaves unmarked ones out', () => {
+    expect(extractShellRecipes('EXAMPLE.md', recipeMarkdown)).toEqual([
+      { file: 'EXAMPLE.md', name: 'try', lines: [1, 13], script: 'folder=$(mktemp -d)\ncd "$folder"' },
+      { file: 'EXAMPLE.md', name: 'other', lines: [9], script: 'echo other' },
+    ]);
+    expect(extractShellRecipes('EXAMPLE.md', markdown)).toEqual([]);
+  });
+});
+
+describe('runShellRecipe', () => {
+  const env = { PATH: process.env.PATH ?? '' };
+
+  it('passes a recipe whose every command succeeds, later blocks seeing earlier variables', async () => {
+    const outcome = await runShellRecipe({ script: 'word=ready\ntest "$word" = ready' }, { cwd: root, env });
+    expect(outcome.ok).toBe(true);
+  });
+
+  it('fails a recipe at its first failing command, even one whose output is piped', async () => {
+    const outcome = await runShellRecipe({ script: 'false | cat\necho never-reached' }, { cwd: root, env });
+    expect(outcome.ok).toBe(false);
+    expect(outcome.output).not.toContain('never-reached\n');
   });
 });
