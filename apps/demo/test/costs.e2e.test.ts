@@ -151,15 +151,39 @@ describe('switchboard cost', () => {
     );
     const run = await runCli(['cost', log, '--model', 'primary-flash']);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain(`${log}:2: no token fields`);
-    expect(run.stderr).toContain(`${log}:3: prompt_tokens: expected a whole number >= 0, got string "12"`);
-    expect(run.stderr).toContain(`${log}:4: completion_tokens: expected a whole number >= 0, got -5`);
-    expect(run.stderr).toContain(`${log}:5: no price for model "mystery-model"`);
-    expect(run.stderr).toContain(`${log}:6: no price for model "mystery-model"`);
-    expect(run.stderr).toContain(`${log}:7: at: expected an ISO time, got string "soon"`);
-    expect(run.stderr.match(/warning: no price recorded for model "mystery-model"/g)).toHaveLength(1);
-    expect(run.stderr).toMatch(/switchboard: 6 lines in .* could not be costed, left out of the total\n$/);
+    // Each problem once, prefixed like every line the CLI writes to stderr.
+    expect(run.stderr.split('\n')).toEqual([
+      'switchboard: warning: no price recorded for model "mystery-model"; add [prices."mystery-model"] to a --config file',
+      `switchboard: ${log}:2: no token fields (expected one of prompt_tokens, completion_tokens, prompt_cache_hit_tokens, prompt_cache_miss_tokens)`,
+      `switchboard: ${log}:3: prompt_tokens: expected a whole number >= 0, got string "12"`,
+      `switchboard: ${log}:4: completion_tokens: expected a whole number >= 0, got -5`,
+      `switchboard: ${log}:5: no price for model "mystery-model"`,
+      `switchboard: ${log}:6: no price for model "mystery-model"`,
+      `switchboard: ${log}:7: at: expected an ISO time, got string "soon"`,
+      `switchboard: 6 lines in ${log} could not be costed, left out of the total`,
+      '',
+    ]);
     expect(run.stdout).toMatch(/total: \$0\.000004400 over 1 call/);
+  });
+
+  it('lists the first 20 problems once each, then how many more, then the failed calls, all prefixed', async () => {
+    const lines = [
+      ...Array.from({ length: 25 }, () => 'not json'),
+      '{"model": "primary-flash", "usage": null, "outcome": "error", "error": {"kind": "auth"}}',
+    ];
+    const log = await file('many.jsonl', lines.join('\n'));
+    const run = await runCli(['cost', log]);
+    expect(run.code).toBe(2);
+    const stderr = run.stderr.trimEnd().split('\n');
+    expect(stderr).toHaveLength(20 + 3);
+    for (const [index, line] of stderr.slice(0, 20).entries()) {
+      expect(line).toMatch(new RegExp(`^switchboard: .*many\\.jsonl:${index + 1}: not valid JSON `));
+    }
+    expect(stderr.slice(20)).toEqual([
+      'switchboard: … and 5 more',
+      'switchboard: 1 failed call without usage: nothing to cost',
+      `switchboard: 25 lines in ${log} could not be costed, left out of the total`,
+    ]);
   });
 
   it("prices a model of the config's [prices] entries, and a line's provider cost when it has no price", async () => {

@@ -131,10 +131,12 @@ export async function costCommand(
     const table = rows.length > 1 ? [...rows, { label: 'total', totals }] : rows;
     if (table.length > 0) io.stdout(`${renderUsageTable('model', table, { color: io.color })}\n`);
     io.stdout(`total: ${formatUsd(totals.usd)} over ${plural(totals.calls, 'call')}\n`);
-    for (const text of problems.slice(0, MAX_ISSUE_WARNINGS)) io.stderr(`${safeText(text)}\n`);
-    if (problemCount > MAX_ISSUE_WARNINGS) io.stderr(`… and ${problemCount - MAX_ISSUE_WARNINGS} more\n`);
-    if (failedCalls > 0) io.stderr(`${plural(failedCalls, 'failed call')} without usage: nothing to cost\n`);
-    for (const problem of problems) io.stderr(`${safeText(problem)}\n`);
+    // Each line on stderr once, with the prefix every line of the CLI's own on stderr carries.
+    for (const text of problems.slice(0, MAX_ISSUE_WARNINGS)) io.stderr(`switchboard: ${safeText(text)}\n`);
+    if (problemCount > MAX_ISSUE_WARNINGS)
+      io.stderr(`switchboard: … and ${problemCount - MAX_ISSUE_WARNINGS} more\n`);
+    if (failedCalls > 0)
+      io.stderr(`switchboard: ${plural(failedCalls, 'failed call')} without usage: nothing to cost\n`);
   }
   if (problemCount > 0) {
     throw new CliError(
