@@ -53,6 +53,15 @@ describe('renderReportHtml', () => {
     expect(renderReportHtml(figures([PRIMARY_JUDGE_CALL]))).not.toContain('data-figure="settlement.note"');
   });
 
+  it("counts degradations in the Failed card in the right number, and lists no '(others)' it does not draw", () => {
+    const page = renderReportHtml(figures([PRIMARY_JUDGE_CALL, REJECTED_CALL]));
+    expect(page).toContain('data-figure="totals.failures">1 (1 degradation)<');
+    expect(page).not.toContain('(others)');
+    expect(renderReportHtml(figures([PRIMARY_JUDGE_CALL, TIMED_OUT_CALL]))).toContain(
+      'data-figure="totals.failures">1<',
+    );
+  });
+
   it('escapes names from the journal as text, control characters too', () => {
     const hostile = { ...PRIMARY_JUDGE_CALL, role: '</title><script>alert(1)</script>\u001b[2J\n' };
     const page = renderReportHtml(figures([hostile]));

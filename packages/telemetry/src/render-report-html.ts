@@ -43,6 +43,9 @@ export function renderReportHtml(figures: ReportFigures, options: RenderReportHt
     ),
   }));
   const usd = (value: number) => `$${value.toFixed(9)}`;
+  // An axis's ticks are round: as many decimals as its step needs ($0.0005, $0.0010, ...).
+  const usdTick = (value: number, step: number) =>
+    `$${value.toFixed(Math.min(9, Math.max(0, -Math.floor(Math.log10(step)))))}`;
   const missTokens = Math.max(0, cache.inputTokens - cache.hitTokens);
   const body = [
     `<h1>${escapeHtml(title)}</h1>`,
@@ -53,7 +56,9 @@ export function renderReportHtml(figures: ReportFigures, options: RenderReportHt
     card('Attempts', countText(totals.attempts), 'totals.attempts'),
     card(
       'Failed',
-      `${countText(totals.failures)} (${countText(totals.degradations)} degradations)`,
+      totals.degradations > 0
+        ? `${countText(totals.failures)} (${countText(totals.degradations)} ${totals.degradations === 1 ? 'degradation' : 'degradations'})`
+        : countText(totals.failures),
       'totals.failures',
     ),
     card('Unpriced calls', countText(totals.unpricedCalls), 'totals.unpricedCalls'),
@@ -64,7 +69,7 @@ export function renderReportHtml(figures: ReportFigures, options: RenderReportHt
     settlementNote(totals),
     section(
       `Spend per ${spend.bucket}, by role`,
-      stackedBars(labels, roleSeries, { title: 'Spend over time by role', format: usd }),
+      stackedBars(labels, roleSeries, { title: 'Spend over time by role', format: usd, tick: usdTick }),
     ),
     section(
       'Cost by model',
@@ -85,7 +90,9 @@ export function renderReportHtml(figures: ReportFigures, options: RenderReportHt
       `Errors per ${spend.bucket}, by kind`,
       stackedBars(labels, errorSeries, {
         title: 'Error kinds over time',
-        format: (value) => `${value} calls`,
+        format: (value) => `${countText(value)} ${value === 1 ? 'call' : 'calls'}`,
+        tick: (value) => countText(value),
+        whole: true,
       }),
     ),
     section('Costliest calls', costliestTable(figures)),
@@ -124,7 +131,7 @@ h1{font-size:22px;margin:0 0 4px}h2{font-size:16px;margin:28px 0 8px;border-bott
 .card{border:1px solid #dde3ea;border-radius:6px;padding:10px}.card .label{color:#5b6672;font-size:12px}.card .value{font-size:17px;font-weight:600;font-variant-numeric:tabular-nums}
 table{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums}th,td{padding:4px 8px;border-bottom:1px solid #eef1f4;text-align:left}td.n,th.n{text-align:right}
 svg{display:block;font-size:11px;fill:#1d232b}.legend{list-style:none;padding:0;margin:6px 0;display:flex;flex-wrap:wrap;gap:12px;font-size:12px}
-.swatch{display:inline-block;width:10px;height:10px;margin-right:4px;border-radius:2px}.note{color:#8a4b08}`;
+.tick{fill:#5b6672}.swatch{display:inline-block;width:10px;height:10px;margin-right:4px;border-radius:2px}.note{color:#8a4b08}`;
 
 /** What of the total is estimated and how many calls are unsettled, in words, when there are any. */
 function settlementNote(totals: TallyFigures): string {
