@@ -3,6 +3,20 @@ import { inspect } from 'node:util';
 const REDACTED = '***';
 
 /**
+ * Below this length a key is not redacted at all: a key as short as `k` or `key` is a letter or
+ * a word of every message, and replacing it would garble them (`thin***ing`, `the API *** is
+ * invalid`) while hiding nothing. Such a key is not kept out of messages.
+ */
+export const MIN_REDACTED_KEY_LENGTH = 8;
+
+/**
+ * From this length on, every occurrence of the key is redacted, even inside a longer run of
+ * letters and digits (`Bearer%20<key>` in an encoded address): a key this long does not
+ * occur in text by chance. A shorter key is redacted where it stands as a whole token.
+ */
+export const ANYWHERE_KEY_LENGTH = 20;
+
+/**
  * The forms of a key that may show up in text: as given, and trimmed (a key
  * read from a file keeps its newline, but the header, and so an echo of it, does not).
  */
@@ -12,11 +26,45 @@ function keyForms(apiKey: string): string[] {
   return trimmed === apiKey ? [apiKey] : [apiKey, trimmed];
 }
 
-/** The text with every occurrence of the key (or the key trimmed) replaced; the text itself when the key is empty. */
+/**
+ * The pattern of the places the key can stand in a text, or null when there is none (an
+ * empty key, or one shorter than {@link MIN_REDACTED_KEY_LENGTH}): each form of the key at
+ * least that long, a shorter one (under {@link ANYWHERE_KEY_LENGTH}) only as a whole token,
+ * neither preceded nor followed by a letter or digit. The longest form first.
+ */
+function keyPattern(apiKey: string): RegExp | null {
+  const forms = keyForms(apiKey)
+    .filter((form) => form.length >= MIN_REDACTED_KEY_LENGTH)
+    .sort((a, b) => b.length - a.length);
+  if (forms.length === 0) return null;
+  return new RegExp(
+    forms
+      .map((form) => {
+        const literal = form.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+        return form.length >= ANYWHERE_KEY_LENGTH
+          ? literal
+          : `(?<![\\p{L}\\p{N}])${literal}(?![\\p{L}\\p{N}])`;
+      })
+      .join('|'),
+    'gu',
+  );
+}
+
+/** Whether the text shows the key where {@link redact} would replace it. */
+function showsKey(text: string, pattern: RegExp): boolean {
+  return pattern.test(text);
+}
+
+/**
+ * The text with every place the key (or the key trimmed) stands replaced by `***`; the text
+ * itself when the key is empty or shorter than {@link MIN_REDACTED_KEY_LENGTH}. A key under
+ * {@link ANYWHERE_KEY_LENGTH} characters is replaced only as a whole token, so a key that is
+ * also a word (`password1`) leaves the longer words that contain it alone.
+ */
 export function redact(text: string, apiKey: string): string {
-  let result = text;
-  for (const key of keyForms(apiKey)) result = result.split(key).join(REDACTED);
-  return result;
+  const pattern = keyPattern(apiKey);
+  if (pattern === null) return text;
+  return text.replace(pattern, REDACTED);
 }
 
 /**
@@ -25,8 +73,8 @@ export function redact(text: string, apiKey: string): string {
  * no `cause` chain may contain the key).
  */
 export function redactError(error: unknown, apiKey: string): unknown {
-  const keys = keyForms(apiKey);
-  if (keys.length === 0) return error;
+  const pattern = keyPattern(apiKey);
+  if (pattern === null) return error;
   let inspected: string;
   try {
     // Every level and getter: a key may sit deep in a cause chain or a field of a wrapped error.
@@ -34,7 +82,7 @@ export function redactError(error: unknown, apiKey: string): unknown {
   } catch {
     inspected = apiKey;
   }
-  if (!keys.some((key) => inspected.includes(key))) return error;
+  if (!showsKey(inspected, pattern)) return error;
   try {
     const original = error instanceof Error ? error : new Error(String(error));
     const standIn = new Error(redact(String(original.message), apiKey));
