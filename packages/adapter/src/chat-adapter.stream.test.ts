@@ -174,3 +174,51 @@ describe('ChatAdapter.stream over any transport that streams', () => {
     expect(adapter.costUsd()).toBe(1e-6);
   });
 });
+
+describe('ChatAdapter.stream: streams no event can blow up', () => {
+  const finish = chunk({}, { finish_reason: 'stop' });
+
+  it('keeps a tool call at index 50,000,000 as one call: no gap is filled', async () => {
+    const huge = chunk({
+      tool_calls: [
+        { index: 50_000_000, id: 'call_1', type: 'function', function: { name: 'grep', arguments: '{}' } },
+      ],
+    });
+    const adapter = new ChatAdapter(transportOf([huge, finish, { data: '[DONE]' }]));
+    const stream = adapter.stream(request);
+    const deltas = [];
+    for await (const delta of stream) deltas.push(delta);
+    const response = await stream.response;
+    expect(response.toolCalls).toHaveLength(1);
+    expect(response.toolCalls[0]).toMatchObject({ id: 'call_1', name: 'grep' });
+    expect(deltas).toEqual([
+      { type: 'tool_call', index: 50_000_000, id: 'call_1', name: 'grep', argumentsText: '{}' },
+    ]);
+    expect(process.memoryUsage().heapUsed).toBeLessThan(1024 * 1024 * 1024);
+  });
+
+  it('refuses a stream that opens more than 1,024 tool calls as bad_reply', async () => {
+    const events = Array.from({ length: 1025 }, (_, index) =>
+      chunk({
+        tool_calls: [{ index: index * 1000, id: `c${index}`, function: { name: 'f', arguments: '' } }],
+      }),
+    );
+    const adapter = new ChatAdapter(transportOf([...events, finish, { data: '[DONE]' }]));
+    await expect(adapter.stream(request).response).rejects.toMatchObject({ kind: 'bad_reply' });
+  });
+
+  it('holds back 80,000 whitespace pieces in JSON mode and releases them whole with the first content', async () => {
+    const spaces = Array.from({ length: 80_000 }, (_, index) => chunk({ content: index % 2 ? ' ' : '\n' }));
+    const adapter = new ChatAdapter(
+      transportOf([...spaces, chunk({ content: '{"ok":true}' }), finish, { data: '[DONE]' }]),
+    );
+    const stream = adapter.stream({ ...request, jsonObject: true });
+    const deltas = [];
+    for await (const delta of stream) deltas.push(delta);
+    expect(deltas).toHaveLength(1);
+    const text = (deltas[0] as { text: string }).text;
+    expect(text.length).toBe(80_000 + '{"ok":true}'.length);
+    expect(text.endsWith('{"ok":true}')).toBe(true);
+    expect((await stream.response).content).toBe(text);
+  });
+});

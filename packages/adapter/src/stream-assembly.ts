@@ -7,6 +7,9 @@ import type { CallContext } from './to-chat-error.js';
 /** What one data event of a chat stream gave. */
 export type EventOutcome = 'done' | 'chunk';
 
+/** The most tool calls one reply may open: past it the stream is `bad_reply` (a reply holds a handful). */
+const MAX_TOOL_CALLS = 1024;
+
 // Fields of a `reasoning_details` entry whose text arrives in pieces; the others are whole values.
 const TEXT_FIELDS: ReadonlySet<string> = new Set(['text', 'summary', 'data']);
 
@@ -37,7 +40,8 @@ export class StreamAssembly {
   #reasoning: string | null = null;
   #details: Record<string, unknown>[] | null = null;
   #detailIndex: Map<unknown, Record<string, unknown>> | null = null;
-  #toolCalls: { id: string | null; type: string; name: string; arguments: string }[] = [];
+  // Tool calls by the index the stream gave them: a Map, so a huge index never fills a gap.
+  #toolCalls = new Map<number, { id: string | null; type: string; name: string; arguments: string }>();
   #logprobs: Record<string, unknown> | null = null;
   readonly #model: string;
 
@@ -102,8 +106,9 @@ export class StreamAssembly {
     if (this.#reasoningContent !== null) message.reasoning_content = this.#reasoningContent;
     if (this.#reasoning !== null) message.reasoning = this.#reasoning;
     if (this.#details !== null) message.reasoning_details = this.#details;
-    if (this.#toolCalls.length > 0) {
-      message.tool_calls = this.#toolCalls.map((call) => ({
+    if (this.#toolCalls.size > 0) {
+      const calls = [...this.#toolCalls.entries()].sort(([a], [b]) => a - b).map(([, call]) => call);
+      message.tool_calls = calls.map((call) => ({
         id: call.id,
         type: call.type,
         function: { name: call.name, arguments: call.arguments },
@@ -154,17 +159,18 @@ export class StreamAssembly {
     const index =
       typeof fragment.index === 'number' && Number.isInteger(fragment.index) && fragment.index >= 0
         ? fragment.index
-        : this.#toolCalls.length;
+        : this.#toolCalls.size;
     const fn = isRecord(fragment.function) ? fragment.function : {};
     const id = typeof fragment.id === 'string' ? fragment.id : null;
     const name = typeof fn.name === 'string' ? fn.name : null;
     const argumentsText = typeof fn.arguments === 'string' ? fn.arguments : '';
-    let call = this.#toolCalls[index];
+    let call = this.#toolCalls.get(index);
     if (call === undefined) {
+      if (this.#toolCalls.size >= MAX_TOOL_CALLS) {
+        throw this.#malformed(`the stream opened more than ${MAX_TOOL_CALLS} tool calls`);
+      }
       call = { id: null, type: 'function', name: '', arguments: '' };
-      // Indices arrive in order; a gap is filled so every call keeps its place.
-      while (this.#toolCalls.length < index) this.#toolCalls.push({ ...call });
-      this.#toolCalls[index] = call;
+      this.#toolCalls.set(index, call);
     }
     if (id !== null) call.id = id;
     if (typeof fragment.type === 'string') call.type = fragment.type;

@@ -254,11 +254,12 @@ export class StreamCall implements ChatStream {
   #emit(delta: ChatDelta): void {
     if (this.#setup.jsonObject && !this.#contentReleased) {
       if (delta.type === 'content') {
-        const text = this.#held + delta.text;
-        if (text.trim() === '') {
-          this.#held = text;
+        // Only the new piece is looked at: what is held is whitespace already (linear, however many pieces).
+        if (delta.text.trim() === '') {
+          this.#held += delta.text;
           return;
         }
+        const text = this.#held + delta.text;
         this.#held = '';
         this.#contentReleased = true;
         this.#push(text === delta.text ? delta : { type: 'content', text });

@@ -59,6 +59,19 @@ export function toChatError(error: unknown, context: CallContext): ChatError {
 }
 
 /**
+ * A request `fetch` could not send or whose reply never came (refused, reset, DNS):
+ * `connection`, retryable, the network error (free of the key) as `cause`.
+ */
+export function connectionFailure(error: unknown, context: CallContext): ChatError {
+  return new ChatError({
+    kind: 'connection',
+    cause: redactError(error, context.apiKey),
+    message: redact(`${describeCall(context)}: connection failed: ${causeMessages(error)}`, context.apiKey),
+    retryable: true,
+  });
+}
+
+/**
  * The failure an HTTP error status stands for, typed by the status (402
  * `billing`, 401/403 `auth`, 408 `timeout`, 429 `rate_limited`, 409 and 5xx
  * `server`, a refused model id `model_rejected`), `retryable` as the policy

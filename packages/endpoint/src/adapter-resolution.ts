@@ -1,4 +1,4 @@
-import { ChatAdapter, OpenAITransport } from '@switchboard/adapter';
+import { ChatAdapter, FetchTransport } from '@switchboard/adapter';
 import type { PriceBook } from '@switchboard/prices';
 import { cassetteResolution } from './cassette-resolution.js';
 import type { CassetteSetting } from './cassette-setting.js';
@@ -40,7 +40,7 @@ export function adapterResolution(init: AdapterRouteInit): AdapterResolvedChatEn
     pricingModel: init.model,
     priceBook: init.priceBook,
   });
-  const transport = new OpenAITransport({ apiKey: init.apiKey, baseUrl: init.baseUrl });
+  const transport = new FetchTransport({ apiKey: init.apiKey, baseUrl: init.baseUrl });
   if (init.cassette !== null) {
     const wrapped = cassetteResolution(init.cassette, {
       transport,
