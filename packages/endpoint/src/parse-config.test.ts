@@ -229,7 +229,7 @@ describe('parseConfig: prices (issue 11)', () => {
     [{ ...entry, input_per_m: '1.5' }, 'prices."primary-flash".input_per_m: expected number, got string'],
     [
       { cache_hit_per_m: 0, output_per_m: 1 },
-      'prices."primary-flash".input_per_m: expected number, got undefined',
+      'prices."primary-flash".input_per_m: missing (expected number)',
     ],
     [{ ...entry, output_per_m: -1 }, 'prices."primary-flash".output_per_m: expected a finite number >= 0'],
     [
@@ -245,6 +245,37 @@ describe('parseConfig: prices (issue 11)', () => {
     const error = errorOf({ prices: { 'primary-flash': value } });
     expect(error.message).toBe(message);
     expect(error.path).toBe(message.slice(0, message.indexOf(':')));
+  });
+
+  it('names a misspelled key beside the missing one it stands for, and keeps the other warnings', () => {
+    const error = errorOf({
+      models: { thinkng: true },
+      prices: {
+        'lab-model': { cache_hit_per_m: 0, input_per_m: 1, outptu_per_m: 4 },
+        'gpt-4.1': { cache_hit_per_m: 0, input_per_m: 1, output_per_m: 4, input_per_mm: 2 },
+      },
+    });
+    expect(error.message).toBe(
+      [
+        'prices."lab-model".output_per_m: missing (expected number)',
+        'prices."lab-model".outptu_per_m: unknown key, did you mean "output_per_m"?',
+        'models.thinkng: unknown key, did you mean "thinking"?',
+        'prices."gpt-4.1".input_per_mm: unknown key, did you mean "input_per_m"?',
+      ].join('; '),
+    );
+    expect(error.path).toBe('prices."lab-model".output_per_m');
+  });
+
+  it('names no unknown key of another entry beside a missing one', () => {
+    const error = errorOf({
+      prices: {
+        a: { cache_hit_per_m: 0, input_per_m: 1 },
+        b: { cache_hit_per_m: 0, input_per_m: 1, output_per_m: 4, outptu_per_m: 4 },
+      },
+    });
+    expect(error.message).toBe(
+      'prices.a.output_per_m: missing (expected number); prices.b.outptu_per_m: unknown key, did you mean "output_per_m"?',
+    );
   });
 
   it.each([

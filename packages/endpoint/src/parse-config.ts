@@ -116,9 +116,48 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
 function issueText(issue: core.$ZodIssue, input: unknown): string {
   const path = pathText(issue.path);
   if (issue.code === 'invalid_type') {
+    if (isMissing(input, issue.path)) return `${path}: missing (expected ${issue.expected})`;
     return `${path}: expected ${issue.expected}, got ${describeType(valueAt(input, issue.path))}`;
   }
   return `${path}: ${issue.message}`;
+}
+
+/** Whether the key at the end of `path` is absent from the table that holds it. */
+function isMissing(input: unknown, path: readonly PropertyKey[]): boolean {
+  const key = path.at(-1);
+  if (key === undefined) return false;
+  const table = valueAt(input, path.slice(0, -1));
+  return isPlainObject(table) && !Object.hasOwn(table, key);
+}
+
+/**
+ * The message of a configuration that failed its checks: every issue, each missing key
+ * followed by the unknown keys of the same table that look like it (the likely misspelling:
+ * `output_per_m: missing`, then `outptu_per_m: unknown key, did you mean "output_per_m"?`),
+ * then the other warnings, which a refused configuration would otherwise hide.
+ */
+function failureText(issues: readonly core.$ZodIssue[], input: unknown, warnings: readonly ConfigWarning[]) {
+  const told = new Set<ConfigWarning>();
+  const parts = issues.map((issue) => {
+    const text = issueText(issue, input);
+    const key = issue.path.at(-1);
+    if (issue.code !== 'invalid_type' || typeof key !== 'string' || !isMissing(input, issue.path))
+      return text;
+    const table = issue.path.slice(0, -1);
+    const value = valueAt(input, table);
+    const siblings = new Set(
+      isPlainObject(value) ? Object.keys(value).map((sibling) => pathText([...table, sibling])) : [],
+    );
+    const near = warnings.filter(
+      (warning) => !told.has(warning) && warning.suggestion === key && siblings.has(warning.path),
+    );
+    for (const warning of near) told.add(warning);
+    return [text, ...near.map((warning) => warning.message)].join('; ');
+  });
+  return [
+    ...parts,
+    ...warnings.filter((warning) => !told.has(warning)).map((warning) => warning.message),
+  ].join('; ');
 }
 
 // Zod takes any object for an object schema; configuration comes from JSON or TOML, so only plain objects are.
@@ -182,7 +221,8 @@ function checkConfig(input: unknown, options: ParseConfigOptions): ParsedConfig 
     const badShape = shapeError(input);
     if (badShape !== null) throw badShape;
     result = configSchema().safeParse(input);
-    warnings = result.success ? configWarnings(input as Record<string, unknown>) : [];
+    // Also when the checks failed: a misspelled key is why a required one is missing.
+    warnings = isPlainObject(input) ? configWarnings(input) : [];
   } catch (error) {
     if (ConfigError.isInstance(error)) throw error;
     // A hand-made object whose getter or proxy trap throws: still a ConfigError, never that error itself.
@@ -193,7 +233,7 @@ function checkConfig(input: unknown, options: ParseConfigOptions): ParsedConfig 
   }
   if (!result.success) {
     const issues = result.error.issues;
-    throw new ConfigError(issues.map((issue) => issueText(issue, input)).join('; '), {
+    throw new ConfigError(failureText(issues, input, warnings), {
       path: pathText(issues[0]?.path ?? []),
       cause: result.error,
     });
