@@ -105,7 +105,7 @@ describe('cost of a journal holding a failed call', () => {
     expect(document.usd).toBeGreaterThan(0);
     const text = await runCli(['cost', path]);
     expect(text.code).toBe(0);
-    expect(text.stderr).toBe('1 failed call without usage: nothing to cost\n');
+    expect(text.stderr).toBe('switchboard: 1 failed call without usage: nothing to cost\n');
   });
 
   it('still exits 2 for a line that cannot be costed beside it', async () => {
