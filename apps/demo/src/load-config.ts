@@ -1,6 +1,7 @@
-import { loadConfig, type SwitchboardConfig } from '@switchboard/endpoint';
+import { existsSync } from 'node:fs';
+import { DEFAULT_CONFIG_FILE, loadConfig, type SwitchboardConfig } from '@switchboard/endpoint';
 
-/** How the CLI loads `--config`: warnings become `warning: <file>: ...` lines, `strict` refuses them. */
+/** How the CLI loads its configuration: warnings become `warning: <file>: ...` lines, `strict` refuses them. */
 export interface CliConfigOptions {
   /** Make each warning an error (exit 2). */
   strict?: boolean;
@@ -8,23 +9,30 @@ export interface CliConfigOptions {
   warn: (text: string) => void;
 }
 
-/**
- * The configuration a command runs with when no `--config` was given: the CLI reads no file
- * by itself (a `switchboard.toml` in the working directory is only mentioned when nothing resolves).
- */
-export const NO_CONFIG_FILE: SwitchboardConfig = Object.freeze({});
+/** The configuration a command runs with, and the file it came from. */
+export interface CliConfig {
+  readonly config: SwitchboardConfig;
+  /**
+   * The file read: `--config FILE`, else `switchboard.toml` when the working directory has
+   * one (as `loadConfig()` reads it); null when there was none (the configuration is empty).
+   */
+  readonly file: string | null;
+  /** Whether the file was read by default, not named with `--config`. */
+  readonly byDefault: boolean;
+}
 
 /**
- * `--config FILE` read by the library's `loadConfig` (TOML, or JSON by extension; its
- * `ConfigError`s exit 2), or {@link NO_CONFIG_FILE} without one.
+ * The configuration, read by the library's `loadConfig` (TOML, or JSON by extension; its
+ * `ConfigError`s exit 2): `--config FILE`, else `./switchboard.toml` when there is one, as
+ * `loadConfig()` does in code; else an empty configuration.
  */
-export async function loadCliConfig(
-  file: string | undefined,
-  options: CliConfigOptions,
-): Promise<SwitchboardConfig> {
-  if (file === undefined) return NO_CONFIG_FILE;
-  return loadConfig(file, {
+export async function loadCliConfig(file: string | undefined, options: CliConfigOptions): Promise<CliConfig> {
+  const byDefault = file === undefined;
+  const path = file ?? (existsSync(DEFAULT_CONFIG_FILE) ? DEFAULT_CONFIG_FILE : null);
+  if (path === null) return { config: {}, file: null, byDefault };
+  const config = await loadConfig(path, {
     strict: options.strict === true,
     onWarning: (text) => options.warn(`warning: ${text}`),
   });
+  return { config, file: path, byDefault };
 }

@@ -20,7 +20,10 @@ import { loadCliConfig } from './load-config.js';
 declare const SWITCHBOARD_VERSION: string;
 
 const configOption = () =>
-  new Option('-c, --config <file>', 'a switchboard.toml ([models] keys) or JSON config file');
+  new Option(
+    '-c, --config <file>',
+    'a switchboard.toml ([models] keys) or JSON config file (default: ./switchboard.toml when there is one)',
+  );
 const strictOption = () =>
   new Option('--strict', 'make config warnings (unknown keys, keys outside [models]) errors, exit 2');
 const jsonOption = () => new Option('--json', 'print machine-readable JSON on stdout');
@@ -32,11 +35,12 @@ interface ConfigOptions {
 
 /** Builds the `switchboard` command tree; errors propagate to the caller, which decides the exit code. */
 export function createProgram(io: Io): Command {
-  const config = (options: ConfigOptions) =>
+  const loaded = (options: ConfigOptions) =>
     loadCliConfig(options.config, {
       strict: options.strict,
       warn: (text) => io.stderr(`switchboard: ${text}\n`),
     });
+  const config = async (options: ConfigOptions) => (await loaded(options)).config;
 
   const program = new Command('switchboard')
     .description('Resolve the chat endpoint, adapt its quirks, and know what every call cost.')
@@ -68,7 +72,7 @@ export function createProgram(io: Io): Command {
     .addOption(strictOption())
     .addOption(jsonOption())
     .action(async (options: ConfigOptions & { json?: boolean }) => {
-      resolveCommand(io, await config(options), options);
+      resolveCommand(io, await loaded(options), options);
     });
 
   program

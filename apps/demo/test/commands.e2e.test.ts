@@ -53,20 +53,42 @@ describe('switchboard resolve', () => {
     expect(run.stderr).not.toContain('--config');
   });
 
-  it('mentions --config when a switchboard.toml sits unread in the working directory', async () => {
+  it('reads ./switchboard.toml by default, as loadConfig() does, and says so', async () => {
     const project = join(directory.path, 'with-toml');
     await mkdir(project, { recursive: true });
     await writeFile(join(project, 'switchboard.toml'), '[models]\nchat_base_url = "http://127.0.0.1:9"\n');
     const run = await runCli(['resolve'], {}, '', project);
-    expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(
-      /^switchboard: no chat endpoint: .*; a switchboard\.toml is in this folder but was not read: pass --config switchboard\.toml\n$/,
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(
+      /^resolved by rule: configured\nconfig: switchboard\.toml \(read by default from the working directory\)\n/,
     );
-    const read = await runCli(['resolve', '--json', '--config', 'switchboard.toml'], {}, '', project);
-    expect(JSON.parse(read.stdout).endpoint).toMatchObject({
-      provider: 'custom',
-      baseUrl: 'http://127.0.0.1:9',
+    const json = await runCli(['resolve', '--json'], {}, '', project);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      rule: 'configured',
+      config: 'switchboard.toml',
+      endpoint: { provider: 'custom', baseUrl: 'http://127.0.0.1:9' },
     });
+    const named = await runCli(['resolve', '--config', 'switchboard.toml'], {}, '', project);
+    expect(named.stdout).toContain('\nconfig: switchboard.toml\n');
+    const none = await runCli(['resolve', '--json'], { PRIMARY_API_KEY: 'k' });
+    expect(JSON.parse(none.stdout)).toMatchObject({ rule: 'primary', config: null });
+  });
+
+  it('holds the default file to the same checks as --config: a typo in it is warned about, a bad value exits 2', async () => {
+    const project = join(directory.path, 'with-bad-toml');
+    await mkdir(project, { recursive: true });
+    await writeFile(join(project, 'switchboard.toml'), '[models]\nthinkng = true\n');
+    const warned = await runCli(['resolve'], { PRIMARY_API_KEY: 'k' }, '', project);
+    expect(warned.code).toBe(0);
+    expect(warned.stderr).toBe(
+      'switchboard: warning: switchboard.toml: models.thinkng: unknown key, did you mean "thinking"?\n',
+    );
+    await writeFile(join(project, 'switchboard.toml'), '[models]\nthinking = "yes"\n');
+    const refused = await runCli(['chat', 'hello'], { PRIMARY_API_KEY: 'k' }, '', project);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toBe(
+      'switchboard: switchboard.toml: models.thinking: expected boolean, got string\n',
+    );
   });
 });
 
@@ -151,6 +173,16 @@ describe('switchboard chat and models against the emulator', () => {
     const run = await runCli(['models'], env());
     expect(run.code).toBe(0);
     expect(run.stdout.trim().split('\n')).toEqual(['primary-flash', 'primary-v4-pro']);
+  });
+
+  it('refuses to list models of the scripted client as bad input (exit 2), not as a failed call', async () => {
+    const run = await runCli(['models'], { SWITCHBOARD_CLIENT: 'scripted' });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      "switchboard: SWITCHBOARD_CLIENT selects the scripted client, which has no model listing: unset it to list a provider's models\n",
+    );
+    const json = await runCli(['models', '--json'], { SWITCHBOARD_CLIENT: 'scripted' });
+    expect(JSON.parse(json.stdout)).toMatchObject({ error: { exitCode: 2 } });
   });
 });
 

@@ -74,6 +74,9 @@ describe('--help', () => {
       'GATEWAY_BASE_URL',
       'SWITCHBOARD_CLIENT',
       'SWITCHBOARD_ALLOW_INSECURE_HTTP',
+      'SWITCHBOARD_CASSETTE',
+      'SWITCHBOARD_CASSETTE_PATH',
+      'OTEL_SEMCONV_STABILITY_OPT_IN',
       'NO_COLOR',
     ]) {
       expect(run.stdout).toContain(name);

@@ -1,3 +1,4 @@
+import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { request } from '../../test/support/test-support.js';
 import { CLI_USAGE, runCli } from './run-cli.js';
@@ -68,6 +69,22 @@ describe('runCli', () => {
       const { stderr, running } = run(['--flavor', 'other']);
       expect(await running).toBe(2);
       expect(stderr.text()).toContain("--flavor must be primary or gateway, got 'other'");
+    });
+
+    it('exits 1 on a port in use, naming the address and why in one line, with no stack', async () => {
+      const busy = createServer();
+      await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+      try {
+        const port = (busy.address() as { port: number }).port;
+        const { stdout, stderr, running } = run(['--port', String(port)]);
+        expect(await running).toBe(1);
+        expect(stdout.text()).toBe('');
+        expect(stderr.text()).toBe(
+          `switchboard-emulator: cannot listen on 127.0.0.1:${port}: the port is already in use (pick another with --port, or --port 0 for any free one) (EADDRINUSE)\n`,
+        );
+      } finally {
+        await new Promise((resolve) => busy.close(resolve));
+      }
     });
 
     it('exits 2 on an empty key', async () => {

@@ -27,10 +27,27 @@ Options:
   --help       print this help
 `;
 
+/** Why listening failed, in one line: the address and the system's reason (`EADDRINUSE`, ...), no stack. */
+function listenFailure(error: unknown, host: string, port: number): string {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  const reasons: Record<string, string> = {
+    EADDRINUSE: 'the port is already in use (pick another with --port, or --port 0 for any free one)',
+    EACCES: 'permission denied (ports below 1024 need privileges)',
+    EADDRNOTAVAIL: "the address is not one of this machine's",
+    ENOTFOUND: 'no such host',
+  };
+  const where = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const reason =
+    (code === undefined ? undefined : reasons[code]) ??
+    (error instanceof Error ? error.message : String(error));
+  return `cannot listen on ${where}: ${reason}${code === undefined ? '' : ` (${code})`}`;
+}
+
 /**
  * Runs the `switchboard-emulator` command line: starts an emulator, prints its
  * address (never the key), and keeps it running until `signal` aborts, then
- * closes it. Resolves to the exit code: 0, or 2 for bad arguments.
+ * closes it. Resolves to the exit code: 0; 1 when it cannot listen (a port in
+ * use: one line naming the address and why, no stack); 2 for bad arguments.
  */
 export async function runCli(argv: readonly string[], options: CliOptions = {}): Promise<number> {
   const stdout = options.stdout ?? process.stdout;
@@ -82,13 +99,19 @@ export async function runCli(argv: readonly string[], options: CliOptions = {}):
     return 2;
   }
   if (options.signal?.aborted === true) return 0;
-  const emulator = await startEmulator({
-    port,
-    ...(values.host === undefined ? {} : { host: values.host }),
-    ...(values.key === undefined ? {} : { key: values.key }),
-    flavor,
-    strictFields: values['strict-fields'] === true,
-  });
+  let emulator: Awaited<ReturnType<typeof startEmulator>>;
+  try {
+    emulator = await startEmulator({
+      port,
+      ...(values.host === undefined ? {} : { host: values.host }),
+      ...(values.key === undefined ? {} : { key: values.key }),
+      flavor,
+      strictFields: values['strict-fields'] === true,
+    });
+  } catch (error) {
+    stderr.write(`switchboard-emulator: ${listenFailure(error, values.host ?? '127.0.0.1', port)}\n`);
+    return 1;
+  }
   const keyNote = values.key === undefined ? '' : ' (API key required)';
   const flavorNote = flavor === 'gateway' ? ' (gateway flavour)' : '';
   const strictNote = values['strict-fields'] === true ? ' (strict fields)' : '';
