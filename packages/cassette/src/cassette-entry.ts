@@ -16,6 +16,11 @@ export interface RecordedEndpoint {
 export interface CassetteHeader {
   /** The format version, {@link CASSETTE_VERSION}. */
   readonly cassette: number;
+  /**
+   * The record run that wrote the file (every process and resolution of one run
+   * appends to it; a new run replaces it). Absent in cassettes of older versions.
+   */
+  readonly run?: string;
   /** Where the calls went, when the recorder was told (resolveChatEndpoint tells it). */
   readonly endpoint: RecordedEndpoint | null;
 }
@@ -67,8 +72,14 @@ export type RecordedReply = RecordedBody | RecordedStream | RecordedFailure;
 
 /** One raw call of a cassette, one line of its file. */
 export interface CassetteEntry {
-  /** 1-based position in the cassette. */
+  /** 1-based position in the cassette, counted when it is read (older cassettes also stored it). */
   readonly call: number;
+  /** The record run that wrote the line: always the header's (absent in cassettes of older versions). */
+  readonly run?: string;
+  /** The process (pid, thread and a random suffix) that recorded the call. */
+  readonly process?: string;
+  /** The call's 1-based number among the calls its process wrote to this file, in file order. */
+  readonly seq?: number;
   /** The match hash of `request` (see `requestHash`). */
   readonly match: string;
   /** Whether a key was sent with the call; null when the recorder was not told. Never the key. */

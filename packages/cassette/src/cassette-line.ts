@@ -1,22 +1,23 @@
 import type { CassetteEntry, CassetteHeader } from './cassette-entry.js';
 import { CassetteSecretError } from './cassette-secret-error.js';
-import { keyFormIn } from './scrub-secrets.js';
-
-/** Credential shapes no cassette line may hold, with what they are called. */
-export const CREDENTIAL_SHAPES: ReadonlyArray<readonly [RegExp, string]> = [
-  [/\bBearer\s+(?!\[secret removed\])[A-Za-z0-9._~+/=-]{6,}/i, 'a bearer token'],
-  [/\bsk-[A-Za-z0-9_-]{8,}/, 'an sk-style key'],
-];
+import { expandEntry, findJsonSecrets, type JsonFinding } from './json-secrets.js';
+import type { SecretRules } from './secret-scan.js';
 
 /** The text of a cassette's header line (no newline). */
 export function headerLine(header: CassetteHeader): string {
-  return JSON.stringify({ cassette: header.cassette, endpoint: header.endpoint });
+  return JSON.stringify({
+    cassette: header.cassette,
+    ...(header.run === undefined ? {} : { run: header.run }),
+    endpoint: header.endpoint,
+  });
 }
 
 /** The text of one entry's line (no newline), its fields always in the same order. */
 export function entryLine(entry: CassetteEntry): string {
   return JSON.stringify({
-    call: entry.call,
+    ...(entry.run === undefined ? {} : { run: entry.run }),
+    process: entry.process,
+    seq: entry.seq,
     match: entry.match,
     key: entry.key,
     streamed: entry.streamed,
@@ -30,23 +31,36 @@ export function entryLine(entry: CassetteEntry): string {
 }
 
 /**
- * Refuses (throws {@link CassetteSecretError}) a line that would store the key in
- * any form `keyFormIn` knows, or a credential shape scrubbing should have removed.
+ * The secrets a cassette line holds, as a reader could decode them: every string
+ * unescaped, a stream's events parsed and their deltas joined per choice and
+ * field, base64, percent-encoded, HTML entities and hex (see `findJsonSecrets`).
+ * A line that is not JSON is scanned as text.
  */
-export function checkLine(path: string, where: string, text: string, key: string): void {
-  const form = keyFormIn(text, key);
-  if (form !== null) {
+export function lineSecrets(text: string, rules: SecretRules): JsonFinding[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(text) as unknown;
+  } catch {
+    value = [text];
+  }
+  return findJsonSecrets(expandEntry(value), rules);
+}
+
+/** What a finding says: `the API key (base64) at $.reply.body...`; never the secret. */
+export function describeFinding(finding: JsonFinding): string {
+  return `${finding.what} (${finding.form}) at ${finding.path}`;
+}
+
+/**
+ * Refuses (throws {@link CassetteSecretError}) a line that would store a secret
+ * of `rules` or a credential shape in any form a reader could decode.
+ */
+export function checkLine(path: string, where: string, text: string, rules: SecretRules): void {
+  const [finding] = lineSecrets(text, rules);
+  if (finding !== undefined) {
     throw new CassetteSecretError(
       path,
-      `refusing to write ${where} to the cassette ${path}: it would store the API key (${form}); nothing was written`,
+      `refusing to write ${where} to the cassette ${path}: it would store ${describeFinding(finding)}; nothing was written, and the call fails`,
     );
-  }
-  for (const [shape, name] of CREDENTIAL_SHAPES) {
-    if (shape.test(text)) {
-      throw new CassetteSecretError(
-        path,
-        `refusing to write ${where} to the cassette ${path}: it would store ${name}; nothing was written`,
-      );
-    }
   }
 }

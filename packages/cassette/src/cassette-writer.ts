@@ -1,65 +1,83 @@
-import { appendFileSync, statSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { CASSETTE_VERSION, type CassetteEntry, type RecordedEndpoint } from './cassette-entry.js';
+import { appendLine, openAppending, openRecording, processId } from './cassette-file.js';
 import { CassetteFormatError } from './cassette-format-error.js';
 import { checkLine, entryLine, headerLine } from './cassette-line.js';
-import { scrubSecrets } from './scrub-secrets.js';
+import { scrubJson } from './json-secrets.js';
+import type { SecretRules } from './secret-scan.js';
+
+/** What a writer is given for a call: everything but where the line sits. */
+export type EntryBody = Omit<CassetteEntry, 'call' | 'run' | 'process' | 'seq'>;
 
 /**
- * Writes a cassette: one line per call, appended as each call ends; every line
- * is checked for the key first and refused (nothing written) when it holds it.
+ * Writes a cassette: one whole line per call, appended (`O_APPEND`) as each call
+ * ends, by any number of recorders in any number of processes. Every line is
+ * checked for secrets first and refused (nothing written) when it holds one.
  */
 export class CassetteWriter {
   readonly path: string;
-  readonly #key: string;
-  #next: number;
-  /** The header still to write, with the first call (which replaces the file); null once written or appending. */
-  #header: string | null;
+  readonly rules: SecretRules;
+  readonly #open: () => ReturnType<typeof openRecording>;
+  /** Calls written by this writer, counted locally (their place in the file is known only when it is read). */
+  #written = 0;
 
-  private constructor(path: string, key: string, next: number, header: string | null) {
+  private constructor(path: string, rules: SecretRules, open: () => ReturnType<typeof openRecording>) {
     this.path = path;
-    this.#key = key;
-    this.#next = next;
-    this.#header = header;
+    this.rules = rules;
+    this.#open = open;
   }
 
   /**
-   * A new cassette: its header is checked now and written with the first call,
-   * which replaces any existing file (a run that makes no call leaves it as it was).
+   * A recorder of run `run`: its header (checked now) is written by the first
+   * call of the run, which replaces a cassette of another run (a run that makes
+   * no call leaves the file as it was); later calls, of any process of the run, append.
    */
-  static create(path: string, key: string, endpoint: RecordedEndpoint | null): CassetteWriter {
+  static create(
+    path: string,
+    rules: SecretRules,
+    endpoint: RecordedEndpoint | null,
+    run: string,
+  ): CassetteWriter {
     const header = headerLine({
       cassette: CASSETTE_VERSION,
-      endpoint: endpoint === null ? null : scrubSecrets(endpoint, key),
+      run,
+      endpoint: endpoint === null ? null : scrubJson(endpoint, rules),
     });
-    checkLine(path, 'the header', header, key);
-    if (!statSync(dirname(path), { throwIfNoEntry: false })?.isDirectory()) {
+    checkLine(path, 'the header', header, rules);
+    if (!statSync(dirname(resolve(path)), { throwIfNoEntry: false })?.isDirectory()) {
       throw new CassetteFormatError(path, null, 'cannot record here: its folder does not exist');
     }
-    return new CassetteWriter(path, key, 1, header);
+    return new CassetteWriter(path, rules, () => openRecording(path, run, () => header));
   }
 
-  /** A writer that appends to an existing cassette holding `entries` calls. */
-  static append(path: string, key: string, entries: number): CassetteWriter {
-    return new CassetteWriter(path, key, entries + 1, null);
+  /** A writer that appends to an existing cassette, in its run (pass-through calls of a replay). */
+  static append(path: string, rules: SecretRules): CassetteWriter {
+    return new CassetteWriter(path, rules, () => openAppending(path));
   }
 
-  /** The key scrubbed from everything written (never shown). */
-  get key(): string {
-    return this.#key;
-  }
-
-  /** Numbers, checks and appends one call. @throws {CassetteSecretError} when the line would hold the key. */
-  write(entry: Omit<CassetteEntry, 'call'>): CassetteEntry {
-    const numbered: CassetteEntry = { call: this.#next, ...entry };
-    const line = entryLine(numbered);
-    checkLine(this.path, `call ${numbered.call}`, line, this.#key);
-    if (this.#header !== null) {
-      writeFileSync(this.path, `${this.#header}\n`);
-      this.#header = null;
-    }
-    appendFileSync(this.path, `${line}\n`);
-    this.#next += 1;
-    return JSON.parse(line) as CassetteEntry;
+  /**
+   * Checks and appends one call; returns it as written, numbered locally.
+   * @throws {CassetteSecretError} when the line would hold a secret (nothing is written).
+   * @throws {CassetteFormatError} when the file cannot be recorded to.
+   */
+  write(entry: EntryBody, calls: number): CassetteEntry {
+    const file = this.#open();
+    let written: CassetteEntry | null = null;
+    appendLine(file, (seq) => {
+      const numbered: CassetteEntry = {
+        call: calls + this.#written + 1,
+        ...(file.run === null ? {} : { run: file.run }),
+        process: processId(),
+        seq,
+        ...entry,
+      };
+      const line = entryLine(numbered);
+      checkLine(this.path, `call ${seq} of process ${numbered.process}`, line, this.rules);
+      written = numbered;
+      return line;
+    });
+    this.#written += 1;
+    return written as unknown as CassetteEntry;
   }
 }

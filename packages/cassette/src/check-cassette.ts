@@ -1,9 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { requestHash } from './canonical-json.js';
-import { CassetteFormatError } from './cassette-format-error.js';
-import { CREDENTIAL_SHAPES } from './cassette-line.js';
-import { parseCassette } from './read-cassette.js';
-import { keyFormIn } from './scrub-secrets.js';
+import { describeFinding, lineSecrets } from './cassette-line.js';
+import { type Cassette, readCassetteForCheck } from './read-cassette.js';
+import { secretRules } from './secret-scan.js';
 
 /** One thing wrong with a cassette file. */
 export interface CassetteProblem {
@@ -15,44 +13,77 @@ export interface CassetteProblem {
 
 /** Options of {@link checkCassette}. */
 export interface CheckCassetteOptions {
-  /** Keys that must not appear in any form (e.g. the values of the key variables in the environment). */
-  readonly keys?: readonly string[];
+  /**
+   * Values that must not appear in any form (e.g. the values of the key variables in the
+   * environment); each may be named (`the value of PRIMARY_API_KEY`). Values under 8
+   * characters are not secrets (a placeholder such as `replay`) and are ignored.
+   */
+  readonly keys?: ReadonlyArray<string | { readonly value: string; readonly name: string }>;
+}
+
+/** How many calls a cassette holds, and who recorded them. */
+export interface CassetteSummary {
+  /** Calls, all processes together. */
+  readonly calls: number;
+  /** The record run that wrote it, or null (a cassette of an older version). */
+  readonly run: string | null;
+  /** Each recording process with its calls, in the order they first appear (one unnamed process for older cassettes). */
+  readonly processes: ReadonlyArray<{ readonly process: string | null; readonly calls: number }>;
+}
+
+/** What a check found: the problems (none: the file is fit to commit) and what the file holds. */
+export interface CassetteExamination {
+  readonly problems: readonly CassetteProblem[];
+  readonly summary: CassetteSummary;
 }
 
 /**
- * Checks a cassette for a pre-commit hook: every line is readable as a cassette
- * line, every call's match hash is its request's, and no line holds one of
- * `keys` (as is or encoded) or a credential-shaped value.
+ * Checks a cassette for a pre-commit hook: every line readable as a cassette
+ * line; one record run (no line of another, no second header), no line cut
+ * short, each process's calls whole and in order; every call's match hash its
+ * request's; and no line holding one of `keys` or a credential shape in any form
+ * a reader could decode (JSON escapes, a stream's deltas joined, base64 at any
+ * offset, percent-encoding, HTML entities, hex).
  *
  * @throws {CassetteFormatError} when the file cannot be read as a cassette at all.
  */
-export function checkCassette(path: string, options: CheckCassetteOptions = {}): CassetteProblem[] {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new CassetteFormatError(path, null, `cannot read it (${(error as NodeJS.ErrnoException).code})`);
-  }
+export function examineCassette(path: string, options: CheckCassetteOptions = {}): CassetteExamination {
+  const rules = secretRules(options.keys ?? []);
   const problems: CassetteProblem[] = [];
-  const keys = (options.keys ?? []).filter((key) => key.trim().length >= 8);
-  text.split('\n').forEach((line, index) => {
-    for (const key of keys) {
-      const form = keyFormIn(line, key);
-      if (form !== null)
-        problems.push({ line: index + 1, message: `holds a key from the environment (${form})` });
-    }
-    for (const [shape, name] of CREDENTIAL_SHAPES) {
-      if (shape.test(line)) problems.push({ line: index + 1, message: `holds ${name}` });
-    }
+  const secrets: CassetteProblem[] = [];
+  const cassette = readCassetteForCheck(path, problems, (text, line) => {
+    for (const finding of lineSecrets(text, rules))
+      secrets.push({ line, message: `holds ${describeFinding(finding)}` });
   });
-  const cassette = parseCassette(path, text);
-  cassette.entries.forEach((entry) => {
+  for (const entry of cassette.entries) {
     if (requestHash(entry.request) !== entry.match) {
       problems.push({
         line: null,
         message: `call ${entry.call}: "match" is not the hash of its request (edited by hand? it is matched as the request now reads)`,
       });
     }
-  });
-  return problems;
+  }
+  const all = [...secrets, ...problems].sort(
+    (a, b) => (a.line ?? Number.MAX_SAFE_INTEGER) - (b.line ?? Number.MAX_SAFE_INTEGER),
+  );
+  return { problems: all, summary: summarizeCassette(cassette) };
+}
+
+/** The problems {@link examineCassette} finds: none when the cassette is fit to commit. */
+export function checkCassette(path: string, options: CheckCassetteOptions = {}): CassetteProblem[] {
+  return [...examineCassette(path, options).problems];
+}
+
+/** How many calls a cassette holds, per recording process. */
+export function summarizeCassette(cassette: Cassette): CassetteSummary {
+  const processes = new Map<string | null, number>();
+  for (const entry of cassette.entries) {
+    const name = entry.process ?? null;
+    processes.set(name, (processes.get(name) ?? 0) + 1);
+  }
+  return {
+    calls: cassette.entries.length,
+    run: cassette.header.run ?? null,
+    processes: [...processes].map(([process, calls]) => ({ process, calls })),
+  };
 }

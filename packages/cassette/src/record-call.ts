@@ -9,8 +9,9 @@ import type {
   RecordedStreamEvent,
 } from './cassette-entry.js';
 import type { CassetteWriter } from './cassette-writer.js';
+import { collapseEvents, expandEvents, scrubJson } from './json-secrets.js';
 import { recordedError } from './recorded-error.js';
-import { scrubSecrets, scrubText } from './scrub-secrets.js';
+import { type SecretRules, scrubString } from './secret-scan.js';
 import type { StreamEvent, StreamingTransport, TransportEventStream } from './transport-stream.js';
 import { wireBody } from './wire-body.js';
 
@@ -23,6 +24,8 @@ export interface RecordContext {
   readonly costModel: () => CostModel | null;
   /** Told of every entry written. */
   readonly onEntry?: (entry: CassetteEntry) => void;
+  /** How many calls the cassette held before this recorder's (pass-through numbering); default 0. */
+  readonly calls?: () => number;
 }
 
 /** Response headers a recorded stream keeps; every other header is dropped. */
@@ -36,12 +39,12 @@ class CallTrace {
   readonly attempts: RecordedAttempt[] = [];
   readonly request: TransportRequest;
   readonly #reports: boolean;
-  readonly #key: string;
+  readonly #rules: SecretRules;
   #open = false;
 
-  constructor(request: TransportRequest, reportsAttempts: boolean, key: string) {
+  constructor(request: TransportRequest, reportsAttempts: boolean, rules: SecretRules) {
     this.#reports = reportsAttempts;
-    this.#key = key;
+    this.#rules = rules;
     this.request = reportsAttempts
       ? {
           ...request,
@@ -73,7 +76,7 @@ class CallTrace {
   #push(failure: unknown | null): void {
     this.attempts.push({
       ms: this.elapsed(),
-      error: failure === null ? null : recordedError(failure, this.#key),
+      error: failure === null ? null : recordedError(failure, this.#rules),
     });
   }
 }
@@ -86,21 +89,35 @@ function write(
   reply: RecordedReply,
   usage: unknown,
 ): CassetteEntry {
-  const key = context.writer.key;
-  const body = scrubSecrets(wireBody(request, streamed), key);
-  const entry = context.writer.write({
-    match: requestHash(body),
-    key: context.keyPresent,
-    streamed,
-    request: body,
-    timeoutSeconds: request.timeoutSeconds,
-    attempts: trace.attempts,
-    reply: scrubSecrets(reply, key),
-    ms: trace.elapsed(),
-    pricing: pricingOf(context.costModel(), request.model, usage),
-  });
+  const rules = context.writer.rules;
+  const body = scrubJson(wireBody(request, streamed), rules);
+  const entry = context.writer.write(
+    {
+      match: requestHash(body),
+      key: context.keyPresent,
+      streamed,
+      request: body,
+      timeoutSeconds: request.timeoutSeconds,
+      attempts: scrubJson(trace.attempts, rules),
+      reply: scrubbedReply(reply, rules),
+      ms: trace.elapsed(),
+      pricing: scrubJson(pricingOf(context.costModel(), request.model, usage), rules),
+    },
+    context.calls?.() ?? 0,
+  );
   context.onEntry?.(entry);
   return entry;
+}
+
+/**
+ * A reply with every secret removed. A stream's events are scrubbed as a reader
+ * sees them: each JSON event parsed (and written back as standard JSON, so no
+ * escape hides anything), the deltas of each choice and field joined across events.
+ */
+function scrubbedReply(reply: RecordedReply, rules: SecretRules): RecordedReply {
+  if (!('events' in reply)) return scrubJson(reply, rules);
+  const scrubbed = scrubJson({ ...reply, events: expandEvents(reply.events) }, rules);
+  return { ...scrubbed, events: collapseEvents(scrubbed.events) as unknown as RecordedStreamEvent[] };
 }
 
 function recordsFailure(error: unknown, trace: CallTrace): boolean {
@@ -113,7 +130,7 @@ export async function recordPlainCall(
   transport: ChatTransport,
   request: TransportRequest,
 ): Promise<unknown> {
-  const trace = new CallTrace(request, transport.reportsAttempts === true, context.writer.key);
+  const trace = new CallTrace(request, transport.reportsAttempts === true, context.writer.rules);
   let body: unknown;
   try {
     body =
@@ -124,7 +141,7 @@ export async function recordPlainCall(
   } catch (error) {
     trace.end(error);
     if (recordsFailure(error, trace)) {
-      write(context, request, false, trace, { error: recordedError(error, context.writer.key) }, null);
+      write(context, request, false, trace, { error: recordedError(error, context.writer.rules) }, null);
     }
     throw error;
   }
@@ -143,55 +160,63 @@ export async function recordStreamCall(
   if (typeof transport.streamChatRaw !== 'function') {
     throw new TypeError('this transport cannot stream: it has no streamChatRaw(request) method');
   }
-  const trace = new CallTrace(request, transport.reportsAttempts === true, context.writer.key);
+  const trace = new CallTrace(request, transport.reportsAttempts === true, context.writer.rules);
   let stream: TransportEventStream;
   try {
     stream = await transport.streamChatRaw(trace.request);
   } catch (error) {
     trace.end(error);
     if (recordsFailure(error, trace)) {
-      write(context, request, true, trace, { error: recordedError(error, context.writer.key) }, null);
+      write(context, request, true, trace, { error: recordedError(error, context.writer.rules) }, null);
     }
     throw error;
   }
   trace.opened();
-  return new RecordingStream(stream, (events, end) => {
+  return new RecordingStream(stream, context.writer.rules, (events, end) => {
     write(
       context,
       request,
       true,
       trace,
-      { status: stream.status, headers: keptHeaders(stream.headers, context.writer.key), events, end },
+      { status: stream.status, headers: keptHeaders(stream.headers, context.writer.rules), events, end },
       usageOfEvents(events),
     );
   });
 }
 
-function keptHeaders(headers: Readonly<Record<string, string>>, key: string): Record<string, string> {
+function keptHeaders(headers: Readonly<Record<string, string>>, rules: SecretRules): Record<string, string> {
   const kept: Record<string, string> = {};
   for (const name of Object.keys(headers).sort()) {
     const lower = name.toLowerCase();
     if (HEADER_ALLOWLIST.has(lower) || lower.startsWith('x-ratelimit-')) {
-      kept[lower] = scrubText(String(headers[name]), key);
+      kept[lower] = scrubString(String(headers[name]), rules);
     }
   }
   return kept;
 }
 
-/** A stream passed through as it is, each event recorded with its delay; written once when it ends. */
+/**
+ * A stream passed through as it is, each event recorded with its delay. It is
+ * written when it ends: at its `[DONE]` event (before the reader gets it) or at
+ * its end. A refused write (a secret) fails the stream there, so the call fails
+ * as a plain call's does, instead of resolving with its line missing.
+ */
 class RecordingStream implements TransportEventStream {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
   readonly #inner: TransportEventStream;
   readonly #finish: (events: RecordedStreamEvent[], end: RecordedError | null) => void;
+  readonly #rules: SecretRules;
   readonly #events: RecordedStreamEvent[] = [];
   #finished = false;
 
   constructor(
     inner: TransportEventStream,
+    rules: SecretRules,
     finish: (events: RecordedStreamEvent[], end: RecordedError | null) => void,
   ) {
     this.#inner = inner;
+    this.#rules = rules;
     this.status = inner.status;
     this.headers = inner.headers;
     this.#finish = finish;
@@ -199,26 +224,35 @@ class RecordingStream implements TransportEventStream {
 
   close(failure?: unknown): void {
     this.#inner.close(failure);
-    this.#end(null);
+    try {
+      this.#end(null);
+    } catch {
+      // Closed before its end (the caller broke it off): the call already fails, a refused line with it.
+    }
   }
 
   async *[Symbol.asyncIterator](): AsyncIterator<StreamEvent> {
     let last = performance.now();
+    let failure: unknown = null;
     try {
       for await (const event of this.#inner) {
         const now = performance.now();
-        this.#events.push({ ms: Math.round(now - last), ...event });
+        if (!this.#finished) this.#events.push({ ms: Math.round(now - last), ...event });
         last = now;
+        // The reply is whole at [DONE]: written now, so a refusal still reaches the reader.
+        if ('data' in event && event.data === '[DONE]') this.#end(null);
         yield event;
       }
     } catch (error) {
-      this.#end(recordedError(error, ''));
+      failure = error;
+      this.#end(recordedError(error, this.#rules));
       throw error;
     } finally {
-      this.#end(null);
+      if (failure === null) this.#end(null);
     }
   }
 
+  /** Writes the recording once; throws what the write threw (a refused line). */
   #end(end: RecordedError | null): void {
     if (this.#finished) return;
     this.#finished = true;

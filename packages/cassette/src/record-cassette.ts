@@ -1,8 +1,11 @@
 import type { ChatTransport, CostModel, TransportRequest } from '@switchboard/adapter';
 import type { RecordedEndpoint } from './cassette-entry.js';
+import { defaultRunId } from './cassette-file.js';
 import { CassetteWriter } from './cassette-writer.js';
+import { hasControlCharacter } from './control-characters.js';
 import { messageOf } from './message-of.js';
 import { type RecordContext, recordPlainCall, recordStreamCall } from './record-call.js';
+import { environmentSecrets, secretRules } from './secret-scan.js';
 import type { StreamingTransport, TransportEventStream } from './transport-stream.js';
 
 /** Options of {@link recordCassette}. */
@@ -18,13 +21,29 @@ export interface RecordCassetteOptions {
   endpoint?: RecordedEndpoint | null;
   /** Prices each reply as the adapter will (the endpoint); the cassette carries the pricing. Default none. */
   costModel?: CostModel | null;
+  /**
+   * The record run this recorder belongs to: recorders of one run (any process,
+   * any resolution) append to the same file; the first call of a new run replaces
+   * a cassette of another run, once. Default: `SWITCHBOARD_CASSETTE_RUN`, else the
+   * process group of the command that started the process (a test runner's workers share it).
+   */
+  run?: string;
+  /**
+   * More values to remove, besides the key and the values of the environment's
+   * secret variables (`*API_KEY`, `*_TOKEN`, `*_SECRET`, `*_PASSWORD`...).
+   */
+  secrets?: readonly string[];
+  /** The environment whose secret variables are removed too. Default `process.env`. */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 /**
- * A transport that makes every call through `transport` and records it to a
- * new cassette at `path` (an existing file is replaced): the normalised request,
- * every attempt, the reply as it arrived (a stream: each event with its delay)
- * and how it was priced, one JSON line per call, as each call ends.
+ * A transport that makes every call through `transport` and records it to the
+ * cassette at `path`: the normalised request, every attempt, the reply as it
+ * arrived (a stream: each event with its delay) and how it was priced, one JSON
+ * line per call appended as each call ends. Every recorder of one run (see
+ * `options.run`), in this process or another, appends to the same file; a
+ * cassette of another run is replaced by the run's first call.
  */
 export function recordCassette(
   path: string,
@@ -38,7 +57,19 @@ export function recordCassette(
   const apiKey = options.apiKey;
   if (apiKey !== undefined && typeof apiKey !== 'string')
     throw new TypeError('options.apiKey must be a string');
-  const writer = CassetteWriter.create(path, apiKey ?? '', options.endpoint ?? null);
+  const env = options.env ?? process.env;
+  const run = options.run ?? defaultRunId(env);
+  if (typeof run !== 'string' || run.trim() === '' || run.length > 200 || hasControlCharacter(run)) {
+    throw new TypeError(
+      'options.run must be a non-empty string of at most 200 characters, without control characters',
+    );
+  }
+  const rules = secretRules([
+    ...(apiKey === undefined ? [] : [apiKey]),
+    ...(options.secrets ?? []).map((value) => ({ value, name: 'a secret of options.secrets' })),
+    ...environmentSecrets(env),
+  ]);
+  const writer = CassetteWriter.create(path, rules, options.endpoint ?? null, run);
   const costModel = options.costModel ?? null;
   return new RecordingTransport(transport, {
     writer,

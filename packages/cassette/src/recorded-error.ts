@@ -1,24 +1,24 @@
 import { ChatError, ModelRejectedError } from '@switchboard/adapter';
 import type { RecordedError } from './cassette-entry.js';
-import { scrubText } from './scrub-secrets.js';
+import { type SecretRules, scrubString } from './secret-scan.js';
 
 /** A failure as a cassette keeps it: a `ChatError`'s kind, status, message and retry facts, secrets removed. */
-export function recordedError(error: unknown, key: string): RecordedError {
+export function recordedError(error: unknown, rules: SecretRules): RecordedError {
   if (!ChatError.isInstance(error)) {
     // A transport that fails with something else failed without saying how (as the adapter records it).
     const message = error instanceof Error ? error.message : String(error);
-    return { kind: 'connection', status: null, message: scrubText(message, key), retryable: true };
+    return { kind: 'connection', status: null, message: scrubString(message, rules), retryable: true };
   }
   const recorded: { -readonly [K in keyof RecordedError]: RecordedError[K] } = {
     kind: error.kind,
     status: error.status,
-    message: scrubText(error.message, key),
+    message: scrubString(error.message, rules),
     retryable: error.retryable,
   };
   if (error.retryAfterSeconds !== undefined) recorded.retryAfterSeconds = error.retryAfterSeconds;
   if (ModelRejectedError.isInstance(error)) {
-    recorded.model = scrubText(error.model, key);
-    recorded.supportedModels = [...error.supportedModels];
+    recorded.model = scrubString(error.model, rules);
+    recorded.supportedModels = error.supportedModels.map((model) => scrubString(model, rules));
   }
   return recorded;
 }

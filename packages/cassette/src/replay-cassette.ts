@@ -1,3 +1,5 @@
+import { lstatSync } from 'node:fs';
+import { resolve } from 'node:path';
 import {
   ChatError,
   type ChatTransport,
@@ -8,11 +10,12 @@ import {
 import type { CassetteEntry, RecordedEndpoint, RecordedStream } from './cassette-entry.js';
 import { CassetteWriter } from './cassette-writer.js';
 import { messageOf } from './message-of.js';
-import { readCassette } from './read-cassette.js';
+import { type Cassette, readCassette } from './read-cassette.js';
 import { type RecordContext, recordPlainCall, recordStreamCall } from './record-call.js';
 import { replayedError } from './recorded-error.js';
 import { isFailure, isStream } from './recorded-reply-kind.js';
 import { ReplayState } from './replay-state.js';
+import { environmentSecrets, secretRules } from './secret-scan.js';
 import type { StreamEvent, StreamingTransport, TransportEventStream } from './transport-stream.js';
 
 /** Options of {@link replayCassette}. */
@@ -27,11 +30,22 @@ export interface ReplayCassetteOptions {
   /** `fast` (default): replies at once. `recorded`: each attempt, reply and stream event after its recorded delay. */
   timing?: 'recorded' | 'fast';
   /**
-   * The key the code would send, any value: removed from requests before they
-   * are matched, and whether it is empty must be as recorded (a cassette recorded
-   * with a key does not answer a call without one). Default: presence not checked.
+   * The key the code would send, any value (`replay` will do): only whether it
+   * is empty is compared with the recording (a cassette recorded with a key does
+   * not answer a call without one). Its value never changes a request before it
+   * is matched. Default: presence not checked.
    */
   apiKey?: string;
+  /**
+   * `own` (default): this transport replays the cassette from its first call.
+   * `process`: every replay of the same file in this process with `process`
+   * shares one progress, so identical requests made through several resolutions
+   * (one per test, say) get their recordings in recorded order, as they were
+   * recorded; a request made more often than recorded starts over from its first
+   * recording (a second session in the process replays like the first) instead
+   * of missing. `resolveChatEndpoint` replays this way.
+   */
+  progress?: 'own' | 'process';
 }
 
 /**
@@ -58,22 +72,54 @@ export function replayCassette(path: string, options: ReplayCassetteOptions = {}
   if (options.apiKey !== undefined && typeof options.apiKey !== 'string') {
     throw new TypeError('options.apiKey must be a string');
   }
-  const cassette = readCassette(path);
-  const state = new ReplayState(cassette, options.apiKey);
+  const progress = options.progress ?? 'own';
+  if (progress !== 'own' && progress !== 'process') {
+    throw new TypeError(`options.progress must be 'own' or 'process', got ${String(progress)}`);
+  }
+  const { cassette, identity } = readShared(path);
+  const state = new ReplayState(cassette, options.apiKey, progress === 'process' ? identity : null);
   const shared: Shared = { state, timing, fallback: null, passthrough: null };
   if (mode === 'passthrough') {
     const key = options.apiKey ?? '';
+    const rules = secretRules([key, ...environmentSecrets(process.env)]);
     shared.passthrough = {
       transport: options.transport as ChatTransport,
       context: {
-        writer: CassetteWriter.append(path, key, cassette.entries.length),
+        writer: CassetteWriter.append(path, rules),
         keyPresent: options.apiKey === undefined ? null : key !== '',
         costModel: () => shared.fallback,
         onEntry: (entry) => state.appended(entry),
+        calls: () => cassette.entries.length,
       },
     };
   }
   return new ReplayTransport(shared, cassette.header.endpoint);
+}
+
+const READ = Symbol.for('switchboard.cassette.read');
+
+/**
+ * The cassette at `path`, read once per process while the file stays the same
+ * (several resolutions replaying one cassette share it), with the file's identity.
+ */
+function readShared(path: string): { cassette: Cassette; identity: string } {
+  const stats = lstatSync(path, { throwIfNoEntry: false });
+  const cassetteOf = (): Cassette => readCassette(path);
+  if (stats === undefined || !stats.isFile())
+    return { cassette: cassetteOf(), identity: `${resolve(path)}:unread` };
+  const identity = `${resolve(path)}:${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}`;
+  const holder = process as unknown as Record<symbol, Map<string, Cassette> | undefined>;
+  let cache = holder[READ];
+  if (cache === undefined) {
+    cache = new Map();
+    holder[READ] = cache;
+  }
+  const cached = cache.get(identity);
+  if (cached !== undefined && cached.path === path) return { cassette: cached, identity };
+  const cassette = cassetteOf();
+  if (cache.size >= 8) cache.delete(cache.keys().next().value as string);
+  cache.set(identity, cassette);
+  return { cassette, identity };
 }
 
 interface Shared {
@@ -280,9 +326,13 @@ function abortedError(signal: AbortSignal): ChatError {
   });
 }
 
-/** Waits, ended early (rejected `aborted`) by the signal. */
-function pause(milliseconds: number, signal: AbortSignal | undefined): Promise<void> {
-  if (milliseconds <= 0) return Promise.resolve();
+/** The longest replay waits for one recorded delay: a cassette is a file from someone else. */
+const MAX_PAUSE_MS = 60_000;
+
+/** Waits (at most {@link MAX_PAUSE_MS}), ended early (rejected `aborted`) by the signal. */
+function pause(recorded: number, signal: AbortSignal | undefined): Promise<void> {
+  const milliseconds = Math.min(recorded, MAX_PAUSE_MS);
+  if (!(milliseconds > 0)) return Promise.resolve();
   return new Promise((resolve, reject) => {
     const onAbort = (): void => {
       clearTimeout(timer);

@@ -4,10 +4,43 @@ import { requestHash } from './canonical-json.js';
 import type { CassetteEntry } from './cassette-entry.js';
 import { CassetteMissError } from './cassette-miss-error.js';
 import { describeDifference, jsonDifferences } from './json-differences.js';
+import { scrubJson } from './json-secrets.js';
 import type { Cassette } from './read-cassette.js';
 import { isStream } from './recorded-reply-kind.js';
-import { scrubSecrets } from './scrub-secrets.js';
+import { type SecretRules, secretRules } from './secret-scan.js';
 import { wireBody } from './wire-body.js';
+
+/** Credential shapes only: what every request is scrubbed of before it is matched. */
+const SHAPES_ONLY = secretRules([]);
+
+/** What the replays of one cassette in one process share: which calls were taken, and from which recording processes. */
+interface Consumption {
+  readonly used: Set<number>;
+  /** The recording processes whose calls this process took: preferred among identical requests. */
+  readonly affinity: Set<string>;
+}
+
+const CONSUMPTION = Symbol.for('switchboard.cassette.replays');
+
+/**
+ * The consumption of this cassette file in this process, shared by every replay
+ * of it (several resolutions replay identical requests in recorded order, not
+ * each from the first); a file changed since is a new one.
+ */
+function consumptionOf(identity: string): Consumption {
+  const holder = process as unknown as Record<symbol, Map<string, Consumption> | undefined>;
+  let map = holder[CONSUMPTION];
+  if (map === undefined) {
+    map = new Map();
+    holder[CONSUMPTION] = map;
+  }
+  let consumption = map.get(identity);
+  if (consumption === undefined) {
+    consumption = { used: new Set(), affinity: new Set() };
+    map.set(identity, consumption);
+  }
+  return consumption;
+}
 
 const SHOWN_DIFFERENCES = 8;
 
@@ -16,33 +49,79 @@ export class ReplayState {
   readonly path: string;
   /** The key in use ('' none), or undefined when replay was not told (presence then not checked). Never shown. */
   readonly #key: string | undefined;
+  /** The key as a secret (when long enough to be one): for a second try at matching, and for messages. */
+  readonly #keyRules: SecretRules | null;
   readonly #entries: CassetteEntry[];
   readonly #byHash = new Map<string, CassetteEntry[]>();
-  readonly #used = new Set<number>();
+  readonly #used: Set<number>;
+  readonly #affinity: Set<string>;
+  /** Whether the progress is shared by every replay of the file in this process. */
+  readonly #shared: boolean;
   readonly #pricing = new Map<string, Record<string, unknown>[]>();
 
-  constructor(cassette: Cassette, key: string | undefined) {
+  /** @param identity the file as read (path, inode, size, time): replays of the same file in a process share their progress. */
+  constructor(cassette: Cassette, key: string | undefined, identity: string | null = null) {
     this.path = cassette.path;
     this.#key = key;
+    const rules = secretRules(key === undefined ? [] : [key]);
+    this.#keyRules = rules.keys.length > 0 ? rules : null;
     this.#entries = [...cassette.entries];
     for (const entry of this.#entries) this.#index(entry);
+    const consumption =
+      identity === null ? { used: new Set<number>(), affinity: new Set<string>() } : consumptionOf(identity);
+    this.#shared = identity !== null;
+    this.#used = consumption.used;
+    this.#affinity = consumption.affinity;
   }
 
-  /** The normalised, scrubbed body of a request, as recorded ones are kept. */
+  /**
+   * The normalised body of a request, scrubbed of credential shapes as recorded
+   * ones are. Never of the key in use: its value (a placeholder such as `replay`)
+   * is not compared and must not change the request.
+   */
   bodyOf(request: TransportRequest, streamed: boolean): Record<string, unknown> {
-    return scrubSecrets(wireBody(request, streamed), this.#key ?? '');
+    return scrubJson(wireBody(request, streamed), SHAPES_ONLY);
   }
 
-  /** The first unreplayed recording of this request, taken; or null. */
+  /** The body as shown in a miss: with the key removed too, when it is long enough to be a secret. */
+  #shownBody(request: TransportRequest, streamed: boolean): Record<string, unknown> {
+    const body = this.bodyOf(request, streamed);
+    return this.#keyRules === null ? body : scrubJson(body, this.#keyRules);
+  }
+
+  /**
+   * The first unreplayed recording of this request, taken; or null. Among
+   * identical requests, one recorded by a process this process already took
+   * calls from comes first (workers replay what they recorded), else the first
+   * in file order. A request that holds the key itself (recorded with it removed)
+   * is matched with it removed when it matches nothing as it is.
+   */
   take(request: TransportRequest, streamed: boolean): CassetteEntry | null {
     const body = this.bodyOf(request, streamed);
-    const entry = (this.#byHash.get(requestHash(body)) ?? []).find(
-      (candidate) => !this.#used.has(candidate.call) && this.#keyFits(candidate),
-    );
+    let entry = this.#pick(requestHash(body));
+    if (entry === undefined && this.#keyRules !== null) {
+      entry = this.#pick(requestHash(scrubJson(body, this.#keyRules)));
+    }
     if (entry === undefined) return null;
     this.#used.add(entry.call);
+    if (entry.process !== undefined) this.#affinity.add(entry.process);
     if (entry.pricing !== null) this.#queuePricing(request.model, entry);
     return entry;
+  }
+
+  #pick(hash: string): CassetteEntry | undefined {
+    const fitting = (this.#byHash.get(hash) ?? []).filter((candidate) => this.#keyFits(candidate));
+    let left = fitting.filter((candidate) => !this.#used.has(candidate.call));
+    if (left.length === 0 && this.#shared && fitting.length > 0) {
+      // Shared progress: a request made more often in this process than recorded (a second session
+      // replaying the same calls) starts over from its first recording.
+      for (const candidate of fitting) this.#used.delete(candidate.call);
+      left = fitting;
+    }
+    return (
+      left.find((candidate) => candidate.process !== undefined && this.#affinity.has(candidate.process)) ??
+      left[0]
+    );
   }
 
   /** An entry appended by pass-through: known from now on, already replayed. */
@@ -64,7 +143,7 @@ export class ReplayState {
 
   /** The error for a request with no recording left: the nearest recorded request and how this one differs. */
   miss(request: TransportRequest, streamed: boolean): CassetteMissError {
-    const body = this.bodyOf(request, streamed);
+    const body = this.#shownBody(request, streamed);
     const hash = requestHash(body);
     const same = this.#byHash.get(hash) ?? [];
     const head = `no recording in the cassette ${this.path} answers this request (model ${JSON.stringify(body.model)}, ${request.messages.length} messages${streamed ? ', streamed' : ''}); nothing was sent`;

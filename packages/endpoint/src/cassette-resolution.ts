@@ -64,6 +64,8 @@ function wrapped(
     mode: cassette.misses ?? 'strict',
     timing: cassette.timing ?? 'fast',
     apiKey: route.apiKey,
+    // Resolutions of one process (one per test, say) share the cassette's progress, as they shared it recording.
+    progress: 'process',
     ...(cassette.misses === 'passthrough' ? { transport: route.transport } : {}),
   });
   const recorded = recordedEndpoint(replay.endpoint, endpoint);

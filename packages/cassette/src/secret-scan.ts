@@ -1,0 +1,199 @@
+import { forEachView } from './secret-views.js';
+
+/** What a secret is replaced with in a cassette. */
+export const SECRET_MARKER = '[secret removed]';
+
+/**
+ * The shortest value treated as a secret by value: shorter ones (a placeholder
+ * such as `replay`, `k` or `x`) cannot be told from ordinary text, and no
+ * provider issues keys that short. Credential shapes are removed whatever the key.
+ */
+export const MIN_SECRET_LENGTH = 8;
+
+const NOT_MARKER = '(?!\\[secret removed\\])';
+
+/**
+ * A token of these characters that looks like a secret rather than a word: at
+ * least 8 of them with a digit among them, or at least 20 ("Bearer tokens" stays).
+ */
+function token(characters: string): string {
+  return `(?=[${characters}]*\\d)[${characters}]{8,}|[${characters}]{20,}`;
+}
+
+/**
+ * Shapes of credentials removed whatever key is in use, each with a `secret`
+ * group (what is removed) and a name (what a refusal or a check says).
+ */
+export const CREDENTIAL_SHAPES: ReadonlyArray<readonly [RegExp, string]> = [
+  [
+    new RegExp(`\\b(?:Bearer|Basic)\\s+${NOT_MARKER}(?<secret>${token('A-Za-z0-9._~+/=-')})`, 'gid'),
+    'a bearer token',
+  ],
+  [/(?<secret>\b(?:sk-|sk_live_|sk_test_|rk_live_|rk_test_)[A-Za-z0-9_-]{8,})/dg, 'an sk-style key'],
+  [/(?<secret>\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}))/dg, 'a GitHub token'],
+  [/(?<secret>\bxox[abposr]-[A-Za-z0-9-]{10,})/dg, 'a Slack token'],
+  [/(?<secret>\b(?:AKIA|ASIA)[0-9A-Z]{16})\b/dg, 'an AWS access key'],
+  [/(?<secret>\bAIza[0-9A-Za-z_-]{30,})/dg, 'a Google API key'],
+  [/(?<secret>\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,})/dg, 'a JSON web token'],
+  [
+    /(?<secret>-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$))/dg,
+    'a private key',
+  ],
+  [
+    new RegExp(`\\b[a-z][a-z0-9+.-]*:\\/\\/${NOT_MARKER}(?<secret>[^\\s/?#@"'<>]+)@`, 'gid'),
+    'the userinfo of a URL',
+  ],
+  [
+    new RegExp(
+      `[?&;](?:api[_-]?key|apikey|key|token|access[_-]?token|auth|password|passwd|secret|client[_-]?secret|sig|signature)=${NOT_MARKER}(?<secret>[^&#\\s"'<>]+)`,
+      'gid',
+    ),
+    'a key-like query parameter',
+  ],
+  [
+    new RegExp(
+      `\\b(?:x-api-key|api-key|x-goog-api-key|authorization)["']?\\s*[:=]\\s*["']?${NOT_MARKER}(?:(?:Bearer|Basic)\\s+)?${NOT_MARKER}(?<secret>${token('^\\s"\',;&<>')})`,
+      'gid',
+    ),
+    'an API key header',
+  ],
+];
+
+/** What to look for: the keys in use (values of at least {@link MIN_SECRET_LENGTH}), and every credential shape. */
+export interface SecretRules {
+  /** The secret values, each with a name a finding says (`the API key`); never shown. */
+  readonly keys: ReadonlyArray<{ readonly value: string; readonly name: string }>;
+}
+
+/** The rules for these keys: values too short to be secrets, and repeats, are left out. */
+export function secretRules(keys: ReadonlyArray<string | { value: string; name: string }>): SecretRules {
+  const seen = new Set<string>();
+  const kept: Array<{ value: string; name: string }> = [];
+  for (const key of keys) {
+    const entry = typeof key === 'string' ? { value: key, name: 'the API key' } : key;
+    if (typeof entry.value !== 'string' || entry.value.trim().length < MIN_SECRET_LENGTH) continue;
+    if (seen.has(entry.value)) continue;
+    seen.add(entry.value);
+    kept.push(entry);
+  }
+  return { keys: kept };
+}
+
+/** One secret found in a text: the source range to remove, what it is and in which form it showed. */
+export interface Finding {
+  readonly start: number;
+  readonly end: number;
+  /** `the API key`, `a bearer token`... never the value. */
+  readonly what: string;
+  /** `as is`, `base64`, `percent-encoded of base64`... */
+  readonly form: string;
+}
+
+/** Where the secrets of `rules` show in `text`, as is or in any decoded view of it. */
+export function findSecrets(text: string, rules: SecretRules): Finding[] {
+  const findings: Finding[] = [];
+  if (text.length === 0) return findings;
+  const needles = rules.keys.flatMap(({ value, name }) => {
+    const bytes = Buffer.from(value, 'utf8').toString('latin1');
+    return bytes === value
+      ? [{ needle: value, name }]
+      : [
+          { needle: value, name },
+          { needle: bytes, name },
+        ];
+  });
+  forEachView(text, (view) => {
+    const add = (start: number, end: number, what: string) => {
+      const from = view.from[start] as number;
+      const to = view.to[end - 1] as number;
+      if (from >= 0 && to > from) findings.push({ start: from, end: to, what, form: view.form });
+    };
+    for (const { needle, name } of needles) {
+      for (let at = view.text.indexOf(needle); at >= 0; at = view.text.indexOf(needle, at + 1)) {
+        add(at, at + needle.length, name);
+      }
+    }
+    for (const [shape, name] of CREDENTIAL_SHAPES) {
+      shape.lastIndex = 0;
+      for (const match of view.text.matchAll(shape)) {
+        const range = match.indices?.groups?.secret;
+        if (range !== undefined && range[1] > range[0]) add(range[0], range[1], name);
+      }
+    }
+  });
+  return findings;
+}
+
+/** A text with the ranges of `findings` removed, the marker put where each (merged) range began. */
+function withoutRanges(pieces: readonly string[], findings: readonly Finding[]): string[] {
+  const ranges = [...findings].sort((a, b) => a.start - b.start || b.end - a.end);
+  const merged: Array<[number, number]> = [];
+  for (const { start, end } of ranges) {
+    const last = merged.at(-1);
+    if (last !== undefined && start <= last[1]) last[1] = Math.max(last[1], end);
+    else merged.push([start, end]);
+  }
+  const out: string[] = [];
+  let offset = 0;
+  let next = 0;
+  for (const piece of pieces) {
+    let text = '';
+    for (let index = 0; index < piece.length; index += 1) {
+      const position = offset + index;
+      while (next < merged.length && (merged[next] as [number, number])[1] <= position) next += 1;
+      const range = merged[next];
+      if (range !== undefined && position >= range[0] && position < range[1]) {
+        if (position === range[0]) text += SECRET_MARKER;
+        continue;
+      }
+      text += piece[index];
+    }
+    offset += piece.length;
+    out.push(text);
+  }
+  return out;
+}
+
+/** How many rounds scrubbing goes before it gives up (removing one form can uncover another). */
+const MAX_ROUNDS = 8;
+
+/**
+ * Pieces of one text (a stream's deltas of one field, in order) with every
+ * secret of `rules` removed from the text they make together, as is or in any
+ * decoded view: each removed run is replaced by the marker in the piece where it
+ * began. Pieces without a secret come back as they were.
+ */
+export function scrubPieces(pieces: readonly string[], rules: SecretRules): string[] {
+  let current = [...pieces];
+  for (let round = 0; round < MAX_ROUNDS; round += 1) {
+    const findings = findSecrets(current.join(''), rules);
+    if (findings.length === 0) return current;
+    current = withoutRanges(current, findings);
+  }
+  return current;
+}
+
+/** A text with every secret of `rules` removed (see {@link scrubPieces}). */
+export function scrubString(text: string, rules: SecretRules): string {
+  return scrubPieces([text], rules)[0] as string;
+}
+
+/** Names of environment variables whose values are secrets: `*API_KEY`, `*_TOKEN`, `*_SECRET`, `*_PASSWORD`... */
+export const SECRET_VARIABLE = /(?:API_KEY|ACCESS_KEY|SECRET_KEY|PRIVATE_KEY|_TOKEN|_SECRET|_PASSWORD)$/i;
+
+/**
+ * The secret values of an environment: those of {@link SECRET_VARIABLE} variables
+ * of at least {@link MIN_SECRET_LENGTH} characters, each named by its variable.
+ */
+export function environmentSecrets(
+  env: Readonly<Record<string, string | undefined>>,
+): Array<{ value: string; name: string }> {
+  return Object.entries(env)
+    .filter(
+      (entry): entry is [string, string] =>
+        SECRET_VARIABLE.test(entry[0]) &&
+        typeof entry[1] === 'string' &&
+        entry[1].trim().length >= MIN_SECRET_LENGTH,
+    )
+    .map(([name, value]) => ({ value, name: `the value of ${name}` }));
+}
