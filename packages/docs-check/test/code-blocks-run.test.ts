@@ -23,6 +23,33 @@ beforeAll(async () => {
 });
 afterAll(() => emulator?.close());
 
+/** The environment every block runs with: the emulator as the primary provider, nothing else of ours. */
+function blockEnvironment(): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '',
+    NO_COLOR: '1',
+    PRIMARY_API_KEY: KEY,
+    PRIMARY_BASE_URL: emulator.url,
+  };
+}
+
+describe('what a block prints', () => {
+  it("docs/streaming.md's first example prints the cost on a line of its own, after the streamed answer", async () => {
+    const [first] = blocks.filter((block) => block.file === 'docs/streaming.md');
+    if (first === undefined) return expect.fail('docs/streaming.md has no ts block');
+    const outcome = await runCodeBlock(first, {
+      folder: join(root, 'packages/docs-check/.run-blocks'),
+      paths: sourceEntries(),
+      env: blockEnvironment(),
+    });
+    expect(outcome.ok, outcome.output).toBe(true);
+    const lines = outcome.output.trimEnd().split('\n');
+    // The answer, then `costUsd firstDeltaMs` alone on the last line.
+    expect(lines.length).toBeGreaterThan(1);
+    expect(lines.at(-1)).toMatch(/^\d[\d.e-]* \d+(\.\d+)?$/);
+  });
+});
+
 describe('README and docs code blocks run to completion against the emulator', () => {
   for (const block of blocks) {
     const title = `${block.file}:${block.line} (${block.language})`;
@@ -38,12 +65,7 @@ describe('README and docs code blocks run to completion against the emulator', (
         const outcome = await runCodeBlock(block, {
           folder: join(root, 'packages/docs-check/.run-blocks'),
           paths: sourceEntries(),
-          env: {
-            PATH: process.env.PATH ?? '',
-            NO_COLOR: '1',
-            PRIMARY_API_KEY: KEY,
-            PRIMARY_BASE_URL: emulator.url,
-          },
+          env: blockEnvironment(),
         });
         if (!outcome.ok) expect.fail(`${title}: ${outcome.output}`);
       });
