@@ -92,7 +92,9 @@ describe('switchboard cassette', () => {
 
   it('check: exit 0 when clean, 1 for a key of the environment or a credential shape, 2 for a file that is not a cassette', async () => {
     const path = await makeCassette('check.jsonl', (question) => `answer to ${question}`);
-    expect(await runCli(['cassette', 'check', path], { PRIMARY_API_KEY: KEY })).toMatchObject({ code: 0 });
+    const clean = await runCli(['cassette', 'check', path], { PRIMARY_API_KEY: KEY });
+    expect(clean).toMatchObject({ code: 0 });
+    expect(clean.stdout).toMatch(/check\.jsonl: ok, 2 calls in run \S+ from 1 process\n$/);
     const leaked = join(directory.path, 'leaked.jsonl');
     writeFileSync(
       leaked,
@@ -100,18 +102,110 @@ describe('switchboard cassette', () => {
     );
     const found = await runCli(['cassette', 'check', leaked], { PRIMARY_API_KEY: KEY });
     expect(found.code).toBe(1);
-    expect(found.stderr).toContain('leaked.jsonl:2: holds a key from the environment (base64-encoded)');
+    expect(found.stderr).toContain(
+      'leaked.jsonl:2: holds the value of PRIMARY_API_KEY (base64) at $.reply.body.choices[#0].message.content',
+    );
     expect(found.stderr).not.toContain(KEY);
     const shaped = join(directory.path, 'shaped.jsonl');
-    writeFileSync(shaped, readFileSync(path, 'utf8').replace('answer to first', 'Bearer abcdefghijklmnop'));
+    writeFileSync(shaped, readFileSync(path, 'utf8').replace('answer to first', 'Bearer abcdefgh12345678'));
     expect((await runCli(['cassette', 'check', shaped])).stderr).toContain(
-      'shaped.jsonl:2: holds a bearer token',
+      'shaped.jsonl:2: holds a bearer token (as is)',
     );
     const broken = join(directory.path, 'broken.jsonl');
     writeFileSync(broken, `${readFileSync(path, 'utf8')}{"call": 3}\n`);
     const unreadable = await runCli(['cassette', 'check', broken]);
     expect(unreadable.code).toBe(2);
     expect(unreadable.stderr).toContain('broken.jsonl:4: "match" must be 16 hex digits');
+  });
+});
+
+describe('switchboard cassette check on a whole run', () => {
+  /** The lines of a recorded two-call cassette: its header and its entries, parsed. */
+  async function recordedLines(name: string) {
+    const path = await makeCassette(name, (question) => `answer to ${question}`);
+    const [header, ...entries] = readFileSync(path, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    return { path, header: header as Record<string, unknown>, entries };
+  }
+  const write = (name: string, lines: readonly unknown[], tail = '\n') => {
+    const path = join(directory.path, name);
+    writeFileSync(
+      path,
+      `${lines.map((line) => (typeof line === 'string' ? line : JSON.stringify(line))).join('\n')}${tail}`,
+    );
+    return path;
+  };
+
+  it('says how many calls the run holds, per process', async () => {
+    const { header, entries } = await recordedLines('run.jsonl');
+    const other = [1, 2, 3].map((seq) => ({ ...entries[0], process: '4242-beef', seq }));
+    const path = write('whole.jsonl', [header, entries[0], other[0], other[1], entries[1], other[2]]);
+    const run = await runCli(['cassette', 'check', path]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(`${path}: ok, 5 calls in run ${String(header.run)} from 2 processes (2, 3)\n`);
+  });
+
+  it('fails a cassette two runs wrote to, a cut one, and one whose process lost a line', async () => {
+    const { header, entries } = await recordedLines('runs.jsonl');
+    const interleaved = write('interleaved.jsonl', [
+      header,
+      entries[0],
+      { ...entries[1], run: 'another-run' },
+    ]);
+    const mixed = await runCli(['cassette', 'check', interleaved]);
+    expect(mixed.code).toBe(1);
+    expect(mixed.stderr).toContain(
+      `interleaved.jsonl:3: recorded by another run ("another-run") than the header's (${JSON.stringify(header.run)}): two record runs wrote to this file; re-record it`,
+    );
+    expect(mixed.stdout).toContain('interleaved.jsonl: 1 calls in run');
+
+    const joined = write('joined.jsonl', [header, entries[0], header, entries[1]]);
+    expect((await runCli(['cassette', 'check', joined])).stderr).toContain(
+      'joined.jsonl:3: a second cassette header',
+    );
+
+    const cutPath = write('cut.jsonl', [header, entries[0], JSON.stringify(entries[1]).slice(0, 50)], '');
+    const cut = await runCli(['cassette', 'check', cutPath]);
+    expect(cut.code).toBe(1);
+    expect(cut.stderr).toContain('cut.jsonl:3: cut: the file ends inside this line');
+
+    const gap = write('gap.jsonl', [header, { ...entries[1], seq: 3 }]);
+    const lost = await runCli(['cassette', 'check', gap]);
+    expect(lost.code).toBe(1);
+    expect(lost.stderr).toMatch(
+      /gap\.jsonl:2: process \S+: call 3 follows call 0; 2 call\(s\) of it are missing/,
+    );
+  });
+
+  it('fails a cassette holding the key split across stream events, or escaped in them', async () => {
+    const { header, entries } = await recordedLines('stream.jsonl');
+    const pieces = KEY.match(/.{1,3}/g) ?? [];
+    const events = [
+      ...pieces.map((piece) => ({
+        ms: 1,
+        data: JSON.stringify({ choices: [{ index: 0, delta: { content: piece } }] }),
+      })),
+      { ms: 1, data: `{"choices":[{"index":0,"delta":{"content":"\\u0063li-check-key-0a1b2c3d4e5f"}}]}` },
+      { ms: 1, data: '[DONE]' },
+    ];
+    const streamed = {
+      ...entries[0],
+      streamed: true,
+      reply: { status: 200, headers: {}, events, end: null },
+    };
+    const path = write('split.jsonl', [header, streamed]);
+    const run = await runCli(['cassette', 'check', path], { PRIMARY_API_KEY: KEY });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(
+      'split.jsonl:2: holds the value of PRIMARY_API_KEY (as is, split across 9 strings) at $.reply.events[].json.choices[#0].delta.content',
+    );
+    // The escaped copy: JSON-decoded, as a reader of the event reads it.
+    expect(run.stderr).toContain(
+      'split.jsonl:2: holds the value of PRIMARY_API_KEY (as is) at $.reply.events[].json.choices[#0].delta.content',
+    );
+    expect(run.stderr).not.toContain(KEY);
   });
 });
 

@@ -33,8 +33,6 @@ interface SharedFile {
   readonly ino: number;
   /** The last `seq` written by this process. */
   seq: number;
-  /** A newline to write first: the file ended inside a line (a writer that died mid-line) when joined. */
-  torn: boolean;
 }
 
 const FILES = Symbol.for('switchboard.cassette.files');
@@ -293,7 +291,7 @@ function openShared(path: string, run: string | null, open: () => SharedFile): S
 function appendTo(path: string, run: string | null): SharedFile {
   const fd = openSync(path, fsConstants.O_RDWR | fsConstants.O_APPEND | NOFOLLOW);
   const stats = fstatSync(fd);
-  return { path, run, fd, dev: stats.dev, ino: stats.ino, seq: 0, torn: endsTorn(fd) };
+  return { path, run, fd, dev: stats.dev, ino: stats.ino, seq: 0 };
 }
 
 /** Whether `path` still names the file this process opened (not replaced by another run, removed, or made a link). */
@@ -321,9 +319,9 @@ export function appendLine(file: SharedFile, line: (seq: number) => string): voi
     );
   }
   const seq = file.seq + 1;
-  const text = `${file.torn ? '\n' : ''}${line(seq)}\n`;
+  // A writer that died in the middle of its line left it cut: this line starts on a line of its own.
+  const text = `${endsTorn(file.fd) ? '\n' : ''}${line(seq)}\n`;
   writeAll(file.fd, Buffer.from(text, 'utf8'));
-  file.torn = false;
   file.seq = seq;
 }
 

@@ -209,7 +209,14 @@ class CassetteReader {
         );
         return;
       }
-      throw new CassetteFormatError(this.#path, number, 'not a JSON line');
+      if (this.#problems === null || this.#header === null) {
+        throw new CassetteFormatError(this.#path, number, 'not a JSON line');
+      }
+      this.#problems.push({
+        line: number,
+        message: 'not a JSON line: cut short (a recording process died in the middle of it?); re-record it',
+      });
+      return;
     }
     if (this.#header === null) {
       this.#header = checkHeader(this.#path, number, value);

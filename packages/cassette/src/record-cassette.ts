@@ -33,7 +33,7 @@ export interface RecordCassetteOptions {
    * secret variables (`*API_KEY`, `*_TOKEN`, `*_SECRET`, `*_PASSWORD`...).
    */
   secrets?: readonly string[];
-  /** The environment whose secret variables are removed too. Default `process.env`. */
+  /** The environment whose secret variables are removed too, and `SWITCHBOARD_CASSETTE_RUN` read from. Default `process.env`. */
   env?: Readonly<Record<string, string | undefined>>;
 }
 

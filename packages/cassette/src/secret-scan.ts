@@ -181,19 +181,24 @@ export function scrubString(text: string, rules: SecretRules): string {
 /** Names of environment variables whose values are secrets: `*API_KEY`, `*_TOKEN`, `*_SECRET`, `*_PASSWORD`... */
 export const SECRET_VARIABLE = /(?:API_KEY|ACCESS_KEY|SECRET_KEY|PRIVATE_KEY|_TOKEN|_SECRET|_PASSWORD)$/i;
 
+/** Any other `*_KEY` variable's value is a secret only when it looks like one: 16 characters or more, a digit among them. */
+const OTHER_KEY_VARIABLE = /_KEY$/i;
+
 /**
  * The secret values of an environment: those of {@link SECRET_VARIABLE} variables
- * of at least {@link MIN_SECRET_LENGTH} characters, each named by its variable.
+ * of at least {@link MIN_SECRET_LENGTH} characters, and of other `*_KEY` variables
+ * that look like keys (a `SORT_KEY=created_at` is not one), each named by its variable.
  */
 export function environmentSecrets(
   env: Readonly<Record<string, string | undefined>>,
 ): Array<{ value: string; name: string }> {
   return Object.entries(env)
-    .filter(
-      (entry): entry is [string, string] =>
-        SECRET_VARIABLE.test(entry[0]) &&
-        typeof entry[1] === 'string' &&
-        entry[1].trim().length >= MIN_SECRET_LENGTH,
-    )
+    .filter((entry): entry is [string, string] => {
+      const [name, value] = entry;
+      if (typeof value !== 'string' || name.startsWith('SWITCHBOARD_CASSETTE')) return false;
+      const length = value.trim().length;
+      if (SECRET_VARIABLE.test(name)) return length >= MIN_SECRET_LENGTH;
+      return OTHER_KEY_VARIABLE.test(name) && length >= 16 && /\d/.test(value);
+    })
     .map(([name, value]) => ({ value, name: `the value of ${name}` }));
 }

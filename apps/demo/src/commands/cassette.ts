@@ -1,9 +1,12 @@
 import {
   type Cassette,
   type CassetteEntry,
+  type CassetteExamination,
   CassetteFormatError,
-  checkCassette,
+  type CassetteSummary,
   diffCassettes,
+  environmentSecrets,
+  examineCassette,
   readCassette,
 } from '@switchboard/cassette';
 import type { SwitchboardConfig } from '@switchboard/endpoint';
@@ -184,34 +187,48 @@ export function cassetteDiffCommand(
   throw differ();
 }
 
+/** `36 calls in run 3f2a9c1b7e4d from 6 processes (6 each)`: what a cassette holds, and who recorded it. */
+function describeSummary(summary: CassetteSummary): string {
+  const counts = summary.processes.map((process) => process.calls);
+  const each =
+    counts.length > 0 && counts.every((count) => count === counts[0])
+      ? `${formatCount(counts[0] ?? 0)} each`
+      : counts.map((count) => formatCount(count)).join(', ');
+  const run = summary.run === null ? 'no run named (an older cassette)' : `run ${safeText(summary.run)}`;
+  const processes = summary.processes.length === 1 ? '1 process' : `${summary.processes.length} processes`;
+  return `${formatCount(summary.calls)} calls in ${run} from ${processes}${summary.processes.length > 1 ? ` (${each})` : ''}`;
+}
+
 /**
  * `switchboard cassette check FILE...`, for a pre-commit hook: every line readable,
- * match hashes current, no credential shape and no value of a key variable of the
- * environment (`*_API_KEY`, `*_TOKEN`), in any encoding. Exits 0 when clean, 1
+ * one record run (no line of another, no second header), no line cut, each
+ * process's calls whole, match hashes current, no credential shape and no value
+ * of a secret variable of the environment (`*API_KEY`, `*_KEY`, `*_TOKEN`,
+ * `*_SECRET`, `*_PASSWORD`) in any form a reader could decode. Says how many
+ * calls each file holds, per process, and in which run. Exits 0 when clean, 1
  * when a problem was found, 2 when a file is not a cassette.
  */
 export function cassetteCheckCommand(io: Io, files: readonly string[]): void {
-  const keys = Object.entries(io.env)
-    .filter(([name, value]) => /(?:_API_KEY|_KEY|_TOKEN)$/i.test(name) && typeof value === 'string')
-    .map(([, value]) => value as string);
+  const keys = environmentSecrets(io.env);
   let status = 0;
   for (const file of files) {
-    let problems: ReturnType<typeof checkCassette>;
+    let examination: CassetteExamination;
     try {
-      problems = checkCassette(file, { keys });
+      examination = examineCassette(file, { keys });
     } catch (error) {
       if (!(error instanceof CassetteFormatError)) throw error;
       io.stderr(`switchboard: ${safeText(error.message)}\n`);
       status = BAD_INPUT_EXIT_CODE;
       continue;
     }
+    const { problems, summary } = examination;
     for (const problem of problems) {
       io.stderr(
-        `switchboard: ${safeText(file)}${problem.line === null ? '' : `:${problem.line}`}: ${problem.message}\n`,
+        `switchboard: ${safeText(file)}${problem.line === null ? '' : `:${problem.line}`}: ${safeText(problem.message)}\n`,
       );
     }
     if (problems.length > 0 && status === 0) status = 1;
-    if (problems.length === 0) io.stdout(`${safeText(file)}: ok\n`);
+    io.stdout(`${safeText(file)}: ${problems.length === 0 ? 'ok, ' : ''}${describeSummary(summary)}\n`);
   }
   if (status !== 0) throw new CliError(`cassette check failed (exit ${status})`, status);
 }
