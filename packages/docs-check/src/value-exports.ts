@@ -36,3 +36,23 @@ export function valueExports(entries: readonly string[]): Map<string, string[]> 
 export function unmentioned(names: readonly string[], text: string): string[] {
   return names.filter((name) => !new RegExp(`(?<![\\w$])${name.replace(/\$/g, '\\$')}(?![\\w$])`).test(text));
 }
+
+/** The string literals of a union type alias declared in `file` (`type Kind = 'a' | 'b'`), in order. */
+export function stringLiterals(file: string, typeName: string): string[] {
+  const program = ts.createProgram([file], {
+    target: ts.ScriptTarget.ES2022,
+    noEmit: true,
+    skipLibCheck: true,
+  });
+  const source = program.getSourceFile(file);
+  const alias = source?.statements.find(
+    (statement): statement is ts.TypeAliasDeclaration =>
+      ts.isTypeAliasDeclaration(statement) && statement.name.text === typeName,
+  );
+  if (alias === undefined) throw new Error(`${file}: no type ${typeName}`);
+  const type = program.getTypeChecker().getTypeAtLocation(alias.name);
+  const members = type.isUnion() ? type.types : [type];
+  return members
+    .filter((member) => member.isStringLiteral())
+    .map((member) => (member as ts.StringLiteralType).value);
+}

@@ -127,13 +127,15 @@ export class CallInstruments {
       description: "What the calls cost in Switchboard's ledger.",
       unit: COST_CURRENCY,
     });
+    // The unit says USD; the proposal's currency attribute only in the latest mode, as on spans.
+    const latest = this.#context.conventions === 'gen_ai_latest_experimental';
     return ({ record, cost: amounts }) => {
       if (amounts.ledger === null) return;
       cost.add(amounts.ledger, {
         [SWITCHBOARD.role]: this.#roles.of(record.role ?? NO_ROLE),
         [GEN_AI.requestModel]: boundedString(record.model),
         [SWITCHBOARD.route]: this.#routes.of(record.route ?? this.#context.route),
-        [GEN_AI.costCurrency]: COST_CURRENCY,
+        ...(latest ? { [GEN_AI.costCurrency]: COST_CURRENCY } : {}),
       });
     };
   }
@@ -227,15 +229,16 @@ function latestRecorders(meter: OtelMeter): Recorder[] {
   return [
     durationRecorder(meter, names.duration, 'GenAI inference operation duration.'),
     firstChunkRecorder(meter, names.timeToFirstChunk),
-    ({ tokens }, base) => {
+    // Every call, failed ones too: a count the provider did not report (no reply, no usage, or no
+    // such field) is recorded as 0, as the conventions ask, so the counters and histograms count
+    // operations, not only successful ones.
+    ({ record, tokens }, base) => {
       // The provider does not break usage down by modality: the conventions say `unknown` then.
       const byModality = { ...base, [GEN_AI.tokenModality]: 'unknown' };
-      for (const [field, instrument] of counters) {
-        const value = tokens[field];
-        if (value !== null) instrument.add(value, byModality);
-      }
-      if (tokens.input !== null) operationInput.record(tokens.input, base);
-      if (tokens.output !== null) operationOutput.record(tokens.output, base);
+      for (const [field, instrument] of counters) instrument.add(tokens[field] ?? 0, byModality);
+      const perOperation = record.error ? { ...base, [GEN_AI.errorType]: record.error.kind } : base;
+      operationInput.record(tokens.input ?? 0, perOperation);
+      operationOutput.record(tokens.output ?? 0, perOperation);
     },
   ];
 }

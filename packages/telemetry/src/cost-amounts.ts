@@ -6,7 +6,8 @@ const NANO_PER_USD = 1e9;
 export interface CostAmounts {
   /**
    * `gen_ai.usage.cost.amount`: the provider's own amount when the reply carried one
-   * (`source` `provider`), else the amount Switchboard computed (`source` `local`).
+   * (`source` `provider`), else the amount Switchboard computed (`source` `local`); null for
+   * an estimate (a stream that ended without usage), whose figure stays in the ledger only.
    */
   readonly reported: { readonly amount: number; readonly source: 'provider' | 'local' } | null;
   /** The call's cost in Switchboard's ledger (`costUsd`: the price table's figure, when it priced the call). */
@@ -23,7 +24,7 @@ export function costAmounts(record: TelemetryRecord): CostAmounts {
   const ledger = ledgerNano === null ? null : ledgerNano / NANO_PER_USD;
   if (providerNano !== null)
     return { reported: { amount: providerNano / NANO_PER_USD, source: 'provider' }, ledger };
-  if (ledger === null) return { reported: null, ledger };
+  if (ledger === null || record.priceSource === 'estimate') return { reported: null, ledger };
   // A record priced from the provider's cost, without the provider's figure beside it.
   const source = record.priceSource === 'provider' ? 'provider' : 'local';
   return { reported: { amount: ledger, source }, ledger };

@@ -123,7 +123,7 @@ describe('telemetry over a real adapter, transport and emulator', () => {
       'gen_ai.usage.input_tokens': usage.prompt_tokens,
       'gen_ai.usage.output_tokens': usage.completion_tokens,
       'gen_ai.usage.cache_read.input_tokens': usage.prompt_cache_hit_tokens,
-      'gen_ai.usage.cost.amount': costModel.cost(usage),
+      'switchboard.cost.amount': costModel.cost(usage),
       'switchboard.role': 'detector',
       'switchboard.attempts': 1,
     });

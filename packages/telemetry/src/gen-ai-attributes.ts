@@ -11,7 +11,8 @@ import type { TelemetryRecord } from './telemetry-record.js';
 // and the current open-telemetry/semantic-conventions-genai (docs/gen-ai/client-inference.md),
 // which renamed the cache-write count (`cacheCreationTokens` in v1.41.0, `cacheWriteTokens`
 // now) and added `gen_ai.token.modality` to its usage counters. The cost attributes are a
-// proposal (open-telemetry/semantic-conventions-genai pull request 443), not yet a convention.
+// proposal (open-telemetry/semantic-conventions-genai pull request 443), not yet a convention:
+// they are sent in the latest mode only, Switchboard's own `switchboard.cost.amount` in both.
 export const GEN_AI = {
   operationName: 'gen_ai.operation.name',
   providerName: 'gen_ai.provider.name',
@@ -103,14 +104,15 @@ export function resultAttributes(
   if (record.role) attributes[SWITCHBOARD.role] = boundedString(record.role);
   if (record.responseModel) attributes[GEN_AI.responseModel] = boundedString(record.responseModel);
   if (record.responseId) attributes[GEN_AI.responseId] = boundedString(record.responseId);
-  const finishReasons = finishReasonsOf(record);
+  const finishReasons = finishReasonsOf(record, context.conventions);
   if (finishReasons.length > 0) attributes[GEN_AI.finishReasons] = finishReasons;
   if (tokens.input !== null) attributes[GEN_AI.inputTokens] = tokens.input;
   if (tokens.output !== null) attributes[GEN_AI.outputTokens] = tokens.output;
   if (tokens.cacheRead !== null) attributes[GEN_AI.cacheReadTokens] = tokens.cacheRead;
   if (tokens.cacheWrite !== null) attributes[cacheWriteName(context.conventions)] = tokens.cacheWrite;
   if (tokens.reasoning !== null) attributes[GEN_AI.reasoningTokens] = tokens.reasoning;
-  if (cost.reported !== null) {
+  // A proposal, not a released convention: only in the latest mode (and never an estimate, see costAmounts).
+  if (cost.reported !== null && context.conventions === 'gen_ai_latest_experimental') {
     attributes[GEN_AI.costAmount] = cost.reported.amount;
     attributes[GEN_AI.costCurrency] = COST_CURRENCY;
     attributes[GEN_AI.costSource] = cost.reported.source;
@@ -149,8 +151,14 @@ export function priceBand(tariff: unknown): string | null {
   return typeof band === 'string' ? band : null;
 }
 
-function finishReasonsOf(record: TelemetryRecord): string[] {
+/**
+ * The finish reasons of the reply's choices. In the latest mode a failed call whose reply gave
+ * none (a 401, a timeout, a stream cut before its last event) reports `["error"]`: the current
+ * conventions ask for `error` where a finish reason was expected but not received.
+ */
+function finishReasonsOf(record: TelemetryRecord, conventions: OtelConventions): string[] {
   const reasons = record.finishReasons ?? (record.finishReason ? [record.finishReason] : []);
+  if (reasons.length === 0 && record.error && conventions === 'gen_ai_latest_experimental') return ['error'];
   return reasons
     .slice(0, MAX_FINISH_REASONS)
     .filter((reason): reason is string => typeof reason === 'string')

@@ -139,9 +139,10 @@ const NAMES: Record<string, Row> = {
     `${CORE} docs/gen-ai/gen-ai-metrics.md (metric gen_ai.client.token.usage)`,
   ),
   'gen_ai.token.modality': attribute('string', 'gen_ai_latest_experimental', TOKEN_METRICS),
-  'gen_ai.usage.cost.amount': attribute('double', 'both', PROPOSAL),
-  'gen_ai.usage.cost.currency': attribute('string', 'both', PROPOSAL),
-  'gen_ai.usage.cost.source': attribute('string', 'both', PROPOSAL),
+  // A proposal, not a released convention: the latest mode only.
+  'gen_ai.usage.cost.amount': attribute('double', 'gen_ai_latest_experimental', PROPOSAL),
+  'gen_ai.usage.cost.currency': attribute('string', 'gen_ai_latest_experimental', PROPOSAL),
+  'gen_ai.usage.cost.source': attribute('string', 'gen_ai_latest_experimental', PROPOSAL),
   'switchboard.route': attribute('string', 'both', OURS),
   'switchboard.role': attribute('string', 'both', OURS),
   'switchboard.attempts': attribute('int', 'both', OURS),
@@ -424,11 +425,22 @@ describe.each<OtelConventions>(['v1.41.0', 'gen_ai_latest_experimental'])(
       'switchboard.attempts': 1,
     });
 
+    /** The proposal's cost attributes: in the latest mode only. */
+    const proposedCost = (amount: number, source: 'local' | 'provider') =>
+      latest
+        ? {
+            'gen_ai.usage.cost.amount': amount,
+            'gen_ai.usage.cost.currency': 'USD',
+            'gen_ai.usage.cost.source': source,
+          }
+        : {};
+
+    /** What a failed call reports as its finish reasons: `["error"]` in the latest mode, none in v1.41.0. */
+    const failedFinish = latest ? { 'gen_ai.response.finish_reasons': ['error'] } : {};
+
     /** The cost attributes of a call the table priced, whose reply carried no cost of its own. */
     const localCost = (amount: number) => ({
-      'gen_ai.usage.cost.amount': amount,
-      'gen_ai.usage.cost.currency': 'USD',
-      'gen_ai.usage.cost.source': 'local',
+      ...proposedCost(amount, 'local'),
       'switchboard.cost.amount': amount,
       'switchboard.price.source': 'table',
       'switchboard.price.version': PRICES_VERSION,
@@ -505,9 +517,7 @@ describe.each<OtelConventions>(['v1.41.0', 'gen_ai_latest_experimental'])(
         'gen_ai.usage.output_tokens': 500,
         'gen_ai.usage.cache_read.input_tokens': 1500,
         [cacheWrite]: 400,
-        'gen_ai.usage.cost.amount': 0.0012,
-        'gen_ai.usage.cost.currency': 'USD',
-        'gen_ai.usage.cost.source': 'provider',
+        ...proposedCost(0.0012, 'provider'),
         'switchboard.cost.amount': table,
         'switchboard.price.source': 'table',
         'switchboard.price.version': PRICES_VERSION,
@@ -602,7 +612,7 @@ describe.each<OtelConventions>(['v1.41.0', 'gen_ai_latest_experimental'])(
       expect(rest['gen_ai.usage.output_tokens']).toBeGreaterThan(0);
     });
 
-    it('a stream cut after output: streamed, its time to first chunk, error.type, the estimated cost; one cut before output has no first chunk', async () => {
+    it('a stream cut after output: streamed, its time to first chunk, error.type, the estimate only under switchboard.*, no HTTP 200 status; one cut before output has no first chunk', async () => {
       const request: CompleteRequest = {
         model: 'primary-flash',
         messages: [{ role: 'user', content: 'Stream, then break.' }],
@@ -614,8 +624,9 @@ describe.each<OtelConventions>(['v1.41.0', 'gen_ai_latest_experimental'])(
       expect(cut.record.priceSource).toBe('estimate');
       const estimate = exact(cut.record.costUsd);
       expect(estimate).toBeGreaterThan(0);
-      // The stream's reply status was 200; the cut is the error.
-      expect(cut.span.status).toEqual({ code: 2, message: 'HTTP 200' });
+      // The stream's reply status was 200; the cut is the error: an error status without `HTTP 200`.
+      expect(cut.record.error?.status).toBe(200);
+      expect(cut.span.status).toEqual({ code: 2 });
       expectAttributes(cut.span.attributes, mode, {
         ...callAttributes(primary, 'primary', 'primary-flash'),
         'gen_ai.request.temperature': 0,
@@ -623,9 +634,8 @@ describe.each<OtelConventions>(['v1.41.0', 'gen_ai_latest_experimental'])(
         'gen_ai.response.time_to_first_chunk': (cut.record.firstDeltaMs as number) / 1000,
         'gen_ai.response.model': 'primary-flash',
         'gen_ai.response.id': cut.record.responseId,
-        'gen_ai.usage.cost.amount': estimate,
-        'gen_ai.usage.cost.currency': 'USD',
-        'gen_ai.usage.cost.source': 'local',
+        ...failedFinish,
+        // An estimate is never a gen_ai.usage.cost.* amount, in either mode.
         'switchboard.cost.amount': estimate,
         // Estimated at the prices that price the call: the same version and band.
         'switchboard.price.source': 'estimate',
@@ -643,8 +653,10 @@ describe.each<OtelConventions>(['v1.41.0', 'gen_ai_latest_experimental'])(
         ...callAttributes(primary, 'primary', 'primary-flash'),
         'gen_ai.request.temperature': 0,
         'gen_ai.request.stream': true,
+        ...failedFinish,
         'error.type': 'server',
       });
+      expect(refused.span.status).toEqual({ code: 2, message: 'HTTP 503' });
     });
 
     it('a 429: error.type rate_limited, an error status whose description does not repeat it, no usage or cost', async () => {
@@ -658,7 +670,37 @@ describe.each<OtelConventions>(['v1.41.0', 'gen_ai_latest_experimental'])(
       expectAttributes(span.attributes, mode, {
         ...callAttributes(primary, 'primary', 'primary-flash'),
         'gen_ai.request.temperature': 0,
+        ...failedFinish,
         'error.type': 'rate_limited',
+      });
+    });
+
+    it('a 401 and a timeout: error.type, and in the latest mode the finish reason error where none arrived', async () => {
+      const refused = await call(
+        primary,
+        'primary',
+        { model: 'primary-flash', messages: [{ role: 'user', content: 'Who am I?' }] },
+        { fault: { path: '/chat/completions', status: 401, times: 1 } },
+      );
+      expect(refused.span.status).toEqual({ code: 2, message: 'HTTP 401' });
+      expectAttributes(refused.span.attributes, mode, {
+        ...callAttributes(primary, 'primary', 'primary-flash'),
+        'gen_ai.request.temperature': 0,
+        ...failedFinish,
+        'error.type': 'auth',
+      });
+      const slow = await call(
+        primary,
+        'primary',
+        { model: 'primary-flash', messages: [{ role: 'user', content: 'Slowly.' }], timeoutSeconds: 0.05 },
+        { fault: { path: '/chat/completions', delayMs: 1_000, times: 1 } },
+      );
+      expect(slow.span.status).toEqual({ code: 2 });
+      expectAttributes(slow.span.attributes, mode, {
+        ...callAttributes(primary, 'primary', 'primary-flash'),
+        'gen_ai.request.temperature': 0,
+        ...failedFinish,
+        'error.type': 'timeout',
       });
     });
 
@@ -783,6 +825,8 @@ describe.each<OtelConventions>(['v1.41.0', 'gen_ai_latest_experimental'])(
       } else {
         const byModality = (base: object) => ({ ...base, 'gen_ai.token.modality': 'unknown' });
         const counted: Record<string, [object, number][]> = {
+          // The failed call (the 429, to the primary) adds 0 with modality unknown: the primary's
+          // points sum both of its calls. A count the reply did not carry is 0 too.
           'gen_ai.client.inference.usage.input_tokens': [
             [byModality(primaryBase), 1200],
             [byModality(gatewayBase), 2000],
@@ -796,28 +840,39 @@ describe.each<OtelConventions>(['v1.41.0', 'gen_ai_latest_experimental'])(
             [byModality(gatewayBase), 1500],
           ],
           // Only the gateway reported cache writes and only the primary reported reasoning.
-          'gen_ai.client.inference.usage.cache_write.input_tokens': [[byModality(gatewayBase), 400]],
-          'gen_ai.client.inference.usage.reasoning.output_tokens': [[byModality(primaryBase), 120]],
+          'gen_ai.client.inference.usage.cache_write.input_tokens': [
+            [byModality(primaryBase), 0],
+            [byModality(gatewayBase), 400],
+          ],
+          'gen_ai.client.inference.usage.reasoning.output_tokens': [
+            [byModality(primaryBase), 120],
+            [byModality(gatewayBase), 0],
+          ],
         };
         for (const [name, expected] of Object.entries(counted)) {
           expect(points(name), name).toHaveLength(expected.length);
           expect(points(name), name).toEqual(expect.arrayContaining(expected));
         }
-        expect(sums('gen_ai.client.inference.operation.input_tokens')).toEqual(
-          expect.arrayContaining([
-            [primaryBase, 1200],
-            [gatewayBase, 2000],
-          ]),
-        );
-        expect(sums('gen_ai.client.inference.operation.output_tokens')).toEqual(
-          expect.arrayContaining([
-            [primaryBase, 300],
-            [gatewayBase, 500],
-          ]),
-        );
+        // One point per call, the failed one included: 0 tokens, with its error.type.
+        const failed = { ...primaryBase, 'error.type': 'rate_limited' };
+        for (const [name, [primaryTokens, gatewayTokens]] of [
+          ['gen_ai.client.inference.operation.input_tokens', [1200, 2000]],
+          ['gen_ai.client.inference.operation.output_tokens', [300, 500]],
+        ] as const) {
+          expect(sums(name), name).toHaveLength(3);
+          expect(sums(name), name).toEqual(
+            expect.arrayContaining([
+              [primaryBase, primaryTokens],
+              [gatewayBase, gatewayTokens],
+              [failed, 0],
+            ]),
+          );
+        }
       }
 
-      // The cost counter counts the ledger's figure, with its currency; a failed call costs nothing.
+      // The cost counter counts the ledger's figure (unit USD; the proposal's currency attribute in the
+      // latest mode only); a failed call costs nothing.
+      const currency = latest ? { 'gen_ai.usage.cost.currency': 'USD' } : {};
       const judgeCost = exact(scenarios[0]?.record.costUsd ?? null);
       const detectorCost = exact(scenarios[1]?.record.costUsd ?? null);
       expect(points('switchboard.client.cost')).toEqual(
@@ -827,7 +882,7 @@ describe.each<OtelConventions>(['v1.41.0', 'gen_ai_latest_experimental'])(
               'switchboard.role': 'judge',
               'gen_ai.request.model': 'primary-flash',
               'switchboard.route': `primary ${primary.url}`,
-              'gen_ai.usage.cost.currency': 'USD',
+              ...currency,
             },
             judgeCost,
           ],
@@ -836,7 +891,7 @@ describe.each<OtelConventions>(['v1.41.0', 'gen_ai_latest_experimental'])(
               'switchboard.role': 'detector',
               'gen_ai.request.model': 'primary-v4-pro',
               'switchboard.route': `gateway ${gateway.url}`,
-              'gen_ai.usage.cost.currency': 'USD',
+              ...currency,
             },
             detectorCost,
           ],

@@ -6,8 +6,14 @@ import {
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { GATEWAY_DETECTOR_CALL, PRIMARY_JUDGE_CALL, RATE_LIMITED_CALL } from './__fixtures__/call-records.js';
+import {
+  CUT_STREAM_CALL,
+  GATEWAY_DETECTOR_CALL,
+  PRIMARY_JUDGE_CALL,
+  RATE_LIMITED_CALL,
+} from './__fixtures__/call-records.js';
 import { COST_METRIC } from './call-instruments.js';
+import type { OtelConventions } from './otel-conventions.js';
 import { otelObserver } from './otel-observer.js';
 import type { TelemetryRecord } from './telemetry-record.js';
 
@@ -37,10 +43,14 @@ afterEach(() => {
   metrics.disable();
 });
 
-async function observed(
-  ...records: Parameters<NonNullable<Awaited<ReturnType<typeof otelObserver>>['afterCall']>>[0][]
-) {
-  const observer = await otelObserver({ endpoint: PRIMARY });
+type ObservedRecord = Parameters<NonNullable<Awaited<ReturnType<typeof otelObserver>>['afterCall']>>[0];
+
+async function observed(...records: ObservedRecord[]) {
+  return observedIn('v1.41.0', ...records);
+}
+
+async function observedIn(conventions: OtelConventions, ...records: ObservedRecord[]) {
+  const observer = await otelObserver({ endpoint: PRIMARY, conventions });
   for (const record of records) observer.afterCall?.(record);
   return exporter.getFinishedSpans();
 }
@@ -61,8 +71,8 @@ describe('otelObserver', () => {
       expect(toMs(span?.startTime as [number, number])).toBe(Date.parse('2026-11-23T08:00:09.000Z'));
     });
 
-    it("says the cost came from the provider when it did, and reads OpenAI's cached_tokens", async () => {
-      const [span] = await observed(GATEWAY_DETECTOR_CALL);
+    it("says the cost came from the provider when it did (latest mode), and reads OpenAI's cached_tokens", async () => {
+      const [span] = await observedIn('gen_ai_latest_experimental', GATEWAY_DETECTOR_CALL);
       expect(span?.attributes).toMatchObject({
         'gen_ai.usage.cost.source': 'provider',
         'gen_ai.usage.cost.amount': 0.0012,
@@ -72,6 +82,24 @@ describe('otelObserver', () => {
       });
       expect(span?.attributes).not.toHaveProperty('switchboard.price.band');
       expect(span?.attributes).not.toHaveProperty('gen_ai.response.id');
+    });
+
+    it('sends no gen_ai.usage.cost.* in the default mode (a proposal, not a released convention), and never an estimate', async () => {
+      const [defaultMode] = await observed(GATEWAY_DETECTOR_CALL);
+      expect(
+        Object.keys(defaultMode?.attributes ?? {}).filter((name) => name.startsWith('gen_ai.usage.cost')),
+      ).toEqual([]);
+      expect(defaultMode?.attributes['switchboard.cost.amount']).toBeGreaterThan(0);
+      exporter.reset();
+      const [estimate] = await observedIn('gen_ai_latest_experimental', CUT_STREAM_CALL);
+      expect(CUT_STREAM_CALL.priceSource).toBe('estimate');
+      expect(
+        Object.keys(estimate?.attributes ?? {}).filter((name) => name.startsWith('gen_ai.usage.cost')),
+      ).toEqual([]);
+      expect(estimate?.attributes).toMatchObject({
+        'switchboard.cost.amount': 0.00009,
+        'switchboard.price.source': 'estimate',
+      });
     });
 
     it('starts recording when a provider is registered after the observer was made', async () => {

@@ -148,10 +148,12 @@ function report(
     if (span.isRecording()) {
       span.setAttributes(resultAttributes(record, tokens, cost, context));
       if (record.error) {
-        // error.type names the kind; the description adds the status, never repeats the kind.
+        // error.type names the kind; the description adds an error status the provider answered
+        // with, never repeats the kind. A stream cut after a 200 has no description: `HTTP 200`
+        // would say the call succeeded.
         const status = record.error.status;
         span.setStatus(
-          typeof status === 'number'
+          typeof status === 'number' && status >= 400
             ? { code: api.SpanStatusCode.ERROR, message: `HTTP ${status}` }
             : { code: api.SpanStatusCode.ERROR },
         );
