@@ -166,11 +166,16 @@ function firstChunkRecorder(meter: OtelMeter, name: string): Recorder {
   };
 }
 
+// `ValueType.INT` of `@opentelemetry/api` (an optional peer, so not imported): token counts are whole,
+// and a counter declared so leaves OTLP as `asInt`, not `asDouble`.
+const INT = 0;
+
 function tokenHistogram(meter: OtelMeter, name: string, description: string): OtelHistogram {
   return meter.createHistogram(name, {
     description,
     unit: '{token}',
     advice: { explicitBucketBoundaries: [...TOKEN_BUCKETS] },
+    valueType: INT,
   });
 }
 
@@ -193,7 +198,7 @@ function v141Recorders(meter: OtelMeter): Recorder[] {
 function latestRecorders(meter: OtelMeter): Recorder[] {
   const names = METRICS.gen_ai_latest_experimental;
   const counter = (name: string, description: string): OtelCounter =>
-    meter.createCounter(name, { description, unit: '{token}' });
+    meter.createCounter(name, { description, unit: '{token}', valueType: INT });
   const counters: [keyof ReportedTokens, OtelCounter][] = [
     [
       'input',

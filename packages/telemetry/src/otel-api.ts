@@ -45,11 +45,13 @@ export interface OtelCounter {
 /** A histogram or a counter. */
 export type OtelRecorder = OtelHistogram | OtelCounter;
 
-/** The options the telemetry gives a histogram or counter: description, unit and bucket advice. */
+/** The options the telemetry gives a histogram or counter: description, unit, bucket advice and value type. */
 export interface OtelInstrumentOptions {
   description?: string;
   unit?: string;
   advice?: { explicitBucketBoundaries?: number[] };
+  /** The API's `ValueType`: 0 `INT`, 1 `DOUBLE` (the default). */
+  valueType?: number;
 }
 
 /** A meter (`meterProvider.getMeter(name)`), the parts used. */

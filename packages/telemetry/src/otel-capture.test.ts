@@ -1,4 +1,5 @@
 import { metrics, trace } from '@opentelemetry/api';
+import { JsonMetricsSerializer, JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
 import {
   AggregationTemporality,
   DataPointType,
@@ -354,6 +355,27 @@ function seconds(span: ReadableSpan): number {
   return (s * 1e9 + ns) / 1e9; // whole nanoseconds, as the metric records them
 }
 
+/** One OTLP `AnyValue` as the JSON encoding writes it: `{ intValue }`, `{ doubleValue }`, ... */
+type WireValue = Record<string, unknown>;
+
+/** Each attribute of `attributes` (OTLP `KeyValue`s) mapped to the `AnyValue` field it was sent as. */
+function wireTypes(attributes: ReadonlyArray<{ key: string; value: WireValue }>): Record<string, string> {
+  return Object.fromEntries(attributes.map(({ key, value }) => [key, Object.keys(value)[0] ?? '']));
+}
+
+/**
+ * The OTLP field an attribute of the table's `type` is sent as. A double that is a whole number
+ * (temperature 0, a cost of exactly $1) leaves as `intValue`: the JS SDK's OTLP transformer picks
+ * the field by `Number.isInteger`, and the API has no way to mark a number as a double.
+ */
+function expectedWireType(type: AttributeType, value: unknown): string {
+  if (type === 'int') return 'intValue';
+  if (type === 'string') return 'stringValue';
+  if (type === 'boolean') return 'boolValue';
+  if (type === 'string[]') return 'arrayValue';
+  return Number.isInteger(value) ? 'intValue' : 'doubleValue';
+}
+
 function checkTypes(attributes: Record<string, unknown>, mode: OtelConventions): void {
   for (const [name, value] of Object.entries(attributes)) {
     const row = NAMES[name];
@@ -702,6 +724,75 @@ describe.each<OtelConventions>(['v1.41.0', 'gen_ai_latest_experimental'])(
         ...failedFinish,
         'error.type': 'timeout',
       });
+    });
+
+    it('on the OTLP wire: each attribute in the field of its type, except a whole double, which leaves as intValue', async () => {
+      const usage = { prompt_tokens: 20, completion_tokens: 4, total_tokens: 24, cost: 1 };
+      const request = (temperature: number): CompleteRequest => ({
+        model: 'primary-flash',
+        messages: [{ role: 'user', content: `At ${temperature}.` }],
+        temperature,
+      });
+      const whole = await call(gateway, 'gateway', request(0), {
+        role: 'judge',
+        fault: chatReply('gen-w1', 'primary-flash', usage),
+      });
+      const fractional = await call(gateway, 'gateway', request(0.2), {
+        role: 'judge',
+        fault: chatReply('gen-w2', 'primary-flash', { ...usage, cost: 0.25 }),
+      });
+      const sent = JSON.parse(
+        new TextDecoder().decode(JsonTraceSerializer.serializeRequest([whole.span, fractional.span])),
+      ) as {
+        resourceSpans: { scopeSpans: { spans: { attributes: { key: string; value: WireValue }[] }[] }[] }[];
+      };
+      const spans = sent.resourceSpans.flatMap((resource) =>
+        resource.scopeSpans.flatMap((scope) => scope.spans),
+      );
+      expect(spans).toHaveLength(2);
+      for (const [index, captured] of [whole, fractional].entries()) {
+        const wire = wireTypes(spans[index]?.attributes ?? []);
+        expect(Object.keys(wire).sort()).toEqual(Object.keys(captured.span.attributes).sort());
+        for (const [name, value] of Object.entries(captured.span.attributes)) {
+          const row = NAMES[name] as AttributeRow;
+          expect(wire[name], name).toBe(expectedWireType(row.type, value));
+        }
+      }
+      // The gap, explicit: the conventions type these as doubles; a whole value is sent as an int.
+      expect(wireTypes(spans[0]?.attributes ?? [])['gen_ai.request.temperature']).toBe('intValue');
+      expect(wireTypes(spans[1]?.attributes ?? [])['gen_ai.request.temperature']).toBe('doubleValue');
+      if (latest) {
+        expect(wireTypes(spans[0]?.attributes ?? [])['gen_ai.usage.cost.amount']).toBe('intValue');
+        expect(wireTypes(spans[1]?.attributes ?? [])['gen_ai.usage.cost.amount']).toBe('doubleValue');
+      }
+
+      // Metrics: the token counters are declared INT, so their points leave as asInt; the cost
+      // counter stays a double (asDouble), whole or not.
+      const { resourceMetrics } = await reader.collect();
+      const metricsSent = JSON.parse(
+        new TextDecoder().decode(JsonMetricsSerializer.serializeRequest(resourceMetrics)),
+      ) as {
+        resourceMetrics: {
+          scopeMetrics: { metrics: { name: string; sum?: { dataPoints: WireValue[] } }[] }[];
+        }[];
+      };
+      const sums = new Map(
+        metricsSent.resourceMetrics
+          .flatMap((resource) => resource.scopeMetrics.flatMap((scope) => scope.metrics))
+          .filter((metric) => metric.sum !== undefined)
+          .map((metric) => [metric.name, metric.sum?.dataPoints ?? []]),
+      );
+      const fields = (name: string) =>
+        (sums.get(name) ?? []).map((point) => ('asInt' in point ? 'asInt' : 'asDouble'));
+      expect(fields('switchboard.client.cost')).toEqual(['asDouble']);
+      if (latest) {
+        for (const name of [
+          'gen_ai.client.inference.usage.input_tokens',
+          'gen_ai.client.inference.usage.output_tokens',
+        ]) {
+          expect(fields(name), name).toEqual(['asInt']);
+        }
+      }
     });
 
     it('every metric: name, instrument, unit, bucket advice, attributes, and durations equal to the spans', async () => {
