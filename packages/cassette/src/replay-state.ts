@@ -18,6 +18,8 @@ interface Consumption {
   readonly used: Set<number>;
   /** The recording processes whose calls this process took: preferred among identical requests. */
   readonly affinity: Set<string>;
+  /** How many calls were taken: the next one is most likely its recording process's call number `taken + 1`. */
+  taken: number;
 }
 
 const CONSUMPTION = Symbol.for('switchboard.cassette.replays');
@@ -36,7 +38,7 @@ function consumptionOf(identity: string): Consumption {
   }
   let consumption = map.get(identity);
   if (consumption === undefined) {
-    consumption = { used: new Set(), affinity: new Set() };
+    consumption = { used: new Set(), affinity: new Set(), taken: 0 };
     map.set(identity, consumption);
   }
   return consumption;
@@ -55,6 +57,7 @@ export class ReplayState {
   readonly #byHash = new Map<string, CassetteEntry[]>();
   readonly #used: Set<number>;
   readonly #affinity: Set<string>;
+  readonly #consumption: Consumption;
   /** Whether the progress is shared by every replay of the file in this process. */
   readonly #shared: boolean;
   readonly #pricing = new Map<string, Record<string, unknown>[]>();
@@ -68,7 +71,10 @@ export class ReplayState {
     this.#entries = [...cassette.entries];
     for (const entry of this.#entries) this.#index(entry);
     const consumption =
-      identity === null ? { used: new Set<number>(), affinity: new Set<string>() } : consumptionOf(identity);
+      identity === null
+        ? { used: new Set<number>(), affinity: new Set<string>(), taken: 0 }
+        : consumptionOf(identity);
+    this.#consumption = consumption;
     this.#shared = identity !== null;
     this.#used = consumption.used;
     this.#affinity = consumption.affinity;
@@ -92,8 +98,9 @@ export class ReplayState {
   /**
    * The first unreplayed recording of this request, taken; or null. Among
    * identical requests, one recorded by a process this process already took
-   * calls from comes first (workers replay what they recorded), else the first
-   * in file order. A request that holds the key itself (recorded with it removed)
+   * calls from comes first (workers replay what they recorded), at this call's
+   * position in it when there is one; else one recorded at this call's position;
+   * else the first in file order. A request that holds the key itself (recorded with it removed)
    * is matched with it removed when it matches nothing as it is.
    */
   take(request: TransportRequest, streamed: boolean): CassetteEntry | null {
@@ -105,6 +112,7 @@ export class ReplayState {
     if (entry === undefined) return null;
     this.#used.add(entry.call);
     if (entry.process !== undefined) this.#affinity.add(entry.process);
+    this.#consumption.taken += 1;
     if (entry.pricing !== null) this.#queuePricing(request.model, entry);
     return entry;
   }
@@ -118,8 +126,15 @@ export class ReplayState {
       for (const candidate of fitting) this.#used.delete(candidate.call);
       left = fitting;
     }
+    // A replaying process most likely makes its calls as its recording process did: one whose earlier
+    // calls it took, at the same position; else one whose earlier calls it took; else the same position.
+    const next = this.#consumption.taken + 1;
+    const known = (candidate: CassetteEntry) =>
+      candidate.process !== undefined && this.#affinity.has(candidate.process);
     return (
-      left.find((candidate) => candidate.process !== undefined && this.#affinity.has(candidate.process)) ??
+      left.find((candidate) => known(candidate) && candidate.seq === next) ??
+      left.find(known) ??
+      left.find((candidate) => candidate.seq === next) ??
       left[0]
     );
   }
