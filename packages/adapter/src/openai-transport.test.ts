@@ -7,7 +7,8 @@ import { ChatAdapter } from './chat-adapter.js';
 import { ChatError } from './chat-error.js';
 import type { TransportRequest } from './chat-transport.js';
 import { ModelRejectedError } from './model-rejected-error.js';
-import { OpenAITransport, type OpenAITransportOptions } from './openai-transport.js';
+import { OpenAITransport } from './openai-transport.js';
+import type { OpenAITransportOptions } from './transport-options.js';
 
 interface Received {
   method: string;

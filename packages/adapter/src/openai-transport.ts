@@ -1,7 +1,5 @@
 import { FetchTransport } from './fetch-transport.js';
 
-export type { ListModelsOptions, OpenAITransportOptions } from './transport-options.js';
-
 /**
  * The former name of {@link FetchTransport}, kept so nothing breaks: the same
  * transport (requests built with `fetch` directly, the `openai` SDK's wire byte for
