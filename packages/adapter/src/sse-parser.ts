@@ -61,7 +61,13 @@ export class SseParser {
     if (this.#afterCarriageReturn && text.charCodeAt(0) === 10) start = 1;
     this.#afterCarriageReturn = false;
     const length = text.length;
+    // Most servers end lines with '\n' alone: then each line is found by indexOf, not a character at a time.
+    const newlinesOnly = text.indexOf('\r', start) < 0;
     for (let index = start; index < length; index += 1) {
+      if (newlinesOnly) {
+        index = text.indexOf('\n', index);
+        if (index < 0) break;
+      }
       const code = text.charCodeAt(index);
       if (code !== 10 && code !== 13) continue;
       const line = this.#partial === '' ? text.slice(start, index) : this.#partial + text.slice(start, index);
