@@ -1,4 +1,10 @@
-import type { AttemptHandle, AttemptInfo, AttemptOutcome, CallObserver } from './call-observer.js';
+import type {
+  AttemptHandle,
+  AttemptInfo,
+  AttemptOutcome,
+  CallObserver,
+  OutputChunk,
+} from './call-observer.js';
 import type { CallRecord, SettlementKind } from './call-record.js';
 import { ChatError } from './chat-error.js';
 import { describeType } from './describe-type.js';
@@ -168,6 +174,18 @@ function outcomeOf(
 }
 
 /** Tells each observer the raw call's record; an observer's error never breaks the call. */
+/** Tells each observer with `afterChunk` of one output chunk; an observer that throws is ignored. */
+export function notifyAfterChunk(observers: readonly CallObserver[], chunk: OutputChunk): void {
+  for (const observer of observers) {
+    if (typeof observer.afterChunk !== 'function') continue;
+    try {
+      swallow(observer.afterChunk(chunk));
+    } catch {
+      // Observers must not throw; one that does is ignored.
+    }
+  }
+}
+
 export function notifyAfterCall(observers: readonly CallObserver[], record: CallRecord): void {
   for (const observer of observers) {
     if (typeof observer.afterCall !== 'function') continue;

@@ -51,6 +51,21 @@ export interface AttemptOutcome {
   readonly settlement?: SettlementKind;
 }
 
+/**
+ * One chunk of a streamed reply after its first, told to `afterChunk`: the time the client
+ * waited for it, from the end of the previous chunk (its deltas handed to the stream, and any
+ * back-pressure from a slow reader over) to this one's arrival. A chunk is one event of the
+ * stream that carried output (content, reasoning or a tool call).
+ */
+export interface OutputChunk {
+  /** The model id as sent. */
+  readonly model: string;
+  /** The caller's role, or null. */
+  readonly role: string | null;
+  /** Milliseconds from the end of the previous chunk to this one's arrival. */
+  readonly sinceLastChunkMs: number;
+}
+
 /** Returned by `beforeAttempt` to learn how that attempt ended (settle or release a lease). */
 export interface AttemptHandle {
   /** Called exactly once per attempt. Must not throw; an error it throws is ignored. */
@@ -82,6 +97,12 @@ export interface CallObserver {
   beforeAttempt?(attempt: AttemptInfo): void | AttemptHandle | Promise<void | AttemptHandle>;
   /** Called once per raw call, after its reply or its last failure. Must not throw; errors are ignored. */
   afterCall?(record: CallRecord): void;
+  /**
+   * Called for each chunk of a streamed reply after the first (see {@link OutputChunk}), as it
+   * arrives: an OpenTelemetry observer records the time per output chunk from it. Must not
+   * throw and should return at once: it runs between the chunks. Errors are ignored.
+   */
+  afterChunk?(chunk: OutputChunk): void;
   /**
    * Called by `resolveChatEndpoint` before it attaches the observer to the adapter it
    * resolved: returns the observer to attach for calls to `endpoint` (itself, or a copy

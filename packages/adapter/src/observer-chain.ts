@@ -41,13 +41,13 @@ function checkObserver(observer: unknown): void {
   const valid =
     typeof observer === 'object' &&
     observer !== null &&
-    ['beforeAttempt', 'afterCall'].every((name) => {
+    ['beforeAttempt', 'afterCall', 'afterChunk'].every((name) => {
       const method = (observer as Record<string, unknown>)[name];
       return method === undefined || typeof method === 'function';
     });
   if (!valid) {
     throw new TypeError(
-      'observer must be an object with optional beforeAttempt(info) and afterCall(record) methods',
+      'observer must be an object with optional beforeAttempt(info), afterCall(record) and afterChunk(chunk) methods',
     );
   }
 }

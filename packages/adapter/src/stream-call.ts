@@ -1,4 +1,4 @@
-import { type AttemptTracker, notifyAfterCall } from './attempt-tracker.js';
+import { type AttemptTracker, notifyAfterCall, notifyAfterChunk } from './attempt-tracker.js';
 import type { CallRecord } from './call-record.js';
 import { ChatError } from './chat-error.js';
 import type { ChatResponse } from './chat-response.js';
@@ -385,6 +385,10 @@ export class StreamCall implements ChatStream {
     const deltas: ChatDelta[] = [];
     const iterator = stream[Symbol.asyncIterator]();
     let output = false;
+    // When the previous chunk was done with (its deltas handed over, back-pressure over): the time
+    // per output chunk is measured from there, so a slow reader does not count as a slow provider.
+    let previousChunkEnd: number | null = null;
+    const { observers, request, role } = this.#setup;
     for (;;) {
       const next = await iterator.next();
       if (this.#stop !== null && !this.#draining) throw this.#stopError();
@@ -404,9 +408,16 @@ export class StreamCall implements ChatStream {
       }
       if (deltas.length > 0) {
         // A drained stream's deltas reach no one: only its usage is wanted.
-        if (!this.#draining) for (const delta of deltas) this.#emit(delta);
+        if (!this.#draining) {
+          if (previousChunkEnd !== null) {
+            const sinceLastChunkMs = performance.now() - previousChunkEnd;
+            notifyAfterChunk(observers, { model: request.model, role, sinceLastChunkMs });
+          }
+          for (const delta of deltas) this.#emit(delta);
+        }
         deltas.length = 0;
         await this.#backPressure();
+        previousChunkEnd = performance.now();
       }
     }
     // A body that ended without `[DONE]` is whole only when its finish reason came.

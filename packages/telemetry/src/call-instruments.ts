@@ -1,3 +1,4 @@
+import type { OutputChunk } from '@switchboard/adapter';
 import { boundedString } from './bounded-string.js';
 import { BoundedValues } from './bounded-values.js';
 import { NO_ROLE } from './call-meter.js';
@@ -36,6 +37,7 @@ export const METRICS = {
     duration: 'gen_ai.client.operation.duration',
     tokenUsage: 'gen_ai.client.token.usage',
     timeToFirstChunk: 'gen_ai.client.operation.time_to_first_chunk',
+    timePerOutputChunk: 'gen_ai.client.operation.time_per_output_chunk',
   },
   gen_ai_latest_experimental: {
     duration: 'gen_ai.client.inference.duration',
@@ -49,6 +51,7 @@ export const METRICS = {
     // Renamed from v1.41.0's gen_ai.client.operation.time_to_first_chunk with the duration
     // (semantic-conventions-genai pull request 521, docs/gen-ai/non-normative/migration.md).
     timeToFirstChunk: 'gen_ai.client.inference.time_to_first_chunk',
+    timePerOutputChunk: 'gen_ai.client.inference.time_per_output_chunk',
   },
 } as const;
 
@@ -77,6 +80,7 @@ export class CallInstruments {
   readonly #routes = new BoundedValues(SWITCHBOARD.route, METRIC_VALUE_CAP);
   #madeFrom: OtelMeterProvider | null = null;
   #recorders: Recorder[] | null = null;
+  #perChunk: OtelHistogram | null = null;
 
   constructor(provider: () => OtelMeterProvider, context: CallContext) {
     this.#provider = provider;
@@ -92,17 +96,33 @@ export class CallInstruments {
   record(call: MetricCall): void {
     const recorders = this.#current();
     if (recorders === null) return;
+    const base = this.#base(call.record.model);
+    for (const recorder of recorders) recorder(call, base);
+  }
+
+  /**
+   * Records one chunk of a streamed reply after its first: the time per output chunk, in seconds,
+   * with the common attributes (the requested model's).
+   */
+  recordChunk(chunk: OutputChunk): void {
+    if (this.#current() === null || this.#perChunk === null) return;
+    const seconds = chunk.sinceLastChunkMs / 1000;
+    if (!Number.isFinite(seconds) || seconds < 0) return;
+    this.#perChunk.record(seconds, this.#base(chunk.model));
+  }
+
+  #base(model: string): OtelAttributes {
     const base: OtelAttributes = {
       [GEN_AI.operationName]: 'chat',
       [GEN_AI.providerName]: this.#context.providerName,
-      [GEN_AI.requestModel]: boundedString(call.record.model),
+      [GEN_AI.requestModel]: boundedString(model),
     };
     const server = this.#context.server;
     if (server !== null) {
       base[GEN_AI.serverAddress] = server.address;
       base[GEN_AI.serverPort] = server.port;
     }
-    for (const recorder of recorders) recorder(call, base);
+    return base;
   }
 
   // Null while the provider is the API's no-op one: then building attribute sets
@@ -113,12 +133,19 @@ export class CallInstruments {
     this.#madeFrom = provider;
     if (provider.constructor?.name === 'NoopMeterProvider') {
       this.#recorders = null;
+      this.#perChunk = null;
       return null;
     }
     const conventions = this.#context.conventions;
     const meter = provider.getMeter(INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION, scopeOptions(conventions));
     const usage = conventions === 'v1.41.0' ? v141Recorders(meter) : latestRecorders(meter);
     this.#recorders = [...usage, this.#costRecorder(meter)];
+    this.#perChunk = meter.createHistogram(METRICS[conventions].timePerOutputChunk, {
+      description:
+        'Time per output chunk, recorded for each chunk received after the first one, measured as the time elapsed from the end of the previous chunk to the end of the current chunk.',
+      unit: 's',
+      advice: { explicitBucketBoundaries: [...DURATION_BUCKETS] },
+    });
     return this.#recorders;
   }
 

@@ -22,6 +22,7 @@ import {
   type CompleteRequest,
   type CostModel,
   OpenAITransport,
+  type OutputChunk,
 } from '@switchboard/adapter';
 import { type Emulator, type FaultRule, startEmulator } from '@switchboard/emulator';
 import { costOf, PRICES_VERSION, priceOf } from '@switchboard/prices';
@@ -160,7 +161,21 @@ const NAMES: Record<string, Row> = {
     'v1.41.0',
     CORE_METRICS,
   ),
+  'gen_ai.client.operation.time_per_output_chunk': metric(
+    'histogram',
+    's',
+    SECONDS_BUCKETS,
+    'v1.41.0',
+    CORE_METRICS,
+  ),
   'switchboard.client.cost': metric('counter', 'USD', null, 'both', OURS),
+  'gen_ai.client.inference.time_per_output_chunk': metric(
+    'histogram',
+    's',
+    SECONDS_BUCKETS,
+    'gen_ai_latest_experimental',
+    INFERENCE_METRICS,
+  ),
   'gen_ai.client.inference.duration': metric(
     'histogram',
     's',
@@ -321,6 +336,8 @@ class CollectingReader extends MetricReader {
 interface Captured {
   readonly record: CallRecord;
   readonly span: ReadableSpan;
+  /** The chunks after the first of a streamed reply, as the adapter told its observers. */
+  readonly chunks: readonly OutputChunk[];
 }
 
 let primary: Emulator;
@@ -415,7 +432,11 @@ describe.each<OtelConventions>(['v1.41.0', 'gen_ai_latest_experimental'])(
       if (options.bounded) adapter = adapter.bounded(options.bounded);
       if (options.fault) emulator.setFaults([options.fault]);
       const records: CallRecord[] = [];
-      adapter.observe({ afterCall: (record) => records.push(record) });
+      const chunks: OutputChunk[] = [];
+      adapter.observe({
+        afterCall: (record) => records.push(record),
+        afterChunk: (chunk) => chunks.push(chunk),
+      });
       const reply = options.stream ? adapter.stream(request).response : adapter.complete(request);
       await reply.catch((error: unknown) => {
         if (!ChatError.isInstance(error)) throw error;
@@ -424,7 +445,7 @@ describe.each<OtelConventions>(['v1.41.0', 'gen_ai_latest_experimental'])(
       expect(records).toHaveLength(1);
       expect(spans).toHaveLength(1);
       exporter.reset();
-      return { record: records[0] as CallRecord, span: spans[0] as ReadableSpan };
+      return { record: records[0] as CallRecord, span: spans[0] as ReadableSpan, chunks };
     }
 
     const server = (emulator: Emulator) => ({
@@ -855,12 +876,16 @@ describe.each<OtelConventions>(['v1.41.0', 'gen_ai_latest_experimental'])(
       const collected = new Map<string, MetricData>(
         scopes[0]?.metrics.map((metric) => [metric.descriptor.name, metric]),
       );
-      // No call was streamed: the time-to-first-chunk metric has no point, so it is not exported at all.
-      const firstChunk = latest
-        ? 'gen_ai.client.inference.time_to_first_chunk'
-        : 'gen_ai.client.operation.time_to_first_chunk';
+      // No call was streamed: the chunk metrics have no point, so they are not exported at all.
       const specs = metricsOf(mode);
-      specs.delete(firstChunk);
+      for (const name of [
+        'gen_ai.client.inference.time_to_first_chunk',
+        'gen_ai.client.operation.time_to_first_chunk',
+        'gen_ai.client.inference.time_per_output_chunk',
+        'gen_ai.client.operation.time_per_output_chunk',
+      ]) {
+        specs.delete(name);
+      }
       expect([...collected.keys()].sort()).toEqual([...specs.keys()].sort());
       for (const [name, spec] of specs) {
         const metric = collected.get(name) as MetricData;
@@ -1028,6 +1053,45 @@ describe.each<OtelConventions>(['v1.41.0', 'gen_ai_latest_experimental'])(
       );
       const durationPoint = durations?.dataPoints[0]?.value as Histogram | undefined;
       expect(durationPoint?.count).toBe(2);
+    });
+
+    it('the time-per-output-chunk metric: a point per chunk after the first of a streamed call, its wait in seconds; none for a plain call', async () => {
+      const request: CompleteRequest = {
+        model: 'primary-flash',
+        messages: [{ role: 'user', content: 'Stream a long answer, please, in many pieces.' }],
+      };
+      const streamed = await call(primary, 'primary', request, { stream: true });
+      const plain = await call(primary, 'primary', request, {});
+      expect(plain.chunks).toEqual([]);
+      expect(streamed.chunks.length).toBeGreaterThan(1);
+      const { resourceMetrics, errors } = await reader.collect();
+      expect(errors).toEqual([]);
+      const name = latest
+        ? 'gen_ai.client.inference.time_per_output_chunk'
+        : 'gen_ai.client.operation.time_per_output_chunk';
+      const spec = metricsOf(mode).get(name) as MetricRow;
+      expect(spec).toBeDefined();
+      const metric = resourceMetrics.scopeMetrics[0]?.metrics.find(
+        (candidate) => candidate.descriptor.name === name,
+      ) as MetricData;
+      expect(metric, name).toBeDefined();
+      expect((metric.descriptor as { type?: unknown }).type).toBe(spec.instrument);
+      expect(metric.descriptor.unit).toBe(spec.unit);
+      expect(metric.dataPointType).toBe(DataPointType.HISTOGRAM);
+      expect(metric.dataPoints).toHaveLength(1);
+      const [point] = metric.dataPoints;
+      const value = point?.value as Histogram;
+      expect(value.buckets.boundaries).toEqual(spec.buckets);
+      expect(value.count).toBe(streamed.chunks.length);
+      const seconds = streamed.chunks.map((chunk) => chunk.sinceLastChunkMs / 1000);
+      expect(value.sum).toBeCloseTo(
+        seconds.reduce((sum, each) => sum + each, 0),
+        9,
+      );
+      expect(value.min).toBe(Math.min(...seconds));
+      expect(value.max).toBe(Math.max(...seconds));
+      expect(point?.attributes).toEqual(metricAttributes(primary, 'primary', 'primary-flash'));
+      checkTypes(point?.attributes ?? {}, mode);
     });
   },
 );

@@ -1,4 +1,4 @@
-import type { CallObserver, ObservedEndpoint } from '@switchboard/adapter';
+import type { CallObserver, ObservedEndpoint, OutputChunk } from '@switchboard/adapter';
 import { boundedString } from './bounded-string.js';
 import { CallInstruments } from './call-instruments.js';
 import { costAmounts } from './cost-amounts.js';
@@ -97,6 +97,14 @@ export function createOtelObserver(api: OtelApi, options: OtelObserverOptions = 
         // Neither spans nor metrics would be kept: the call costs a look at the providers and no more.
         if (!traced && !instruments.active) return;
         report(api, traced ? tracer : null, instruments, context, record);
+      } catch {
+        // Telemetry never breaks a call.
+      }
+    },
+    afterChunk(chunk: OutputChunk): void {
+      try {
+        // Metrics only: the chunk's time is a point of the time-per-output-chunk histogram.
+        instruments.recordChunk(chunk);
       } catch {
         // Telemetry never breaks a call.
       }
