@@ -143,6 +143,49 @@ describe('ChatAdapter call records', () => {
     expect(adapter.costUsd()).toBe(0.25);
   });
 
+  it('records the checked date of the entry that priced the call (priceCheckedAt), null otherwise, always set', async () => {
+    const dated: CostModel = {
+      cost: () => null,
+      priceCall: (call) => ({
+        costUsd: call.model === 'unpriced' ? null : 0.25,
+        pricedAs: call.model,
+        priceSource: 'table',
+        tariff: null,
+        priceCheckedAt: '2026-11-22',
+      }),
+    };
+    const calls = async (endpoint: CostModel, model = 'primary-v4-pro') =>
+      (
+        await new ChatAdapter(new RawTransport([answer('a', { completion_tokens: 1 })]), {
+          endpoint,
+        }).complete({
+          ...request,
+          model,
+        })
+      ).calls;
+    expect((await calls(dated))[0]?.priceCheckedAt).toBe('2026-11-22');
+    // No cost, no entry priced it: no date, whatever the cost model said.
+    expect((await calls(dated, 'unpriced'))[0]?.priceCheckedAt).toBeNull();
+    // A cost model that says nothing of dates, or something that is not an ISO date.
+    expect((await calls(perToken))[0]).toHaveProperty('priceCheckedAt', null);
+    const odd: CostModel = {
+      ...dated,
+      priceCall: (call) => ({ ...dated.priceCall?.(call), priceCheckedAt: 7 }) as never,
+    };
+    expect((await calls(odd))[0]?.priceCheckedAt).toBeNull();
+    // A failed call: set, null.
+    const failed = new ChatAdapter(
+      new RawTransport([new ChatError({ kind: 'server', status: 500, message: 'x' })]),
+      {
+        endpoint: dated,
+      },
+    );
+    const records: CallRecord[] = [];
+    failed.observe({ afterCall: (record) => records.push(record) });
+    await expect(failed.complete(request)).rejects.toThrow();
+    expect(records.at(-1)).toHaveProperty('priceCheckedAt', null);
+  });
+
   it('records a null cost for an unpriced call and a null response cost when none was priced', async () => {
     const adapter = new ChatAdapter(new RawTransport([answer('a', { prompt_tokens: 1 })]), {
       endpoint: perToken,

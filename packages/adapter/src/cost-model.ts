@@ -25,6 +25,12 @@ export interface CallPricing {
   readonly providerCostUsd?: number | null;
   /** The `@switchboard/prices` data version the call was costed with, when a price book priced it. */
   readonly priceVersion?: string | null;
+  /**
+   * When the price entry that priced the call was last checked (an ISO date, its
+   * `checkedAt`), or null: not priced from a book's entry, or the entry has no date.
+   * Always set on the adapter's records; optional for cost models and older records.
+   */
+  readonly priceCheckedAt?: string | null;
 }
 
 /** What a cost model is asked to price: one raw call's model, usage and reply time. */

@@ -19,6 +19,7 @@ export function makeCallRecord(
     pricedAs: pricing.pricedAs,
     priceSource: pricing.priceSource,
     tariff: pricing.tariff,
+    priceCheckedAt: pricing.priceCheckedAt,
     at: facts.at.toISOString(),
     durationMs: facts.durationMs,
     attempts: facts.attempts,

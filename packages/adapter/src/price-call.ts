@@ -5,6 +5,8 @@ import type { UsageEntry } from './usage-entry.js';
 
 /** How a call was priced, plus why the cost model failed to price it, if it did. */
 export interface PricingOutcome extends CallPricing {
+  /** The checked date of the entry that priced the call, or null. */
+  readonly priceCheckedAt: string | null;
   /** `costUsd` in whole nano-dollars (the cost model's figure rounded to the nearest), or null when unpriced. */
   readonly costNanoUsd: number | null;
   readonly costError: string | null;
@@ -16,6 +18,7 @@ const unpriced: PricingOutcome = Object.freeze({
   pricedAs: null,
   priceSource: null,
   tariff: null,
+  priceCheckedAt: null,
   costError: null,
 });
 
@@ -70,6 +73,7 @@ function pick(pricing: Record<string, unknown>, costNanoUsd: number | null): Pri
     priceSource:
       costUsd !== null && sources.has(pricing.priceSource) ? (pricing.priceSource as PriceSource) : null,
     tariff: tariffOf(pricing.tariff),
+    priceCheckedAt: costUsd !== null && isIsoDate(pricing.priceCheckedAt) ? pricing.priceCheckedAt : null,
     costError: null,
   };
   const providerCostUsd = pricing.providerCostUsd;
@@ -78,6 +82,11 @@ function pick(pricing: Record<string, unknown>, costNanoUsd: number | null): Pri
   }
   if (typeof pricing.priceVersion === 'string') outcome.priceVersion = pricing.priceVersion;
   return outcome;
+}
+
+// A checked date is an ISO date; anything else a cost model gives is dropped.
+function isIsoDate(value: unknown): value is string {
+  return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value);
 }
 
 // A tariff reference names the dated entry and its band; anything else is dropped.

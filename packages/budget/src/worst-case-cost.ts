@@ -1,5 +1,5 @@
 import type { AttemptInfo } from '@switchboard/adapter';
-import type { Prices } from '@switchboard/prices';
+import { maxPricesUpToInput, type Prices } from '@switchboard/prices';
 import { BudgetError } from './budget-error.js';
 import { promptTokenBound } from './prompt-token-bound.js';
 
@@ -17,7 +17,7 @@ export interface WorstCasePricing {
  * The most an attempt can cost, in USD: every prompt token at the higher of the
  * cache-miss and cache-hit prices (the bound of {@link promptTokenBound}), plus
  * the output cap (`max_tokens`, else the model's configured maximum) at the output
- * price. Throws a {@link BudgetError} when no bound exists (unpriced, uncapped).
+ * price; for prices with prompt-size tiers, at the dearest tier that bound reaches. Throws a {@link BudgetError} when no bound exists (unpriced, uncapped).
  */
 export function worstCaseCostUsd(info: AttemptInfo, pricing: WorstCasePricing, scope: string): number {
   const prices = pricing.maxPricesOf(info.model);
@@ -46,9 +46,11 @@ export function worstCaseCostUsd(info: AttemptInfo, pricing: WorstCasePricing, s
     });
   }
   const promptTokens = promptTokenBound(info.messages, info.tools);
-  const inputPerM = Math.max(prices.inputPerM, prices.cacheHitPerM);
+  // A tiered price: the dearest tier the prompt's bound can reach bills the whole call.
+  const reached = maxPricesUpToInput(prices, promptTokens);
+  const inputPerM = Math.max(reached.inputPerM, reached.cacheHitPerM);
   return checked(
-    (promptTokens * inputPerM + outputTokens * prices.outputPerM) / 1_000_000,
+    (promptTokens * inputPerM + outputTokens * reached.outputPerM) / 1_000_000,
     'maxPricesOf',
     info.model,
     scope,

@@ -50,7 +50,15 @@ function wrapped(
         provider: endpoint.provider,
         baseUrl: endpoint.baseUrl,
         thinking: endpoint.thinking,
-        prices: endpoint.prices === null ? null : { ...endpoint.prices },
+        // The header keeps the three flat prices; a tiered price's tiers stay in today's book, which replay prices with.
+        prices:
+          endpoint.prices === null
+            ? null
+            : {
+                cacheHitPerM: endpoint.prices.cacheHitPerM,
+                inputPerM: endpoint.prices.inputPerM,
+                outputPerM: endpoint.prices.outputPerM,
+              },
         pricingModel: endpoint.pricingModel,
       },
       costModel: endpoint,

@@ -41,6 +41,7 @@ describe('ChatEndpoint', () => {
         tariff: null,
         providerCostUsd: null,
         priceVersion: PRICES_VERSION,
+        priceCheckedAt: '2026-11-22',
       });
     });
 
@@ -97,6 +98,7 @@ describe('ChatEndpoint', () => {
           tariff: null,
           providerCostUsd: null,
           priceVersion: PRICES_VERSION,
+          priceCheckedAt: '2026-11-22',
         });
       }
     });

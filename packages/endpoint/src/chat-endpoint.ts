@@ -1,5 +1,5 @@
 import type { CallPricing, CostModel, PricedCall } from '@switchboard/adapter';
-import { costOf, type PriceBook, type Prices } from '@switchboard/prices';
+import { costOf, type PriceBook, type Prices, type PriceTier } from '@switchboard/prices';
 import { priceEndpointCall } from './price-endpoint-call.js';
 import { PROVIDER_KINDS, type ProviderKind } from './provider-kind.js';
 
@@ -42,12 +42,38 @@ function checkedPrices(prices: Prices | null | undefined): Prices | null {
       throw new TypeError(`ChatEndpoint: prices.${field} must be a finite number >= 0`);
     }
   }
-  if (Object.isFrozen(prices)) return prices;
-  return Object.freeze({
-    cacheHitPerM: prices.cacheHitPerM,
-    inputPerM: prices.inputPerM,
-    outputPerM: prices.outputPerM,
+  const tiers = checkedTiers(prices.tiers);
+  if (Object.isFrozen(prices) && (tiers === undefined || tiers === prices.tiers)) return prices;
+  const flat = pick(prices);
+  return Object.freeze(tiers === undefined ? flat : { ...flat, tiers });
+}
+
+// Prompt-size tiers: each threshold a whole number above the one before, each price a finite number >= 0.
+function checkedTiers(tiers: Prices['tiers']): Prices['tiers'] {
+  if (tiers === undefined || tiers === null) return undefined;
+  if (!Array.isArray(tiers)) throw new TypeError('ChatEndpoint: prices.tiers must be an array of tiers');
+  let last = -1;
+  const checked = tiers.map((tier: PriceTier) => {
+    const threshold = tier?.aboveInputTokens;
+    if (!Number.isSafeInteger(threshold) || threshold <= last) {
+      throw new TypeError(
+        'ChatEndpoint: prices.tiers[].aboveInputTokens must be whole numbers of tokens >= 0, in ascending order',
+      );
+    }
+    last = threshold;
+    for (const field of PRICE_FIELDS) {
+      if (typeof tier[field] !== 'number' || !Number.isFinite(tier[field]) || tier[field] < 0) {
+        throw new TypeError(`ChatEndpoint: prices.tiers[].${field} must be a finite number >= 0`);
+      }
+    }
+    return Object.isFrozen(tier) ? tier : Object.freeze({ aboveInputTokens: threshold, ...pick(tier) });
   });
+  const same = Object.isFrozen(tiers) && checked.every((tier, index) => tier === tiers[index]);
+  return same ? tiers : Object.freeze(checked);
+}
+
+function pick(prices: Prices | PriceTier) {
+  return { cacheHitPerM: prices.cacheHitPerM, inputPerM: prices.inputPerM, outputPerM: prices.outputPerM };
 }
 
 function checkedPricingModel(model: string | null | undefined): string | null {

@@ -68,6 +68,7 @@ describe('parseConfigWithWarnings', () => {
       const { warnings } = parseConfigWithWarnings({ prices });
       expect(warnings.map((warning) => warning.message)).toEqual([
         'prices."primary-flash".input_per_mm: unknown key, did you mean "input_per_m"?',
+        'prices."primary-flash": replaces the shipped price of primary-flash (cache hit / input / output 0.014 / 0.44 / 1.32 USD per million tokens, checked 2026-11-22); calls on it are priced from this entry',
       ]);
     });
   });

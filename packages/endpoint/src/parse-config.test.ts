@@ -234,11 +234,15 @@ describe('parseConfig: prices (issue 11)', () => {
     [{ ...entry, output_per_m: -1 }, 'prices."primary-flash".output_per_m: expected a finite number >= 0'],
     [
       { ...entry, output_per_m: Number.POSITIVE_INFINITY },
-      'prices."primary-flash".output_per_m: expected number, got number',
+      'prices."primary-flash".output_per_m: expected a finite number, got inf',
     ],
     [
       { ...entry, cache_hit_per_m: Number.NaN },
-      'prices."primary-flash".cache_hit_per_m: expected number, got NaN',
+      'prices."primary-flash".cache_hit_per_m: expected a finite number, got nan',
+    ],
+    [
+      { ...entry, input_per_m: Number.NEGATIVE_INFINITY },
+      'prices."primary-flash".input_per_m: expected a finite number, got -inf',
     ],
     ['cheap', 'prices."primary-flash": expected object, got string'],
   ])('refuses the entry %j, naming the path', (value, message) => {

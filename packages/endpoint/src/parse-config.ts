@@ -4,7 +4,7 @@ import { checkBaseUrl } from './check-base-url.js';
 import { ConfigError } from './config-error.js';
 import { pathText } from './config-path.js';
 import { markWarned } from './config-warning-sink.js';
-import { type ConfigWarning, configWarnings } from './config-warnings.js';
+import { type ConfigWarning, configWarnings, shadowedPriceWarnings } from './config-warnings.js';
 import { isPlainObject } from './is-plain-object.js';
 import { loadZod } from './load-zod.js';
 import type { SwitchboardConfig } from './switchboard-config.js';
@@ -71,8 +71,49 @@ function buildSchema() {
           cache_hit_per_m: pricePerMillion,
           input_per_m: pricePerMillion,
           output_per_m: pricePerMillion,
+          tiers: z
+            .array(
+              z.looseObject({
+                above_input_tokens: z
+                  .number()
+                  .refine((tokens) => Number.isSafeInteger(tokens) && tokens >= 0, {
+                    error: 'expected a whole number of tokens >= 0',
+                  }),
+                cache_hit_per_m: pricePerMillion,
+                input_per_m: pricePerMillion,
+                output_per_m: pricePerMillion,
+              }),
+            )
+            .superRefine((tiers, context) => {
+              tiers.forEach((tier, index) => {
+                const before = tiers[index - 1]?.above_input_tokens;
+                if (before !== undefined && tier.above_input_tokens <= before)
+                  context.addIssue({
+                    code: 'custom',
+                    path: [index, 'above_input_tokens'],
+                    message: `expected tiers in ascending order of above_input_tokens, each threshold once (${tier.above_input_tokens} after ${before})`,
+                  });
+              });
+            })
+            .optional(),
+          // A TOML date (checked_at = 2026-11-20) or a string holding one.
+          checked_at: z
+            .custom<string | Date>((value) => isIsoDate(value), {
+              error: "expected an ISO date ('YYYY-MM-DD', or a TOML date such as 2026-11-20)",
+            })
+            .optional(),
+          source: z.string().trim().min(1, { error: 'expected a non-empty string' }).optional(),
         }),
       )
+      .optional(),
+    pricing: z
+      .looseObject({
+        stale_after_days: z
+          .custom<number>((value) => typeof value === 'number' && value >= 0, {
+            error: 'expected a number of days >= 0 (inf: never stale)',
+          })
+          .optional(),
+      })
       .optional(),
     telemetry: z
       .looseObject({
@@ -104,6 +145,14 @@ function configSchema(): ReturnType<typeof buildSchema> {
   return schema;
 }
 
+/** Whether a value is an ISO date (`'YYYY-MM-DD'` that reads back as itself) or a valid `Date` (a TOML date). */
+function isIsoDate(value: unknown): boolean {
+  if (value instanceof Date) return !Number.isNaN(value.getTime());
+  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const time = Date.parse(`${value}T00:00:00Z`);
+  return !Number.isNaN(time) && new Date(time).toISOString().slice(0, 10) === value;
+}
+
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   let value = input;
   for (const key of path) {
@@ -113,10 +162,19 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   return value;
 }
 
+// TOML's own spellings of the numbers a price cannot be.
+function nonFiniteText(value: number): string {
+  return Number.isNaN(value) ? 'nan' : value > 0 ? 'inf' : '-inf';
+}
+
 function issueText(issue: core.$ZodIssue, input: unknown): string {
   const path = pathText(issue.path);
   if (issue.code === 'invalid_type') {
     if (isMissing(input, issue.path)) return `${path}: missing (expected ${issue.expected})`;
+    const value = valueAt(input, issue.path);
+    // z.number() refuses inf and nan as "not a number", which they are, as far as a price goes.
+    if (issue.expected === 'number' && typeof value === 'number')
+      return `${path}: expected a finite number, got ${nonFiniteText(value)}`;
     return `${path}: expected ${issue.expected}, got ${describeType(valueAt(input, issue.path))}`;
   }
   return `${path}: ${issue.message}`;
@@ -162,9 +220,14 @@ function failureText(issues: readonly core.$ZodIssue[], input: unknown, warnings
 
 // Zod takes any object for an object schema; configuration comes from JSON or TOML, so only plain objects are.
 function shapeError(input: unknown): ConfigError | null {
-  const candidates: Array<[readonly string[], unknown]> = [[[], input]];
+  const candidates: Array<[readonly PropertyKey[], unknown]> = [[[], input]];
   if (isPlainObject(input)) {
-    candidates.push([['models'], input.models], [['prices'], input.prices], [['telemetry'], input.telemetry]);
+    candidates.push(
+      [['models'], input.models],
+      [['prices'], input.prices],
+      [['pricing'], input.pricing],
+      [['telemetry'], input.telemetry],
+    );
     const prices = input.prices;
     if (isPlainObject(prices)) {
       // Zod skips this key of a record without checking it; a price must never vanish unnoticed.
@@ -173,7 +236,15 @@ function shapeError(input: unknown): ConfigError | null {
           path: 'prices."__proto__"',
         });
       }
-      for (const model of Object.keys(prices)) candidates.push([['prices', model], prices[model]]);
+      for (const model of Object.keys(prices)) {
+        const entry = prices[model];
+        candidates.push([['prices', model], entry]);
+        const tiers = isPlainObject(entry) ? entry.tiers : undefined;
+        if (Array.isArray(tiers)) {
+          for (const [index, tier] of tiers.entries())
+            candidates.push([['prices', model, 'tiers', index], tier]);
+        }
+      }
     }
   }
   for (const [path, value] of candidates) {
@@ -242,7 +313,9 @@ function checkConfig(input: unknown, options: ParseConfigOptions): ParsedConfig 
   if (options?.strict === true && first !== undefined) {
     throw new ConfigError(warnings.map((warning) => warning.message).join('; '), { path: first.path });
   }
-  return { config: result.data as SwitchboardConfig, warnings };
+  // A price that replaces a shipped one is said, never refused: it may be a negotiated price.
+  const config = result.data as SwitchboardConfig;
+  return { config, warnings: [...warnings, ...shadowedPriceWarnings(config as Record<string, unknown>)] };
 }
 
 /**

@@ -54,10 +54,19 @@ export function priceEndpointCall(call: PricedCall, pricing: EndpointPricing): C
       providerCostUsd,
       // Hand-made prices are not the package's data: only a book's prices name its version.
       priceVersion: pricing.book === null ? null : PRICES_VERSION,
+      // Prices given to the endpoint carry no checked date.
+      priceCheckedAt: null,
     };
   }
   if (providerCostUsd === null) {
-    return { costUsd: null, pricedAs: null, priceSource: null, tariff: null, providerCostUsd: null };
+    return {
+      costUsd: null,
+      pricedAs: null,
+      priceSource: null,
+      tariff: null,
+      providerCostUsd: null,
+      priceCheckedAt: null,
+    };
   }
   return {
     costUsd: providerCostUsd,
@@ -66,5 +75,6 @@ export function priceEndpointCall(call: PricedCall, pricing: EndpointPricing): C
     tariff: null,
     providerCostUsd,
     priceVersion: PRICES_VERSION,
+    priceCheckedAt: null,
   };
 }

@@ -15,6 +15,18 @@ export interface ModelsConfig {
   judge?: string;
 }
 
+/**
+ * One `[[prices."model-id".tiers]]` entry: the prices of the whole call when its billed input
+ * tokens (cache hits plus misses) exceed `above_input_tokens`.
+ */
+export interface ModelPriceTierConfig {
+  /** The threshold, a whole number of tokens >= 0; tiers come in ascending order of it. */
+  above_input_tokens: number;
+  cache_hit_per_m: number;
+  input_per_m: number;
+  output_per_m: number;
+}
+
 /** One `[prices."model-id"]` entry: USD per million tokens, each a finite number >= 0. */
 export interface ModelPriceConfig {
   /** Per million prompt tokens served from the provider's cache. */
@@ -23,6 +35,21 @@ export interface ModelPriceConfig {
   input_per_m: number;
   /** Per million output tokens. */
   output_per_m: number;
+  /** Prompt-size tiers (long-context prices), in ascending order of `above_input_tokens`. */
+  tiers?: ModelPriceTierConfig[];
+  /** When the price was last checked: an ISO date (`"2026-11-20"`, or a TOML date `2026-11-20`). */
+  checked_at?: string | Date;
+  /** Where the price was read (kept with `checked_at`; default: the configuration). */
+  source?: string;
+}
+
+/** The `[pricing]` section: how prices are held to account. */
+export interface PricingConfig {
+  /**
+   * A call priced from an entry checked more than this many days before it warns
+   * (`SWITCHBOARD_STALE_PRICE`); default 90; `inf`: never.
+   */
+  stale_after_days?: number;
 }
 
 /**
@@ -46,6 +73,8 @@ export interface SwitchboardConfig {
   models?: ModelsConfig;
   /** Prices of models by id, beside or instead of the built-in table's. */
   prices?: Record<string, ModelPriceConfig>;
+  /** How old a price may get before calls priced from it warn. */
+  pricing?: PricingConfig;
   /** How telemetry names the endpoint's vendor. */
   telemetry?: TelemetryConfig;
 }

@@ -1,5 +1,6 @@
 import { checkPrices, fail, timeOf } from './check-input.js';
 import { localMinuteOf } from './local-time.js';
+import { maxPrices } from './price-tiers.js';
 import type { Prices } from './prices.js';
 import type { PriceEntry, TariffHistory, TariffRef } from './tariff.js';
 
@@ -39,16 +40,6 @@ export interface CompiledTariff {
 export type CompiledEntry = Priced | readonly CompiledTariff[];
 
 type Input = Record<string, unknown>;
-
-/** The highest price of each kind among some prices. */
-export function maxPrices(list: readonly Prices[]): Prices {
-  const max = (key: keyof Prices) => Math.max(...list.map((prices) => prices[key]));
-  return Object.freeze({
-    cacheHitPerM: max('cacheHitPerM'),
-    inputPerM: max('inputPerM'),
-    outputPerM: max('outputPerM'),
-  });
-}
 
 function listOf(value: unknown, field: string): Input[] {
   if (!Array.isArray(value) || value.length === 0) fail(field, 'a non-empty array');

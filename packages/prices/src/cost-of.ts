@@ -1,6 +1,7 @@
 import { timeOf } from './check-input.js';
 import { type CompiledEntry, compileEntry } from './compile-entry.js';
 import { priceAt } from './price-at.js';
+import { pricesAtInput } from './price-tiers.js';
 import type { Prices } from './prices.js';
 import type { PriceEntry, PricingOptions, TariffHistory } from './tariff.js';
 
@@ -71,6 +72,9 @@ const compiled = new WeakMap<object, CompiledEntry>();
  * `(cacheHit * cacheHitPerM + input * inputPerM + output * outputPerM) / 1_000_000`,
  * with the counts of {@link tokensOf}.
  *
+ * Prices with `tiers` are priced whole at the last tier whose `aboveInputTokens` the
+ * billed input tokens (`cacheHit + input`) exceed.
+ *
  * `prices` may also be a `TariffHistory`: it is priced at the tariff and band
  * in force at `options.at` (default now), and the cost is null when no tariff was in
  * force then. A history is checked once (TypeError naming the bad field) and cached.
@@ -93,14 +97,18 @@ export function costOf(prices: PriceEntry | null, usage: unknown, options?: Pric
   return costAt(prices as Prices, usage);
 }
 
-/** The cost rule on flat prices. */
+/**
+ * The cost rule on one model's prices: at the prompt-size tier the call's billed
+ * input tokens (cache hits plus misses) reach, the whole call, else at its base prices.
+ */
 export function costAt(prices: Prices, usage: unknown): number | null {
   const tokens = tokensOf(usage);
   if (tokens === null) return null;
+  const applied = pricesAtInput(prices, tokens.cacheHit + tokens.input);
   return (
-    (tokens.cacheHit * prices.cacheHitPerM +
-      tokens.input * prices.inputPerM +
-      tokens.output * prices.outputPerM) /
+    (tokens.cacheHit * applied.cacheHitPerM +
+      tokens.input * applied.inputPerM +
+      tokens.output * applied.outputPerM) /
     1_000_000
   );
 }

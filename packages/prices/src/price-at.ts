@@ -1,11 +1,6 @@
-import {
-  type CompiledBand,
-  type CompiledEntry,
-  type CompiledTariff,
-  maxPrices,
-  type Priced,
-} from './compile-entry.js';
+import type { CompiledBand, CompiledEntry, CompiledTariff, Priced } from './compile-entry.js';
 import { localMinuteOf } from './local-time.js';
+import { maxPrices } from './price-tiers.js';
 import type { Prices } from './prices.js';
 
 // Which out-of-coverage days a match consulted (1: the local day, 2: the day

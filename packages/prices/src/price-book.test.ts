@@ -236,6 +236,7 @@ describe('PriceBook', () => {
         tariff: null,
         providerCostUsd: 9,
         priceVersion: PRICES_VERSION,
+        priceCheckedAt: '2026-11-22',
       });
     });
 
@@ -256,6 +257,7 @@ describe('PriceBook', () => {
         tariff: null,
         providerCostUsd: 0.0012,
         priceVersion: PRICES_VERSION,
+        priceCheckedAt: null,
       });
     });
 
@@ -267,6 +269,7 @@ describe('PriceBook', () => {
         tariff: null,
         providerCostUsd: null,
         priceVersion: null,
+        priceCheckedAt: null,
       };
       expect(book.priceCall({ model: 'some-other-model', usage: { prompt_tokens: 5 } })).toEqual(unpriced);
       expect(book.priceCall({ model: 'some-other-model', usage: { cost: -1 } })).toEqual(unpriced);

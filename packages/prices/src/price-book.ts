@@ -1,18 +1,42 @@
-import { checkPrices, fail, SNAKE_KEYS, timeOf } from './check-input.js';
+import { CAMEL_KEYS, checkPrices, checkProvenance, SNAKE_KEYS, timeOf } from './check-input.js';
 import { type CompiledEntry, compileEntry } from './compile-entry.js';
 import { costAt } from './cost-of.js';
+import { checkStaleAfterDays, DEFAULT_STALE_AFTER_DAYS, priceAgeDays, warnStalePrice } from './price-age.js';
 import { maxPriceBetween, priceAt } from './price-at.js';
-import { PRICE_TABLE } from './price-table.js';
-import type { Prices } from './prices.js';
+import { PRICE_TABLE, PRICE_TABLE_PROVENANCE } from './price-table.js';
+import type { PriceProvenance, Prices } from './prices.js';
 import { PRICES_VERSION } from './prices-version.js';
 import { providerCostOf } from './provider-cost-of.js';
 import type { PriceEntry, PricingOptions, PricingTime, TariffRef } from './tariff.js';
+
+/** A prompt-size tier as the configuration file writes it: `[[prices."model-id".tiers]]`. */
+export interface PriceConfigTier {
+  readonly above_input_tokens: number;
+  readonly cache_hit_per_m: number;
+  readonly input_per_m: number;
+  readonly output_per_m: number;
+}
 
 /** A price entry as the configuration file writes it: `[prices."model-id"]`. */
 export interface PriceConfigEntry {
   readonly cache_hit_per_m: number;
   readonly input_per_m: number;
   readonly output_per_m: number;
+  /** Prices above prompt-size thresholds, in ascending order of `above_input_tokens`. */
+  readonly tiers?: readonly PriceConfigTier[];
+  /** When the price was last checked: an ISO date (`'2026-11-20'`, or a TOML date). */
+  readonly checked_at?: string | Date;
+  /** Where it was read (default: the configuration itself); kept only with `checked_at`. */
+  readonly source?: string;
+}
+
+/** Options of a {@link PriceBook}. */
+export interface PriceBookOptions {
+  /**
+   * A call priced from an entry checked more than this many days before the call warns
+   * (`SWITCHBOARD_STALE_PRICE`, once per model per process); default 90; `Infinity`: never.
+   */
+  readonly staleAfterDays?: number;
 }
 
 /** Entries keyed by model id. */
@@ -56,9 +80,15 @@ export interface CallPricing {
   readonly providerCostUsd: number | null;
   /** `PRICES_VERSION` when the call was priced, else null. */
   readonly priceVersion: string | null;
+  /** The `checkedAt` of the entry that priced the call, or null (no such date, or not priced by the book). */
+  readonly priceCheckedAt: string | null;
 }
 
 const TABLE_ENTRIES = [...PRICE_TABLE].map(([model, prices]) => [model, { prices, ref: null }] as const);
+
+/** Where the book's own entries come from when they say no `source`. */
+const CODE_SOURCE = 'a PriceBook entry given in code';
+const configSource = (model: string) => `the configuration's [prices.${JSON.stringify(model)}]`;
 
 /**
  * The prices a run is costed with: `PRICE_TABLE` plus entries from code and from
@@ -68,18 +98,31 @@ const TABLE_ENTRIES = [...PRICE_TABLE].map(([model, prices]) => [model, { prices
  */
 export class PriceBook {
   #entries = new Map<string, CompiledEntry>(TABLE_ENTRIES);
+  #provenance = new Map<string, PriceProvenance>(PRICE_TABLE_PROVENANCE);
+  #staleAfterDays = DEFAULT_STALE_AFTER_DAYS;
 
-  /** The table's entries plus `entries` (camelCase `Prices` or `{ tariffs }`). */
-  constructor(entries?: PriceEntries<PriceEntry>) {
-    this.#add(entries, (entry, model) => compileEntry(entry, `price "${model}"`));
+  /**
+   * The table's entries plus `entries` (camelCase `Prices` or `{ tariffs }`, each with
+   * an optional `checkedAt` and `source`).
+   */
+  constructor(entries?: PriceEntries<PriceEntry>, options?: PriceBookOptions) {
+    if (options?.staleAfterDays !== undefined)
+      this.#staleAfterDays = checkStaleAfterDays(options.staleAfterDays, 'staleAfterDays');
+    this.#add(entries, (entry, model) => compileEntry(entry, `price "${model}"`), codeProvenance);
   }
 
   #add<Entry>(
     entries: PriceEntries<Entry> = {},
     compile: (entry: Entry, model: string) => CompiledEntry,
+    provenance: (entry: Entry, model: string) => PriceProvenance | null,
   ): this {
-    for (const [model, entry] of Object.entries(entries)) {
-      this.#entries.set(model.trim(), compile(entry, model.trim()));
+    for (const [key, entry] of Object.entries(entries)) {
+      const model = key.trim();
+      this.#entries.set(model, compile(entry, model));
+      // An entry without a checked date replaces the one before it, date and all.
+      const checked = provenance(entry, model);
+      if (checked === null) this.#provenance.delete(model);
+      else this.#provenance.set(model, checked);
     }
     return this;
   }
@@ -88,20 +131,49 @@ export class PriceBook {
     // `this.constructor`, not the class name: a class that names itself is renamed in the bundle.
     const book: PriceBook = new (this.constructor as new () => PriceBook)();
     book.#entries = new Map(this.#entries);
+    book.#provenance = new Map(this.#provenance);
+    book.#staleAfterDays = this.#staleAfterDays;
     return book;
   }
 
   /** A new book with these entries from code added (replacing entries of the same id). */
   with(entries: PriceEntries<PriceEntry>): PriceBook {
-    return this.#copy().#add(entries, (entry, model) => compileEntry(entry, `price "${model}"`));
+    return this.#copy().#add(
+      entries,
+      (entry, model) => compileEntry(entry, `price "${model}"`),
+      codeProvenance,
+    );
   }
 
-  /** A new book with these configuration entries (snake_case) added. */
+  /** A new book with these configuration entries (snake_case, `tiers`, `checked_at` and `source` too) added. */
   withConfig(config?: PriceEntries<PriceConfigEntry>): PriceBook {
-    return this.#copy().#add(config, (entry, model) => ({
-      prices: checkPrices(entry, `prices."${model}"`, SNAKE_KEYS),
-      ref: null,
-    }));
+    return this.#copy().#add(
+      config,
+      (entry, model) => ({ prices: checkPrices(entry, `prices."${model}"`, SNAKE_KEYS), ref: null }),
+      (entry, model) => checkProvenance(entry, `prices."${model}"`, SNAKE_KEYS, configSource(model)),
+    );
+  }
+
+  /** A new book with these options (the entries unchanged). */
+  withOptions(options: PriceBookOptions): PriceBook {
+    const book = this.#copy();
+    if (options.staleAfterDays !== undefined)
+      book.#staleAfterDays = checkStaleAfterDays(options.staleAfterDays, 'staleAfterDays');
+    return book;
+  }
+
+  /** The age in days past which a call priced from an entry warns (default 90). */
+  get staleAfterDays(): number {
+    return this.#staleAfterDays;
+  }
+
+  /**
+   * Where and when the price of a model was read (trimmed, aliases followed), or null
+   * when the book has no entry for it or its entry gives no checked date.
+   */
+  provenanceOf(model: string): PriceProvenance | null {
+    const found = this.#lookup(model);
+    return found === null ? null : (this.#provenance.get(found[0]) ?? null);
   }
 
   /** The model ids the book prices (aliases not included). */
@@ -161,14 +233,23 @@ export class PriceBook {
 
   /**
    * Prices one raw call: the book's price for its model when it has one
-   * (`priceSource: 'table'`), else the provider's `usage.cost` (`'provider'`),
-   * else unpriced (`costUsd: null`). The provider's cost is kept as
-   * `providerCostUsd` either way, so a report can show the difference.
+   * (`priceSource: 'table'`, with the entry's `priceCheckedAt`), else the provider's
+   * `usage.cost` (`'provider'`), else unpriced (`costUsd: null`). The provider's cost
+   * is kept as `providerCostUsd` either way, so a report can show the difference.
+   * A call priced from an entry checked more than `staleAfterDays` before `at` warns
+   * (`SWITCHBOARD_STALE_PRICE`), once per model per process.
    */
   priceCall(call: CallToPrice): CallPricing {
-    const local = this.costOf(call.model, call.usage, { at: call.at ?? Date.now() });
+    const at = timeOf(call.at, 'at');
+    const local = this.costOf(call.model, call.usage, { at });
     const providerCostUsd = providerCostOf(call.usage);
     const source = local ? 'table' : providerCostUsd === null ? null : 'provider';
+    const provenance = local ? (this.#provenance.get(local.pricedAs) ?? null) : null;
+    if (provenance !== null) {
+      const ageDays = priceAgeDays(provenance.checkedAt, at);
+      if (ageDays > this.#staleAfterDays)
+        warnStalePrice(local?.pricedAs as string, provenance.checkedAt, ageDays, this.#staleAfterDays);
+    }
     return {
       costUsd: local ? local.costUsd : providerCostUsd,
       pricedAs: local ? local.pricedAs : source && call.model.trim(),
@@ -176,6 +257,11 @@ export class PriceBook {
       tariff: local?.tariff ?? null,
       providerCostUsd,
       priceVersion: source && PRICES_VERSION,
+      priceCheckedAt: provenance?.checkedAt ?? null,
     };
   }
+}
+
+function codeProvenance(entry: PriceEntry, model: string): PriceProvenance | null {
+  return checkProvenance(entry, `price "${model}"`, CAMEL_KEYS, CODE_SOURCE);
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { PRICE_TABLE, PRICE_TABLE_SOURCE, priceOf } from './price-table.js';
+import { PRICE_TABLE, PRICE_TABLE_SOURCE, priceOf, provenanceOf } from './price-table.js';
 import table from './price-table.json' with { type: 'json' };
 
 const price = z.number().finite().nonnegative();
@@ -11,7 +11,23 @@ const priceTableSchema = z.strictObject({
   source: z.string().min(1),
   models: z.record(
     z.string().regex(/^\S+$/),
-    z.strictObject({ cache_hit_per_m: price, input_per_m: price, output_per_m: price }),
+    z.strictObject({
+      cache_hit_per_m: price,
+      input_per_m: price,
+      output_per_m: price,
+      tiers: z
+        .array(
+          z.strictObject({
+            above_input_tokens: z.number().int().nonnegative(),
+            cache_hit_per_m: price,
+            input_per_m: price,
+            output_per_m: price,
+          }),
+        )
+        .optional(),
+      source: z.string().min(1),
+      checked_at: z.iso.date(),
+    }),
   ),
 });
 
@@ -22,13 +38,23 @@ describe('price-table.json', () => {
   });
 
   it('holds the five ids of spec 2.1 with their prices', () => {
-    expect(table.models).toEqual({
+    const prices = Object.fromEntries(
+      Object.entries(table.models).map(([model, { source: _s, checked_at: _c, ...row }]) => [model, row]),
+    );
+    expect(prices).toEqual({
       'primary-flash': { cache_hit_per_m: 0.014, input_per_m: 0.44, output_per_m: 1.32 },
       'primary-v4.1-flash': { cache_hit_per_m: 0.014, input_per_m: 0.44, output_per_m: 1.32 },
       'primary-v4-flash': { cache_hit_per_m: 0.014, input_per_m: 0.44, output_per_m: 1.32 },
       'primary-v4-flash-vision-exp': { cache_hit_per_m: 0.014, input_per_m: 0.44, output_per_m: 1.32 },
       'primary-v4-pro': { cache_hit_per_m: 0.044, input_per_m: 1.32, output_per_m: 3.96 },
     });
+  });
+
+  it('says on every entry where its prices were read and when they were last checked', () => {
+    for (const row of Object.values(table.models)) {
+      expect(row.source).toBe("the primary platform's published list prices");
+      expect(row.checked_at).toBe(table.recorded);
+    }
   });
 });
 
@@ -80,5 +106,25 @@ describe('priceOf', () => {
       expect(priceOf(42 as unknown as string)).toBeNull();
       expect(priceOf(null as unknown as string)).toBeNull();
     });
+  });
+});
+
+describe('provenanceOf', () => {
+  it('gives the source and checked date of every shipped entry, trimming the id', () => {
+    for (const model of PRICE_TABLE.keys()) {
+      expect(provenanceOf(` ${model} `)).toEqual({
+        source: "the primary platform's published list prices",
+        checkedAt: '2026-11-22',
+      });
+      expect(Object.isFrozen(provenanceOf(model))).toBe(true);
+    }
+  });
+
+  it.each(['primary-chat', 'constructor', '__proto__', 'unknown-model', ''])('is null for %j', (model) => {
+    expect(provenanceOf(model)).toBeNull();
+  });
+
+  it('is null, never throws, for a model that is not a string', () => {
+    expect(provenanceOf(7 as unknown as string)).toBeNull();
   });
 });

@@ -66,8 +66,16 @@ export interface TariffHistory {
   readonly tariffs: readonly Tariff[];
 }
 
-/** A price entry from code: flat prices, or a history of dated tariffs. */
-export type PriceEntry = Prices | TariffHistory;
+/** Where and when an entry's prices were read, as an entry from code gives them. */
+export interface EntryProvenance {
+  /** When the prices were last checked: an ISO date, `'YYYY-MM-DD'`. Without it the entry's age is unknown. */
+  readonly checkedAt?: string;
+  /** Where they were read (a price list, an invoice); default: that the entry was given in code. */
+  readonly source?: string;
+}
+
+/** A price entry from code: flat prices (tiers included), or a history of dated tariffs; either with its provenance. */
+export type PriceEntry = (Prices | TariffHistory) & EntryProvenance;
 
 /**
  * Which dated entry and band priced a call: `entry` is the tariff's `id` (or its

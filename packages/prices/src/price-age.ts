@@ -1,0 +1,55 @@
+import { timeOf } from './check-input.js';
+import type { PricingTime } from './tariff.js';
+
+/** The age, in days, past which a price entry is stale unless a book says otherwise. */
+export const DEFAULT_STALE_AFTER_DAYS = 90;
+
+/** The `code` of the process warning for a call priced from a stale entry. */
+export const STALE_PRICE_WARNING = 'SWITCHBOARD_STALE_PRICE';
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Whole days from a price's `checkedAt` (an ISO date, read as UTC midnight) to `at`
+ * (default now): 0 on the day it was checked, negative before. NaN when
+ * `checkedAt` is not a date.
+ */
+export function priceAgeDays(checkedAt: string, at?: PricingTime): number {
+  const checked = Date.parse(`${checkedAt}T00:00:00Z`);
+  return Math.floor((timeOf(at, 'at') - checked) / DAY_MS);
+}
+
+/** Checks `staleAfterDays`: a number of days >= 0 (`Infinity`: never stale). */
+export function checkStaleAfterDays(value: unknown, field: string): number {
+  if (typeof value !== 'number' || !(value >= 0))
+    throw new TypeError(`${field} must be a number of days >= 0 (Infinity: never stale)`);
+  return value;
+}
+
+// Once per model per process: a run of a thousand calls says it once.
+const warned = new Set<string>();
+
+/**
+ * Warns (a process warning of code `SWITCHBOARD_STALE_PRICE`) that a call on
+ * `model` was priced from an entry checked `ageDays` days before the call, more
+ * than `staleAfterDays`. Once per model id per process; nothing where there is no
+ * `process.emitWarning`.
+ */
+export function warnStalePrice(
+  model: string,
+  checkedAt: string,
+  ageDays: number,
+  staleAfterDays: number,
+): void {
+  if (warned.has(model)) return;
+  warned.add(model);
+  const emit = (globalThis as { process?: { emitWarning?: (...args: unknown[]) => void } }).process
+    ?.emitWarning;
+  if (typeof emit !== 'function') return;
+  const quoted = JSON.stringify(model);
+  emit.call(
+    (globalThis as { process?: unknown }).process,
+    `the price of ${quoted} was last checked ${checkedAt}, ${ageDays} ${ageDays === 1 ? 'day' : 'days'} before this call (stale after ${staleAfterDays}): its costs may not be what the provider bills. Check the price and update @switchboard/prices, or give [prices.${quoted}] in switchboard.toml with the price you checked and its checked_at`,
+    { code: STALE_PRICE_WARNING },
+  );
+}
