@@ -2,8 +2,17 @@ import { ChatError } from '@switchboard/adapter';
 
 /** Why a budget refused a call. */
 export type BudgetRefusal =
-  /** The call's worst-case cost does not fit a scope's spend limit. */
+  /**
+   * The call's worst-case cost does not fit a scope's spend limit even with nothing in
+   * flight: spent (settled costs plus unsettled worst cases) + its worst case > limit.
+   */
   | 'spend'
+  /**
+   * The call fits what is left after spend, but not while calls in flight hold their
+   * reservations, and it did not wait for them to settle (`waitForSettlements: false`,
+   * `slotWaitMs: 0`) or no room came free within `slotWaitMs`.
+   */
+  | 'reserved'
   /** No in-flight slot came free in time (or waiting was not allowed). */
   | 'in_flight'
   /** The model has no price and no configured maximum cost. */

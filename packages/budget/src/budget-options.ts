@@ -26,8 +26,19 @@ export interface BudgetOptions {
   maxCostUsdOf?: (model: string) => number | null;
   /** Lifetime of a reservation and slot, renewed every third of it while the attempt runs. Default 30,000 ms. */
   leaseTtlMs?: number;
-  /** How long an attempt waits for an in-flight slot before it is refused; 0 refuses at once. Default 60,000 ms. */
+  /**
+   * How long an attempt waits, at most, for an in-flight slot or for room held by calls in
+   * flight before it is refused (`in_flight`, `reserved`); 0 refuses at once. The caller's
+   * signal and the call's deadline (`deadlineSeconds`) end a wait sooner. Default 60,000 ms.
+   */
   slotWaitMs?: number;
+  /**
+   * Default true: a call whose worst case fits what is left after spend, but not while
+   * calls in flight hold their reservations, waits (in order, up to `slotWaitMs`) until
+   * enough of them settle, then is reserved; it is refused for `spend` only when
+   * spent + its worst case > the limit. False refuses it at once (`reserved`).
+   */
+  waitForSettlements?: boolean;
   /**
    * Opt-in: when the store cannot be reached, keep going on this store instead of
    * refusing (default a `MemoryBudgetStore`), within `share` (default 1; e.g. 1/8

@@ -38,11 +38,15 @@ export type AcquireResult =
   | {
       readonly granted: false;
       /**
-       * `spend`: the amount does not fit the limit; `in_flight`: no free slot;
-       * `ledger_lost`: the scope's ledger vanished since this store last saw it;
-       * `ended`: this lease id was already settled or released.
+       * `spend`: the amount does not fit the limit even with nothing reserved (spent +
+       * amount > limit); `reserved`: it fits the spend but not while live leases hold
+       * their reservations (spent + reserved + amount > limit); `in_flight`: no free
+       * slot; `ledger_lost`: the scope's ledger vanished since this store last saw it;
+       * `ended`: this lease id was already settled or released. Spend is checked in
+       * every scope before reservations, and reservations before slots, so `reserved`
+       * means no scope of the chain is out of money.
        */
-      readonly reason: 'spend' | 'in_flight' | 'ledger_lost' | 'ended';
+      readonly reason: 'spend' | 'reserved' | 'in_flight' | 'ledger_lost' | 'ended';
       /** Index of the refusing scope in the request's chain. */
       readonly scopeIndex: number;
       /** The refusing scope's counters at the time. */
@@ -75,7 +79,11 @@ export interface Settlement {
  * bounded number at a time, and its amount stays in the scope's spend.
  */
 export interface BudgetStore {
-  /** Takes a lease in every scope, or none; spend is checked in all scopes before slots. */
+  /**
+   * Takes a lease in every scope, or none; spend is checked in all scopes, then
+   * reservations, then slots. (A store that answers `spend` for a call blocked only
+   * by reservations still works: the budget tells the two apart by the counters.)
+   */
   acquire(request: AcquireRequest): AcquireResult | Promise<AcquireResult>;
   /**
    * Ends a lease: its reservation and slot return and the spend grows by the

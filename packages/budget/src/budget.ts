@@ -94,6 +94,18 @@ export class Budget implements CallObserver {
     } catch (error) {
       return Promise.reject(error);
     }
+    // Calls already waiting in this chain go first: a newcomer joins the line behind them,
+    // unless what the store last said shows it cannot fit even with nothing in flight.
+    const line = this.#shared.queues.get(chain.paths.at(-1) ?? '');
+    if (line !== undefined && line.waiting > 0) {
+      const last = line.lastRefusal;
+      const limit = last === null ? null : (chain.scopes[last.scopeIndex]?.limitNanoUsd ?? null);
+      if (last !== null && limit !== null && last.counters.spentNanoUsd + amount > limit) {
+        const scope = chain.paths[last.scopeIndex] ?? '';
+        return Promise.reject(spendError(info.model, scope, limit, last, amount, 'spend', ''));
+      }
+      return this.#waitOrRefuse(info, chain, amount, null);
+    }
     const first = this.#acquire(chain, amount, info.model);
     if (!isThenable(first) && first.result.granted) return this.#handle(first, chain, amount);
     return this.#waitOrRefuse(info, chain, amount, first);
@@ -105,37 +117,47 @@ export class Budget implements CallObserver {
     const worst = worstCaseCostUsd(info, this.#shared.pricing, innermost);
     const amount = reserveNanoUsd(worst);
     if (amount > MAX_CALL_NANO_USD) throw tooDear(info.model, innermost, worst);
-    if (info.signal?.aborted) throw abortedError(info.signal);
+    if (info.signal?.aborted) throw cancelled(info.signal);
     return amount;
   }
 
-  /** After the first try: granted, or refused for spend, or waits in line for a slot. */
+  /**
+   * After the first try (or none, when others already wait): granted, or refused, or waits
+   * in line for a slot or for room held by calls in flight, until granted, refused for a
+   * reason waiting cannot help, `slotWaitMs` passed, or the call's signal (its caller's, or
+   * its deadline's) aborted.
+   */
   async #waitOrRefuse(
     info: AttemptInfo,
     chain: Chain,
     amount: number,
-    firstTry: Acquired | Promise<Acquired>,
+    firstTry: Acquired | Promise<Acquired> | null,
   ): Promise<AttemptHandle> {
     const innermost = chain.paths.at(-1) ?? '';
-    const first = await firstTry;
-    if (first.result.granted) return this.#handle(first, chain, amount);
-    this.#refuseSpend(info, chain, first, amount);
-    if (this.#shared.slotWaitMs === 0) throw this.#noSlot(info, chain, first);
-    const deadline = performance.now() + this.#shared.slotWaitMs;
+    const { slotWaitMs } = this.#shared;
+    const first = firstTry === null ? null : await firstTry;
+    if (first !== null) {
+      if (first.result.granted) return this.#handle(first, chain, amount);
+      this.#refuseUnlessWaiting(info, chain, first, amount);
+      if (slotWaitMs === 0) throw this.#waitedInVain(info, chain, first, amount);
+    }
+    const deadline = performance.now() + slotWaitMs;
     let queue = this.#shared.queues.get(innermost);
     if (!queue) {
       queue = new SlotQueue();
       this.#shared.queues.set(innermost, queue);
     }
-    if (!(await queue.turn(info.signal))) throw abortedError(info.signal as AbortSignal);
+    if (first !== null && !first.result.granted) queue.lastRefusal = first.result;
+    if (!(await queue.turn(info.signal))) throw cancelled(info.signal as AbortSignal);
     try {
       for (let round = 0; ; round++) {
-        if (info.signal?.aborted) throw abortedError(info.signal);
+        if (info.signal?.aborted) throw cancelled(info.signal);
         const attempt = await this.#acquire(chain, amount, info.model);
         if (attempt.result.granted) return this.#handle(attempt, chain, amount);
-        this.#refuseSpend(info, chain, attempt, amount);
+        this.#refuseUnlessWaiting(info, chain, attempt, amount);
+        if (!attempt.result.granted) queue.lastRefusal = attempt.result;
         const remaining = deadline - performance.now();
-        if (remaining <= 0) throw this.#noSlot(info, chain, attempt);
+        if (remaining <= 0) throw this.#waitedInVain(info, chain, attempt, amount);
         await queue.pause(remaining, info.signal, round);
       }
     } finally {
@@ -223,8 +245,12 @@ export class Budget implements CallObserver {
     return this.#roles.get(role) ?? this.#chain;
   }
 
-  /** Throws the refusal when the store said the spend does not fit or the ledger is gone. */
-  #refuseSpend(info: AttemptInfo, chain: Chain, acquired: Acquired, amount: number): void {
+  /**
+   * Throws the refusal when waiting cannot help: the spend does not fit even with nothing
+   * in flight, the ledger is gone, the lease had ended; or the call is blocked only by
+   * reservations and the budget does not wait for settlements. Returns when it may wait.
+   */
+  #refuseUnlessWaiting(info: AttemptInfo, chain: Chain, acquired: Acquired, amount: number): void {
     const { result, scopes } = acquired;
     if (result.granted || result.reason === 'in_flight') return;
     if (result.reason === 'ledger_lost')
@@ -237,7 +263,40 @@ export class Budget implements CallObserver {
       });
     }
     const scope = chain.paths[result.scopeIndex] ?? '';
-    throw spendError(info.model, scope, scopes[result.scopeIndex]?.limitNanoUsd ?? 0, result, amount);
+    const limit = scopes[result.scopeIndex]?.limitNanoUsd ?? 0;
+    // Out of money (a store of another make may answer `spend` for both: the counters tell).
+    if (result.counters.spentNanoUsd + amount > limit)
+      throw spendError(info.model, scope, limit, result, amount, 'spend', '');
+    if (!this.#shared.waitForSettlements) {
+      throw spendError(
+        info.model,
+        scope,
+        limit,
+        result,
+        amount,
+        'reserved',
+        '; it fits once calls in flight settle, but the budget does not wait for them (waitForSettlements: false)',
+      );
+    }
+  }
+
+  /** The refusal of a call that waited `slotWaitMs` (or could not wait) for a slot or for room. */
+  #waitedInVain(info: AttemptInfo, chain: Chain, acquired: Acquired, amount: number): BudgetError {
+    const { result, scopes } = acquired;
+    if (!result.granted && result.reason !== 'in_flight') {
+      const scope = chain.paths[result.scopeIndex] ?? '';
+      const limit = scopes[result.scopeIndex]?.limitNanoUsd ?? 0;
+      return spendError(
+        info.model,
+        scope,
+        limit,
+        result,
+        amount,
+        'reserved',
+        `; it fits once calls in flight settle, but not enough of them settled within ${this.#shared.slotWaitMs} ms (slotWaitMs)`,
+      );
+    }
+    return this.#noSlot(info, chain, acquired);
   }
 
   #ledgerLost(chain: Chain, index: number, what: string): BudgetError {
@@ -407,25 +466,42 @@ function spendError(
   limit: number,
   result: Extract<AcquireResult, { granted: false }>,
   amount: number,
+  reason: 'spend' | 'reserved',
+  tail: string,
 ): BudgetError {
   const { spentNanoUsd, reservedNanoUsd, unsettledNanoUsd } = result.counters;
   const unsettled =
     unsettledNanoUsd > 0 ? ` (${formatUsd(unsettledNanoUsd)} of it unsettled worst cases)` : '';
   return new BudgetError({
-    reason: 'spend',
+    reason,
     scope,
     limitUsd: usdOf(limit),
     spentUsd: usdOf(spentNanoUsd),
     reservedUsd: usdOf(reservedNanoUsd),
     requestedUsd: usdOf(amount),
-    message: `budget scope "${scope}" refused a call of ${model}: limit ${formatUsd(limit)}, spent ${formatUsd(spentNanoUsd)}${unsettled}, reserved ${formatUsd(reservedNanoUsd)} by calls in flight, this call needs up to ${formatUsd(amount)}`,
+    message: `budget scope "${scope}" refused a call of ${model}: limit ${formatUsd(limit)}, spent ${formatUsd(spentNanoUsd)}${unsettled}, reserved ${formatUsd(reservedNanoUsd)} by calls in flight, this call needs up to ${formatUsd(amount)}${tail}`,
   });
+}
+
+/** A wait for a slot or for room ended by the call's signal: its deadline (a `timeout`), else its caller. */
+function cancelled(signal: AbortSignal): ChatError {
+  const reason: unknown = signal.reason;
+  if (ChatError.isInstance(reason) && reason.kind === 'timeout') {
+    return new ChatError({
+      kind: 'timeout',
+      message: `the call passed its deadline before it was sent, while waiting for its budget (a slot, or room held by calls in flight): ${reason.message}`,
+      cause: reason,
+      retryable: false,
+    });
+  }
+  return abortedError(signal);
 }
 
 function abortedError(signal: AbortSignal): ChatError {
   return new ChatError({
     kind: 'aborted',
-    message: 'the call was cancelled before it was sent (while waiting for a budget slot)',
+    message:
+      'the call was cancelled before it was sent (while waiting for a budget slot or for room held by calls in flight)',
     cause: signal.reason,
   });
 }

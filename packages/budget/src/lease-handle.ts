@@ -107,7 +107,7 @@ export class LeaseHandle implements AttemptHandle {
     }
     this.#shared.heartbeat.delete(this.#lease.leaseId);
     // The freed slot may be in a scope that waiters of any chain share.
-    for (const queue of this.#shared.queues.values()) queue.slotFreed();
+    for (const queue of this.#shared.queues.values()) queue.leaseEnded();
   }
 }
 

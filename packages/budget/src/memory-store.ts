@@ -69,10 +69,17 @@ export class MemoryBudgetStore implements BudgetStore {
       };
     }
     const amount = request.amountNanoUsd;
+    // Out of money in any scope first (waiting cannot help), then held by reservations (it can).
+    for (const [index, scope] of request.scopes.entries()) {
+      const state = states[index] as ScopeState;
+      if (scope.limitNanoUsd !== null && state.spent + amount > scope.limitNanoUsd) {
+        return { granted: false, reason: 'spend', scopeIndex: index, counters: countersOf(state) };
+      }
+    }
     for (const [index, scope] of request.scopes.entries()) {
       const state = states[index] as ScopeState;
       if (scope.limitNanoUsd !== null && state.spent + state.reserved + amount > scope.limitNanoUsd) {
-        return { granted: false, reason: 'spend', scopeIndex: index, counters: countersOf(state) };
+        return { granted: false, reason: 'reserved', scopeIndex: index, counters: countersOf(state) };
       }
     }
     for (const [index, scope] of request.scopes.entries()) {

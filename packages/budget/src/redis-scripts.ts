@@ -62,8 +62,15 @@ end
 for i = 1, scopes do
   local limit = tonumber(ARGV[4 + 3 * i])
   local row = rows[i]
-  if limit >= 0 and row[1] + row[2] + amount > limit then
+  if limit >= 0 and row[1] + amount > limit then
     return {'spend', i, row[1], row[2], row[3], row[4], row[5]}
+  end
+end
+for i = 1, scopes do
+  local limit = tonumber(ARGV[4 + 3 * i])
+  local row = rows[i]
+  if limit >= 0 and row[1] + row[2] + amount > limit then
+    return {'reserved', i, row[1], row[2], row[3], row[4], row[5]}
   end
 end
 for i = 1, scopes do

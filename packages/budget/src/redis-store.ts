@@ -180,7 +180,7 @@ export class RedisBudgetStore implements BudgetStore {
     const [reason, index, ...row] = reply as [string, number, ...Row];
     return {
       granted: false,
-      reason: reason as 'spend' | 'in_flight' | 'ledger_lost' | 'ended',
+      reason: reason as 'spend' | 'reserved' | 'in_flight' | 'ledger_lost' | 'ended',
       scopeIndex: Number(index) - 1,
       counters: countersOf(row),
     };

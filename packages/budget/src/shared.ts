@@ -20,11 +20,13 @@ export interface Shared {
   readonly pricing: WorstCasePricing;
   readonly ttlMs: number;
   readonly slotWaitMs: number;
+  /** A call blocked only by reservations waits (up to `slotWaitMs`) rather than being refused. */
+  readonly waitForSettlements: boolean;
   readonly fallback: { readonly store: BudgetStore; readonly share: number } | null;
   readonly onLedgerLost: 'refuse' | 'start-afresh';
   readonly onWarning: (message: string) => void;
   readonly heartbeat: LeaseHeartbeat;
-  /** Attempts waiting for a slot, per innermost scope path. */
+  /** Attempts waiting for a slot or for room, per innermost scope path. */
   readonly queues: Map<string, SlotQueue>;
   /** Settlements waiting for their store, per store. */
   readonly settlements: Map<BudgetStore, SettlementQueue>;
@@ -64,6 +66,10 @@ export function sharedOf(options: BudgetOptions): Shared {
   const slotWaitMs = options.slotWaitMs ?? DEFAULT_SLOT_WAIT_MS;
   if (!(typeof slotWaitMs === 'number' && Number.isFinite(slotWaitMs) && slotWaitMs >= 0)) {
     throw new RangeError(`slotWaitMs must be a number of milliseconds >= 0, got ${String(slotWaitMs)}`);
+  }
+  const waitForSettlements = options.waitForSettlements ?? true;
+  if (typeof waitForSettlements !== 'boolean') {
+    throw new TypeError(`waitForSettlements must be true or false, got ${String(waitForSettlements)}`);
   }
   checkStore(options.store, 'store');
   if (options.fallback !== undefined && (options.fallback === null || typeof options.fallback !== 'object')) {
@@ -129,6 +135,7 @@ export function sharedOf(options: BudgetOptions): Shared {
     },
     ttlMs,
     slotWaitMs,
+    waitForSettlements,
     fallback,
     onLedgerLost,
     onWarning,

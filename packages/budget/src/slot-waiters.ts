@@ -1,20 +1,37 @@
+import type { AcquireResult } from './budget-store.js';
+
 const MIN_POLL_MS = 2;
 const MAX_POLL_MS = 50;
 
 /**
- * Attempts of this process waiting for an in-flight slot of one scope chain, in
- * arrival order. Only the first in line asks the store (polling, as slots freed
- * by other processes are not announced), so a process adds one poller, however
- * many calls wait; a slot freed in this process wakes the first in line at once.
+ * Attempts of this process waiting for an in-flight slot or for room held by
+ * calls in flight, in one scope chain, in arrival order. Only the first in line
+ * asks the store (polling, as leases ended by other processes are not announced),
+ * so a process adds one poller, however many calls wait; a lease ended in this
+ * process wakes the first in line at once (also one that ended while it was asking).
  */
 export class SlotQueue {
   readonly #line: Array<() => void> = [];
   #wake: (() => void) | null = null;
+  /** A lease ended since the first in line last asked: its next pause returns at once. */
+  #ended = false;
+  /**
+   * What the store last said when it refused the first in line: the refusing scope's
+   * index in the chain and its spend then (spend only grows), so a newcomer that could
+   * not fit even with nothing in flight is refused without waiting its turn.
+   */
+  lastRefusal: Extract<AcquireResult, { granted: false }> | null = null;
+
+  /** Attempts in line (the first included): a newcomer joins them rather than asking first. */
+  get waiting(): number {
+    return this.#line.length;
+  }
 
   /** Resolves true when it is this attempt's turn to ask the store (then call `leave`), false when `signal` aborted first. */
   async turn(signal: AbortSignal | undefined): Promise<boolean> {
     if (this.#line.length === 0) {
       this.#line.push(() => {});
+      this.#ended = false;
       return true;
     }
     return new Promise<boolean>((resolve) => {
@@ -32,13 +49,21 @@ export class SlotQueue {
     });
   }
 
-  /** The first in line found no slot: waits for a local slot to free, a poll interval (at most `maxMs`), or `signal`. */
+  /**
+   * The first in line was not granted: waits for a lease of this process to end, a
+   * poll interval (2 ms doubling to 50 ms, with jitter; at most `maxMs`), or `signal`.
+   */
   pause(maxMs: number, signal: AbortSignal | undefined, round: number): Promise<void> {
+    if (this.#ended) {
+      this.#ended = false;
+      return Promise.resolve();
+    }
     const poll = Math.min(MAX_POLL_MS, MIN_POLL_MS * 2 ** round) * (0.5 + Math.random());
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
         this.#wake = null;
+        this.#ended = false;
         signal?.removeEventListener('abort', done);
         resolve();
       };
@@ -51,11 +76,15 @@ export class SlotQueue {
   /** The first in line is done asking (granted, refused or aborted): the next one's turn. */
   leave(): void {
     this.#line.shift();
+    if (this.#line.length === 0) this.lastRefusal = null;
+    this.#ended = false;
     this.#line[0]?.();
   }
 
-  /** A slot freed in this process: the first in line asks again now. */
-  slotFreed(): void {
-    this.#wake?.();
+  /** A lease of this process ended (a slot and its reservation are back): the first in line asks again now. */
+  leaseEnded(): void {
+    if (this.#line.length === 0) return;
+    if (this.#wake) this.#wake();
+    else this.#ended = true;
   }
 }

@@ -40,7 +40,10 @@ describe.each([memoryStores(), redisStores()])('Budget on $name', (factory) => {
     });
 
     it('hands the lease back at once from a store that answers at once, and rejects (never throws) a refusal', async () => {
-      const budget = budgetOn(factory.create(), { scope: { name: `at-once-${runs}`, limitUsd: 2 } });
+      const budget = budgetOn(factory.create(), {
+        scope: { name: `at-once-${runs}`, limitUsd: 2 },
+        waitForSettlements: false,
+      });
       const answer = budget.beforeAttempt(attemptInfo({ maxTokens: 2 }));
       // The in-memory store answers without a promise, so the adapter's attempt waits for no turn of
       // the event loop; a networked store's answer is a promise.
@@ -48,7 +51,8 @@ describe.each([memoryStores(), redisStores()])('Budget on $name', (factory) => {
       const handle = await answer;
       const refusal = budget.beforeAttempt(attemptInfo({ maxTokens: 2 }));
       expect(refusal).toBeInstanceOf(Promise);
-      await expect(refusal).rejects.toMatchObject({ kind: 'budget', reason: 'spend' });
+      // It fits once the first settles, but this budget does not wait: `reserved`, never `spend`.
+      await expect(refusal).rejects.toMatchObject({ kind: 'budget', reason: 'reserved' });
       await handle.end({ record: callRecord(0.5), error: null, mayHaveBeenBilled: true });
       expect((await budget.usage())[0]).toMatchObject({ reservedUsd: 0, spentUsd: 0.5, inFlight: 0 });
     });
@@ -72,12 +76,13 @@ describe.each([memoryStores(), redisStores()])('Budget on $name', (factory) => {
       expect((await budget.usage())[0]?.spentUsd).toBe(1);
     });
 
-    it('refuses before anything is sent when the worst case does not fit, naming scope, limit, spent and reserved', async () => {
+    it('refuses at once, before anything is sent, when the worst case does not fit even with nothing in flight, naming scope, limit, spent and reserved', async () => {
       const budget = budgetOn(factory.create(), { scope: { name: `tight-${runs}`, limitUsd: 5 } });
       const first = await budget.beforeAttempt(attemptInfo({ maxTokens: 2 }));
       await first.end({ record: callRecord(1.5), error: null, mayHaveBeenBilled: true });
       await budget.beforeAttempt(attemptInfo({ maxTokens: 2 }));
-      const refusal = Promise.resolve(budget.beforeAttempt(attemptInfo({ maxTokens: 2 })));
+      // 1.5 spent + 4 > 5: no settlement can make room, so it does not wait for the call in flight.
+      const refusal = Promise.resolve(budget.beforeAttempt(attemptInfo({ maxTokens: 4 })));
       await expect(refusal).rejects.toBeInstanceOf(BudgetError);
       const error = (await refusal.catch((caught: unknown) => caught)) as BudgetError;
       expect(ChatError.isInstance(error)).toBe(true);
@@ -89,21 +94,27 @@ describe.each([memoryStores(), redisStores()])('Budget on $name', (factory) => {
         limitUsd: 5,
         spentUsd: 1.5,
         reservedUsd: 2,
-        requestedUsd: 2,
+        requestedUsd: 4,
       });
       expect(error.message).toBe(
-        `budget scope "${budget.scope}" refused a call of test-model: limit $5.000000, spent $1.500000, reserved $2.000000 by calls in flight, this call needs up to $2.000000`,
+        `budget scope "${budget.scope}" refused a call of test-model: limit $5.000000, spent $1.500000, reserved $2.000000 by calls in flight, this call needs up to $4.000000`,
       );
       expect((await budget.usage())[0]).toMatchObject({ reservedUsd: 2, inFlight: 1 });
     });
 
     it('lets concurrent reservations through only while they fit: no overshoot', async () => {
-      const budget = budgetOn(factory.create(), { scope: { name: `race-${runs}`, limitUsd: 10 } });
+      const budget = budgetOn(factory.create(), {
+        scope: { name: `race-${runs}`, limitUsd: 10 },
+        waitForSettlements: false,
+      });
       const outcomes = await Promise.allSettled(
         Array.from({ length: 50 }, () => budget.beforeAttempt(attemptInfo({ maxTokens: 3 }))),
       );
       const granted = outcomes.filter((outcome) => outcome.status === 'fulfilled');
       expect(granted).toHaveLength(3);
+      for (const outcome of outcomes) {
+        if (outcome.status === 'rejected') expect(outcome.reason).toMatchObject({ reason: 'reserved' });
+      }
       for (const outcome of granted)
         await outcome.value.end({ record: callRecord(3), error: null, mayHaveBeenBilled: true });
       expect((await budget.usage())[0]).toMatchObject({ spentUsd: 9, reservedUsd: 0 });
@@ -112,14 +123,23 @@ describe.each([memoryStores(), redisStores()])('Budget on $name', (factory) => {
 
   describe('nested scopes', () => {
     it('reserves in the root and the child at once; the child refuses while the root has room', async () => {
-      const run = budgetOn(factory.create(), { scope: { name: `nest-${runs}`, limitUsd: 100 } });
+      const run = budgetOn(factory.create(), {
+        scope: { name: `nest-${runs}`, limitUsd: 100 },
+        waitForSettlements: false,
+      });
       const judge = run.child({ name: 'judge', limitUsd: 4 });
       expect(judge.scope).toBe(`${run.scope}/judge`);
       await judge.beforeAttempt(attemptInfo({ maxTokens: 3 }));
       const refusal = await Promise.resolve(judge.beforeAttempt(attemptInfo({ maxTokens: 3 }))).catch(
         (error: unknown) => error,
       );
-      expect(refusal).toMatchObject({ kind: 'budget', scope: judge.scope, limitUsd: 4, reservedUsd: 3 });
+      expect(refusal).toMatchObject({
+        kind: 'budget',
+        reason: 'reserved',
+        scope: judge.scope,
+        limitUsd: 4,
+        reservedUsd: 3,
+      });
       // The refused call reserved nowhere, also not in the root, which had room.
       const [root, child] = await judge.usage();
       expect(root).toMatchObject({ scope: run.scope, reservedUsd: 3, inFlight: 1 });
@@ -130,12 +150,13 @@ describe.each([memoryStores(), redisStores()])('Budget on $name', (factory) => {
       const run = budgetOn(factory.create(), {
         scope: { name: `roles-${runs}`, limitUsd: 5 },
         roles: { hunter: { limitUsd: 100 } },
+        waitForSettlements: false,
       });
       const handle = await run.beforeAttempt(attemptInfo({ maxTokens: 4, role: 'hunter' }));
       const refusal = await Promise.resolve(
         run.beforeAttempt(attemptInfo({ maxTokens: 2, role: 'hunter' })),
       ).catch((error: unknown) => error);
-      expect(refusal).toMatchObject({ kind: 'budget', scope: run.scope, limitUsd: 5 });
+      expect(refusal).toMatchObject({ kind: 'budget', reason: 'reserved', scope: run.scope, limitUsd: 5 });
       await handle.end({ record: callRecord(1), error: null, mayHaveBeenBilled: true });
       const [root, hunter] = await run.usage('hunter');
       expect(root).toMatchObject({ spentUsd: 1, reservedUsd: 0 });

@@ -122,8 +122,9 @@ describe('RedisBudgetStore', () => {
       // Redis last said (granting the first lease): 2 reserved of 10, so 8 left, half of it for this process.
       await live.stop();
       const handle = await budget.beforeAttempt(attemptInfo({ maxTokens: 3 }));
+      // 2 more would fit the share once the 3 held settle; slotWaitMs 0 waits for nothing.
       await expect(budget.beforeAttempt(attemptInfo({ maxTokens: 2 }))).rejects.toMatchObject({
-        reason: 'spend',
+        reason: 'reserved',
         limitUsd: 4,
       });
       await handle.end({ record: callRecord(1.5), error: null, mayHaveBeenBilled: true });
