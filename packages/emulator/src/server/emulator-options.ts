@@ -38,6 +38,13 @@ export interface EmulatorOptions {
    */
   maxRecordedRequests?: number;
   /**
+   * How many bytes of request bodies `requests` keeps at most: past it the oldest are forgotten
+   * (the latest one always stays). Default 64 MiB, so a run of large prompts cannot grow the
+   * emulator's memory without bound (65 requests of 4 MiB stay within it, not at 260 MiB of text
+   * and several times that parsed).
+   */
+  maxRecordedBytes?: number;
+  /**
    * The wording of the 400 for a model id the emulator does not accept:
    * `listing` (default), `but-you-passed` or `not-exist` (see `FaultRule.modelRejected`).
    */

@@ -7,7 +7,7 @@ import { PrefixCache } from '../tokens/prefix-cache.js';
 
 /** The mutable state of one running emulator. */
 export class EmulatorState {
-  /** The most recent requests received, in order: at most `maxRecordedRequests`. */
+  /** The most recent requests received, in order: at most `maxRecordedRequests`, and `maxRecordedBytes` of bodies. */
   readonly requests: RecordedRequest[] = [];
   /** What the provider would bill for each chat-completion request answered (never capped). */
   readonly bill = new BillBook();
@@ -26,23 +26,49 @@ export class EmulatorState {
   /** The most requests in flight at once since start or the last `reset()`. */
   peakInFlight = 0;
   readonly #maxRecordedRequests: number;
+  readonly #maxRecordedBytes: number;
+  /** The body size of each recorded request, in the order of `requests`, and their sum. */
+  #sizes: number[] = [];
+  #recordedBytes = 0;
 
   constructor(
     cacheBlockTokens: number | undefined,
     faults: FaultPlan | undefined,
     maxRecordedRequests: number,
+    maxRecordedBytes: number = Number.POSITIVE_INFINITY,
   ) {
     this.cache = new PrefixCache(cacheBlockTokens);
     this.faults = new FaultSchedule(faults);
     this.#maxRecordedRequests = maxRecordedRequests;
+    this.#maxRecordedBytes = maxRecordedBytes;
   }
 
-  /** Keeps `request` among the recorded ones, forgetting the oldest past the window. */
-  record(request: RecordedRequest): void {
+  /**
+   * Keeps `request` (whose body was `bytes` long) among the recorded ones, forgetting the oldest
+   * past the window: more than `maxRecordedRequests` requests, or more than `maxRecordedBytes` of
+   * bodies (the latest request always stays, whatever its size).
+   */
+  record(request: RecordedRequest, bytes = 0): void {
     this.requests.push(request);
-    if (this.requests.length > this.#maxRecordedRequests) {
-      this.requests.splice(0, this.requests.length - this.#maxRecordedRequests);
+    this.#sizes.push(bytes);
+    this.#recordedBytes += bytes;
+    let drop = Math.max(0, this.requests.length - this.#maxRecordedRequests);
+    let kept = this.#recordedBytes;
+    for (let index = 0; index < drop; index += 1) kept -= this.#sizes[index] ?? 0;
+    while (kept > this.#maxRecordedBytes && drop < this.requests.length - 1) {
+      kept -= this.#sizes[drop] ?? 0;
+      drop += 1;
     }
+    if (drop > 0) {
+      this.requests.splice(0, drop);
+      this.#sizes.splice(0, drop);
+      this.#recordedBytes = kept;
+    }
+  }
+
+  /** The bytes of request bodies `requests` holds. */
+  get recordedBytes(): number {
+    return this.#recordedBytes;
   }
 
   /** Counts a request that has arrived. */
@@ -62,6 +88,8 @@ export class EmulatorState {
    */
   reset(): void {
     this.requests.length = 0;
+    this.#sizes = [];
+    this.#recordedBytes = 0;
     this.bill.clear();
     this.requestCount = 0;
     this.jsonCount = 0;

@@ -85,6 +85,32 @@ describe.each(['primary', 'gateway'] as const)('hostile input to the %s flavour'
     expect(emulator.requests.map((recorded) => recorded.number)).toEqual([4, 5, 6, 7, 8]);
   });
 
+  it('answers a long prompt of short words (0.5 MiB of "a ") with a 200, counting every token', async () => {
+    const words = 250 * 1024;
+    const reply = await postChat(emulator.url, { ...chat, messages: [user('a '.repeat(words))] });
+    expect(reply.status).toBe(200);
+    // The words, plus the role line of the message (see promptTokens).
+    expect(reply.json.usage.prompt_tokens).toBeGreaterThanOrEqual(words);
+  });
+
+  it('caps the requests it keeps by the bytes of their bodies too, keeping the latest whatever its size', async () => {
+    const small = await startEmulator({ flavor, maxRecordedBytes: 10 * 1024 });
+    try {
+      const padded = (bytes: number) => ({ ...chat, padding: 'p'.repeat(bytes) });
+      for (let index = 0; index < 6; index += 1) await postChat(small.url, padded(3 * 1024));
+      // Each body is a little over 3 KiB: three fit in 10 KiB, the oldest three are forgotten.
+      expect(small.requests.map((recorded) => recorded.number)).toEqual([4, 5, 6]);
+      await postChat(small.url, padded(20 * 1024));
+      expect(small.requests.map((recorded) => recorded.number)).toEqual([7]);
+      await postChat(small.url, padded(1024));
+      expect(small.requests.map((recorded) => recorded.number)).toEqual([8]);
+      await postChat(small.url, padded(1024));
+      expect(small.requests.map((recorded) => recorded.number)).toEqual([8, 9]);
+    } finally {
+      await small.close();
+    }
+  });
+
   it('caps the answer-length header', async () => {
     for (const value of ['200001', '1e3', '-5', '0', 'lots', '99999999999']) {
       const reply = await postChat(emulator.url, chat, { 'x-emulator-answer-tokens': value });

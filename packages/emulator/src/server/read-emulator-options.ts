@@ -6,7 +6,10 @@ import type { EmulatorOptions } from './emulator-options.js';
 export interface EmulatorSettings {
   readonly port: number;
   readonly host: string;
-  readonly settings: AnswerSettings & { readonly maxRecordedRequests: number };
+  readonly settings: AnswerSettings & {
+    readonly maxRecordedRequests: number;
+    readonly maxRecordedBytes: number;
+  };
 }
 
 const WORDINGS = ['listing', 'but-you-passed', 'not-exist'];
@@ -60,6 +63,7 @@ export function readEmulatorOptions(options: EmulatorOptions): EmulatorSettings 
       strictFields: options.strictFields ?? false,
       maxRequestBytes: positiveInteger(options.maxRequestBytes, 'maxRequestBytes') ?? 8 * 1024 * 1024,
       maxRecordedRequests: positiveInteger(options.maxRecordedRequests, 'maxRecordedRequests') ?? 10_000,
+      maxRecordedBytes: positiveInteger(options.maxRecordedBytes, 'maxRecordedBytes') ?? 64 * 1024 * 1024,
     },
   };
 }

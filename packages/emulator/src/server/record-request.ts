@@ -26,18 +26,22 @@ export async function recordRequest(
   request: IncomingMessage,
   options: { readonly maxBytes: number; readonly flavor: EmulatorFlavor },
 ): Promise<RequestFacts> {
-  const parsed = parseBody(await readBody(request, options.maxBytes));
+  const body = await readBody(request, options.maxBytes);
+  const parsed = parseBody(body);
   const number = ++state.requestCount;
   const target = request.url ?? '/';
   const pathname = target.split('?')[0] ?? '/';
   const method = request.method ?? 'GET';
-  state.record({
-    number,
-    method,
-    path: target,
-    headers: redactHeaders(request.headers),
-    body: parsed.kind === 'json' ? parsed.value : null,
-  });
+  state.record(
+    {
+      number,
+      method,
+      path: target,
+      headers: redactHeaders(request.headers),
+      body: parsed.kind === 'json' ? parsed.value : null,
+    },
+    parsed.kind === 'json' && 'text' in body ? Buffer.byteLength(body.text) : 0,
+  );
   const base = basePathOf(options.flavor);
   const route = base !== '' && pathname.startsWith(`${base}/`) ? pathname.slice(base.length) : pathname;
   const model = modelOf(parsed);

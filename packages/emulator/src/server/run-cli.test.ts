@@ -87,6 +87,20 @@ describe('runCli', () => {
       }
     });
 
+    it('warns on stderr when --host is not loopback, and listens all the same', async () => {
+      const { stdout, stderr, running } = run(['--host', '0.0.0.0']);
+      const url = await waitForUrl(stdout, running);
+      expect(url).toMatch(/^http:\/\/0\.0\.0\.0:\d+$/);
+      expect(stderr.text()).toBe(
+        'switchboard-emulator: warning: --host 0.0.0.0 is not a loopback address: anyone who can reach this machine can call the emulator, with no key (pass --key K to require one)\n',
+      );
+      for (const host of ['127.0.0.1', 'localhost', '::1']) {
+        const quiet = run(['--host', host]);
+        await waitForUrl(quiet.stdout, quiet.running);
+        expect(quiet.stderr.text(), host).toBe('');
+      }
+    });
+
     it('exits 2 on an empty key', async () => {
       const { stderr, running } = run(['--key=']);
       expect(await running).toBe(2);

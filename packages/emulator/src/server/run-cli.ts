@@ -18,7 +18,7 @@ Runs a loopback emulator of the primary chat platform (or the gateway) until sto
 
 Options:
   --port N     port to listen on (default 0: any free port)
-  --host H     address to listen on (default 127.0.0.1)
+  --host H     address to listen on (default 127.0.0.1); one that is not loopback is warned about
   --key K      require Authorization: Bearer K on every request
   --flavor F   primary (default) or gateway (routes under /api/v1)
   --strict-fields
@@ -26,6 +26,12 @@ Options:
                as a strict OpenAI-compatible server does
   --help       print this help
 `;
+
+/** Whether `host` only listens on this machine: `localhost`, 127.0.0.0/8 or ::1. */
+function isLoopback(host: string): boolean {
+  const bare = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  return bare === 'localhost' || bare === '::1' || /^127(?:\.\d{1,3}){3}$/.test(bare);
+}
 
 /** Why listening failed, in one line: the address and the system's reason (`EADDRINUSE`, ...), no stack. */
 function listenFailure(error: unknown, host: string, port: number): string {
@@ -99,6 +105,12 @@ export async function runCli(argv: readonly string[], options: CliOptions = {}):
     return 2;
   }
   if (options.signal?.aborted === true) return 0;
+  if (values.host !== undefined && !isLoopback(values.host)) {
+    const keyed = values.key === undefined ? ', with no key (pass --key K to require one)' : '';
+    stderr.write(
+      `switchboard-emulator: warning: --host ${values.host} is not a loopback address: anyone who can reach this machine can call the emulator${keyed}\n`,
+    );
+  }
   let emulator: Awaited<ReturnType<typeof startEmulator>>;
   try {
     emulator = await startEmulator({

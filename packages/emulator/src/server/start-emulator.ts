@@ -57,7 +57,12 @@ export interface Emulator {
  */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   const { port, host, settings } = readEmulatorOptions(options);
-  const state = new EmulatorState(options.cacheBlockTokens, options.faults, settings.maxRecordedRequests);
+  const state = new EmulatorState(
+    options.cacheBlockTokens,
+    options.faults,
+    settings.maxRecordedRequests,
+    settings.maxRecordedBytes,
+  );
   const lifetime = new AbortController();
   const server = createServer(createRequestHandler(state, { ...settings, signal: lifetime.signal }));
   await new Promise<void>((resolve, reject) => {

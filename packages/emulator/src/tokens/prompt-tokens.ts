@@ -37,9 +37,12 @@ export function canonicalMessage(message: unknown): string {
  */
 export function promptTokens(source: PromptSource): string[] {
   const tokens: string[] = [];
-  if (source.tools !== undefined && source.tools.length > 0) {
-    tokens.push(...tokenize(`tools\n${JSON.stringify(source.tools)}`));
-  }
-  for (const message of source.messages) tokens.push(...tokenize(canonicalMessage(message)));
+  // One token at a time: spreading a message's tokens into push() passes each as an argument,
+  // and a long prompt of short words (0.5 MiB of `a `) overflows the stack.
+  const add = (text: string) => {
+    for (const token of tokenize(text)) tokens.push(token);
+  };
+  if (source.tools !== undefined && source.tools.length > 0) add(`tools\n${JSON.stringify(source.tools)}`);
+  for (const message of source.messages) add(canonicalMessage(message));
   return tokens;
 }
