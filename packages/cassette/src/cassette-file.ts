@@ -97,7 +97,7 @@ function processGroupIdentity(): string {
 }
 
 /** Refuses a path that is a symbolic link (dangling or not): a cassette is never read or written through one. */
-export function refuseLink(path: string): void {
+function refuseLink(path: string): void {
   let stats: Stats | undefined;
   try {
     stats = lstatSync(path, { throwIfNoEntry: false });
@@ -323,17 +323,4 @@ export function appendLine(file: SharedFile, line: (seq: number) => string): voi
   const text = `${endsTorn(file.fd) ? '\n' : ''}${line(seq)}\n`;
   writeAll(file.fd, Buffer.from(text, 'utf8'));
   file.seq = seq;
-}
-
-/** Forgets (and closes) every cassette file this process holds open: for tests that remove their files. */
-export function closeCassetteFiles(): void {
-  const files = sharedFiles();
-  for (const file of files.values()) {
-    try {
-      closeSync(file.fd);
-    } catch {
-      // already closed
-    }
-  }
-  files.clear();
 }

@@ -24,7 +24,7 @@ function token(characters: string): string {
  * Shapes of credentials removed whatever key is in use, each with a `secret`
  * group (what is removed) and a name (what a refusal or a check says).
  */
-export const CREDENTIAL_SHAPES: ReadonlyArray<readonly [RegExp, string]> = [
+const CREDENTIAL_SHAPES: ReadonlyArray<readonly [RegExp, string]> = [
   [
     new RegExp(`\\b(?:Bearer|Basic)\\s+${NOT_MARKER}(?<secret>${token('A-Za-z0-9._~+/=-')})`, 'gid'),
     'a bearer token',
@@ -179,7 +179,7 @@ export function scrubString(text: string, rules: SecretRules): string {
 }
 
 /** Names of environment variables whose values are secrets: `*API_KEY`, `*_TOKEN`, `*_SECRET`, `*_PASSWORD`... */
-export const SECRET_VARIABLE = /(?:API_KEY|ACCESS_KEY|SECRET_KEY|PRIVATE_KEY|_TOKEN|_SECRET|_PASSWORD)$/i;
+const SECRET_VARIABLE = /(?:API_KEY|ACCESS_KEY|SECRET_KEY|PRIVATE_KEY|_TOKEN|_SECRET|_PASSWORD)$/i;
 
 /** Any other `*_KEY` variable's value is a secret only when it looks like one: 16 characters or more, a digit among them. */
 const OTHER_KEY_VARIABLE = /_KEY$/i;

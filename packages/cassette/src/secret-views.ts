@@ -15,7 +15,7 @@ export interface View {
 }
 
 /** The text as is. */
-export function identityView(text: string): View {
+function identityView(text: string): View {
   const from = new Int32Array(text.length);
   const to = new Int32Array(text.length);
   for (let index = 0; index < text.length; index += 1) {
@@ -60,7 +60,7 @@ class ViewBuilder {
 }
 
 /** A unit no secret and no credential shape holds: it separates decoded runs (its ranges are -1). */
-export const SEPARATOR = '\u0000';
+const SEPARATOR = '\u0000';
 
 type Decoder = (view: View) => View | readonly View[] | null;
 
@@ -331,7 +331,7 @@ function hexDecode(view: View): View[] | null {
 const DECODERS: readonly Decoder[] = [decodeEscapes, percentDecode, htmlDecode, base64Decode, hexDecode];
 
 /** How many decodings deep views go: a secret encoded twice (base64 of a percent-encoded one, say) is seen. */
-export const VIEW_DEPTH = 2;
+const VIEW_DEPTH = 2;
 
 /**
  * Calls `visit` with the text as is and every view decoded out of it, up to

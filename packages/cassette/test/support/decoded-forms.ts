@@ -5,7 +5,7 @@
  * events, then each text unescaped (JSON / JavaScript), percent-decoded,
  * entity-decoded, and base64- and hex-decoded at every offset, up to two layers.
  */
-export function decodedForms(file: string): string[] {
+function decodedForms(file: string): string[] {
   const texts: string[] = [file];
   for (const line of file.split('\n')) {
     if (line.trim() === '') continue;
