@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -98,6 +99,38 @@ describe('loadConfig', () => {
     it('says in words that a directory is not a file', async () => {
       const error = await failureOf(loadConfig(folder));
       expect(error.message).toBe(`cannot read the config file: is a directory, not a file: ${folder}`);
+    });
+
+    it.each(['/dev/urandom', '/dev/zero'])(
+      'refuses %s at once, without reading it: not a regular file',
+      async (device) => {
+        const before = process.memoryUsage().rss;
+        const error = await failureOf(loadConfig(device));
+        expect(error.message).toBe(
+          `cannot read the config file: not a regular file (a device, FIFO or socket): ${device}`,
+        );
+        expect(process.memoryUsage().rss - before).toBeLessThan(64 * 1024 * 1024);
+      },
+    );
+
+    it('refuses a FIFO at once instead of waiting for a writer', async () => {
+      const fifo = join(folder, 'config.fifo');
+      execFileSync('mkfifo', [fifo]);
+      const started = Date.now();
+      const error = await failureOf(loadConfig(fifo));
+      expect(error.message).toBe(
+        `cannot read the config file: not a regular file (a device, FIFO or socket): ${fifo}`,
+      );
+      expect(Date.now() - started).toBeLessThan(2_000);
+    });
+
+    it('refuses a file over 1 MiB, and reads one just under it', async () => {
+      const big = await file('big.toml', `# ${'x'.repeat(1024 * 1024)}\n`);
+      expect((await failureOf(loadConfig(big))).message).toBe(
+        `cannot read the config file: larger than 1 MiB: ${big}`,
+      );
+      const fits = await file('fits.toml', `# ${'x'.repeat(1024 * 1024 - 64)}\n[models]\nthinking = true\n`);
+      expect(await loadConfig(fits)).toEqual({ models: { thinking: true } });
     });
   });
 

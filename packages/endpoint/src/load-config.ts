@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { constants, existsSync } from 'node:fs';
+import { type FileHandle, open } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { ConfigError } from './config-error.js';
 import { emitConfigWarning } from './config-warning-sink.js';
@@ -31,16 +31,52 @@ const REASONS: Readonly<Record<string, string>> = {
   ENOTDIR: 'a part of the path is not a directory',
 };
 
+/**
+ * The most a configuration file may hold. A configuration is a few lines: the cap stops a wrong
+ * path (`/dev/urandom`, `/dev/zero`, a log) from filling the memory before anything is checked.
+ */
+const MAX_CONFIG_BYTES = 1024 * 1024;
+
+function unreadable(file: string, reason: string, cause?: unknown): ConfigError {
+  return new ConfigError(`cannot read the config file: ${reason}: ${file}`, { path: 'config', cause });
+}
+
+/**
+ * The file's text: a regular file of at most {@link MAX_CONFIG_BYTES}. Anything else is refused at
+ * once, without reading it: a directory, a device (`/dev/zero` never ends), a FIFO or a socket
+ * (reading one waits for a writer, maybe forever).
+ */
 async function readConfigText(file: string): Promise<string> {
+  let handle: FileHandle;
   try {
-    return await readFile(file, 'utf8');
+    // Non-blocking: opening a FIFO to read would otherwise wait until something opens it to write.
+    handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException | undefined)?.code ?? '';
-    const reason = REASONS[code] ?? `unreadable${code === '' ? '' : ` (${code})`}`;
-    throw new ConfigError(`cannot read the config file: ${reason}: ${file}`, {
-      path: 'config',
-      cause: error,
-    });
+    throw unreadable(file, REASONS[code] ?? `unreadable${code === '' ? '' : ` (${code})`}`, error);
+  }
+  try {
+    const stat = await handle.stat();
+    if (stat.isDirectory()) throw unreadable(file, REASONS.EISDIR as string);
+    if (!stat.isFile()) throw unreadable(file, 'not a regular file (a device, FIFO or socket)');
+    const tooLarge = () => unreadable(file, `larger than ${MAX_CONFIG_BYTES / 1024 / 1024} MiB`);
+    if (stat.size > MAX_CONFIG_BYTES) throw tooLarge();
+    // Read to the cap and one byte past it, whatever the size said: a file may grow, or report 0.
+    const buffer = Buffer.alloc(MAX_CONFIG_BYTES + 1);
+    let length = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+      if (length > MAX_CONFIG_BYTES) throw tooLarge();
+    }
+    return buffer.toString('utf8', 0, length);
+  } catch (error) {
+    if (ConfigError.isInstance(error)) throw error;
+    const code = (error as NodeJS.ErrnoException | undefined)?.code ?? '';
+    throw unreadable(file, REASONS[code] ?? `unreadable${code === '' ? '' : ` (${code})`}`, error);
+  } finally {
+    await handle.close().catch(() => {});
   }
 }
 
