@@ -11,6 +11,15 @@ describe('safeText', () => {
   it('neutralises carriage return, DEL, C1 controls and bidirectional overrides', () => {
     expect(safeText('x\ry\u007fz\u009b31m\u202eevil')).toBe('x\\u000dy\\u007fz\\u009b31m\\u202eevil');
   });
+
+  it('neutralises every bidirectional control, the marks U+200E, U+200F and U+061C included', () => {
+    expect(safeText('judge\u200f\u061c\u200e')).toBe('judge\\u200f\\u061c\\u200e');
+    const bidi = [...Array(0x10000).keys()]
+      .map((code) => String.fromCharCode(code))
+      .filter((character) => /\p{Bidi_Control}/u.test(character));
+    expect(bidi).toHaveLength(12);
+    for (const character of bidi) expect(safeText(`a${character}b`)).not.toContain(character);
+  });
 });
 
 describe('safeJson', () => {

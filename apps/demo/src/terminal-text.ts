@@ -1,8 +1,9 @@
 // C0 controls but tab and newline, DEL, C1 controls (0x9b is a one-byte CSI), the line and paragraph
-// separators and the bidirectional overrides: each can move the cursor, clear the screen, write the
-// clipboard (OSC 52) or reorder what the reader sees.
+// separators and every bidirectional control (Unicode's Bidi_Control: the embeddings, overrides and
+// isolates, and the marks U+200E, U+200F and U+061C): each can move the cursor, clear the screen, write
+// the clipboard (OSC 52) or reorder what the reader sees.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
-const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\p{Bidi_Control}]/gu;
 
 function escaped(character: string): string {
   return `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`;

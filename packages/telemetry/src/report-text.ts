@@ -1,7 +1,8 @@
-// C0 and C1 controls, DEL, the line and paragraph separators and the bidirectional overrides: each can
+// C0 and C1 controls, DEL, the line and paragraph separators and every bidirectional control (Unicode's
+// Bidi_Control: the embeddings, overrides and isolates, and the marks U+200E, U+200F and U+061C): each can
 // move the cursor, clear the screen, forge table rows or reorder what the reader sees.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\p{Bidi_Control}]/gu;
 
 /**
  * Text from a journal made safe to print on one line: every control character
