@@ -1,16 +1,31 @@
 import type { ProviderKind } from './provider-kind.js';
 
 /**
- * The provider an address belongs to (resolution rule 4): `primary` when it
- * contains that name (checked first, so an address naming both is `primary`),
- * `gateway` when it contains that name, else `custom`. Case-insensitive.
+ * The vendors' own domains: their default addresses (`https://api.primary.example`,
+ * `https://gateway.example/api/v1`) are hosts in them.
+ */
+const VENDOR_DOMAINS: ReadonlyArray<readonly [Exclude<ProviderKind, 'scripted' | 'custom'>, string]> = [
+  ['primary', 'primary.example'],
+  ['gateway', 'gateway.example'],
+];
+
+/**
+ * The provider an address belongs to (resolution rule 4), by its host: `primary` when the
+ * host is the primary vendor's domain or a subdomain of it, `gateway` likewise, else `custom`.
+ * A name anywhere else does not count: `https://primary.evil.example` or
+ * `https://llm.example/primary` is `custom`. Case-insensitive.
  *
- * `address` is the normalised form `parseBaseUrl` returns: no credentials, query or
- * fragment, so only the host and path can name a provider.
+ * `address` is the normalised form `parseBaseUrl` returns (an absolute http(s) URL).
  */
 export function providerOf(address: string): Exclude<ProviderKind, 'scripted'> {
-  const lowered = address.toLowerCase();
-  if (lowered.includes('primary')) return 'primary';
-  if (lowered.includes('gateway')) return 'gateway';
+  let host: string;
+  try {
+    host = new URL(address).hostname.toLowerCase().replace(/\.$/, '');
+  } catch {
+    return 'custom';
+  }
+  for (const [provider, domain] of VENDOR_DOMAINS) {
+    if (host === domain || host.endsWith(`.${domain}`)) return provider;
+  }
   return 'custom';
 }
