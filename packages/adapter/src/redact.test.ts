@@ -17,7 +17,9 @@ describe('redact', () => {
     expect(key.length).toBeLessThan(ANYWHERE_KEY_LENGTH);
     expect(redact('Authorization: Bearer password1', key)).toBe('Authorization: Bearer ***');
     expect(redact('"password1", key=password1&x', key)).toBe('"***", key=***&x');
-    expect(redact('the password12 and mypassword1 fields', key)).toBe('the password12 and mypassword1 fields');
+    expect(redact('the password12 and mypassword1 fields', key)).toBe(
+      'the password12 and mypassword1 fields',
+    );
     expect(redact('test-key failed', 'test-key')).toBe('*** failed');
   });
 
@@ -50,5 +52,33 @@ describe('redactError', () => {
     const standIn = redactError(error, LONG_KEY) as Error;
     expect(standIn).not.toBe(error);
     expect(inspect(standIn, { depth: Number.POSITIVE_INFINITY, showHidden: true })).not.toContain(LONG_KEY);
+  });
+});
+
+describe('a key with a line break inside (a pasted CRLF)', () => {
+  const key = 'sk-left-half-0123456789\r\nright-half-abcdefghij';
+  const halves = ['sk-left-half-0123456789', 'right-half-abcdefghij'];
+  const headerError = () => new TypeError(`Headers.append: "Bearer ${key}" is an invalid header value`);
+  const shows = (text: string) => halves.filter((half) => text.includes(half));
+
+  it('is replaced where it stands raw and where it stands escaped, as JSON and util.inspect write it', () => {
+    expect(redact(`Bearer ${key} refused`, key)).toBe('Bearer *** refused');
+    expect(redact(JSON.stringify({ authorization: `Bearer ${key}` }), key)).toBe(
+      '{"authorization":"Bearer ***"}',
+    );
+  });
+
+  it('shows in no inspected form of a header error, nor of one that holds it as its cause', () => {
+    for (const error of [headerError(), new TypeError('fetch failed', { cause: headerError() })]) {
+      const redacted = redactError(error, key);
+      expect(redacted).not.toBe(error);
+      const inspected = inspect(redacted, {
+        depth: Number.POSITIVE_INFINITY,
+        showHidden: true,
+        getters: true,
+      });
+      expect(shows(inspected)).toEqual([]);
+      expect(shows(JSON.stringify({ message: (redacted as Error).message }))).toEqual([]);
+    }
   });
 });

@@ -17,13 +17,21 @@ export const MIN_REDACTED_KEY_LENGTH = 8;
 export const ANYWHERE_KEY_LENGTH = 20;
 
 /**
- * The forms of a key that may show up in text: as given, and trimmed (a key
- * read from a file keeps its newline, but the header, and so an echo of it, does not).
+ * The forms of a key that may show up in text: as given, trimmed (a key read from a file keeps
+ * its newline, but the header, and so an echo of it, does not), and each of those escaped as
+ * JSON and `util.inspect` write a string (a key with a pasted CRLF inside shows as `\r\n`).
  */
 function keyForms(apiKey: string): string[] {
   const trimmed = apiKey.trim();
   if (trimmed === '') return [];
-  return trimmed === apiKey ? [apiKey] : [apiKey, trimmed];
+  const forms = new Set([apiKey, trimmed]);
+  for (const form of [...forms]) forms.add(JSON.stringify(form).slice(1, -1));
+  return [...forms];
+}
+
+/** Text with every run of whitespace removed. */
+function compact(text: string): string {
+  return text.replace(/\s+/g, '');
 }
 
 /**
@@ -33,7 +41,12 @@ function keyForms(apiKey: string): string[] {
  * neither preceded nor followed by a letter or digit. The longest form first.
  */
 function keyPattern(apiKey: string): RegExp | null {
-  const forms = keyForms(apiKey)
+  return patternOf(keyForms(apiKey));
+}
+
+/** {@link keyPattern} of the given forms. */
+function patternOf(keyForms: readonly string[]): RegExp | null {
+  const forms = keyForms
     .filter((form) => form.length >= MIN_REDACTED_KEY_LENGTH)
     .sort((a, b) => b.length - a.length);
   if (forms.length === 0) return null;
@@ -82,7 +95,10 @@ export function redactError(error: unknown, apiKey: string): unknown {
   } catch {
     inspected = apiKey;
   }
-  if (!showsKey(inspected, pattern)) return error;
+  // A key with a line break inside shows split when an error nested in a cause chain is inspected:
+  // util.inspect indents every line of its stack. Compared without whitespace, it shows whole.
+  const split = /[\r\n]/.test(apiKey.trim()) ? patternOf(keyForms(apiKey).map(compact)) : null;
+  if (!showsKey(inspected, pattern) && !(split !== null && showsKey(compact(inspected), split))) return error;
   try {
     const original = error instanceof Error ? error : new Error(String(error));
     const standIn = new Error(redact(String(original.message), apiKey));
