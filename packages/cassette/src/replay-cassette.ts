@@ -6,6 +6,7 @@ import {
   type CostModel,
   type PricedCall,
   type TransportRequest,
+  type UsageEntry,
 } from '@switchboard/adapter';
 import type { CassetteEntry, RecordedEndpoint, RecordedStream } from './cassette-entry.js';
 import { CassetteWriter } from './cassette-writer.js';
@@ -160,7 +161,7 @@ export class ReplayTransport implements ChatTransport {
     shared.fallback = fallback;
     return {
       pricingModel: fallback?.pricingModel ?? null,
-      cost: (usage: unknown) => fallback?.cost(usage) ?? null,
+      cost: (usage: UsageEntry) => fallback?.cost(usage) ?? null,
       priceCall: (call: PricedCall) => {
         const recorded = shared.state.takePricing(call.model, call.usage);
         if (recorded !== null) return recorded as never;

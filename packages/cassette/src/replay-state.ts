@@ -98,9 +98,8 @@ export class ReplayState {
   /**
    * The first unreplayed recording of this request, taken; or null. Among
    * identical requests, one recorded by a process this process already took
-   * calls from comes first (workers replay what they recorded), at this call's
-   * position in it when there is one; else one recorded at this call's position;
-   * else the first in file order. A request that holds the key itself (recorded with it removed)
+   * calls from comes first, in recorded order (workers replay what they
+   * recorded); else one recorded at this call's position; else the first in file order. A request that holds the key itself (recorded with it removed)
    * is matched with it removed when it matches nothing as it is.
    */
   take(request: TransportRequest, streamed: boolean): CassetteEntry | null {
@@ -126,17 +125,16 @@ export class ReplayState {
       for (const candidate of fitting) this.#used.delete(candidate.call);
       left = fitting;
     }
-    // A replaying process most likely makes its calls as its recording process did: one whose earlier
-    // calls it took, at the same position; else one whose earlier calls it took; else the same position.
-    const next = this.#consumption.taken + 1;
-    const known = (candidate: CassetteEntry) =>
-      candidate.process !== undefined && this.#affinity.has(candidate.process);
-    return (
-      left.find((candidate) => known(candidate) && candidate.seq === next) ??
-      left.find(known) ??
-      left.find((candidate) => candidate.seq === next) ??
-      left[0]
+    // A replaying process most likely makes the calls of one recording process: among identical
+    // requests, those of a process it already took calls from come first, in recorded order; with
+    // none yet, the one its recording process made at this position (the processes' first calls are
+    // often the same request), else the first.
+    const known = left.find(
+      (candidate) => candidate.process !== undefined && this.#affinity.has(candidate.process),
     );
+    if (known !== undefined) return known;
+    const next = this.#consumption.taken + 1;
+    return left.find((candidate) => candidate.seq === next) ?? left[0];
   }
 
   /** An entry appended by pass-through: known from now on, already replayed. */

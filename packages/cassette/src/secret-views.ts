@@ -25,27 +25,53 @@ function identityView(text: string): View {
   return { text, from, to, form: 'as is' };
 }
 
-/** Builds a decoded text with a source range per unit. */
+/** Builds a decoded text with a source range per unit, in typed arrays (views of megabytes are common). */
 class ViewBuilder {
-  readonly #units: string[] = [];
-  #from: number[] = [];
-  #to: number[] = [];
+  #units: Uint16Array;
+  #from: Int32Array;
+  #to: Int32Array;
+  #length = 0;
+
+  constructor(capacity: number) {
+    const size = Math.max(16, capacity);
+    this.#units = new Uint16Array(size);
+    this.#from = new Int32Array(size);
+    this.#to = new Int32Array(size);
+  }
+
+  /** One UTF-16 unit decoded from the source's `[from, to)`. */
+  pushCode(code: number, from: number, to: number): void {
+    if (this.#length === this.#units.length) this.#grow();
+    this.#units[this.#length] = code;
+    this.#from[this.#length] = from;
+    this.#to[this.#length] = to;
+    this.#length += 1;
+  }
 
   push(text: string, from: number, to: number): void {
-    for (let index = 0; index < text.length; index += 1) {
-      this.#units.push(text[index] as string);
-      this.#from.push(from);
-      this.#to.push(to);
-    }
+    for (let index = 0; index < text.length; index += 1) this.pushCode(text.charCodeAt(index), from, to);
   }
 
   get length(): number {
-    return this.#units.length;
+    return this.#length;
+  }
+
+  #grow(): void {
+    const size = this.#units.length * 2;
+    const units = new Uint16Array(size);
+    units.set(this.#units);
+    const from = new Int32Array(size);
+    from.set(this.#from);
+    const to = new Int32Array(size);
+    to.set(this.#to);
+    this.#units = units;
+    this.#from = from;
+    this.#to = to;
   }
 
   /** The view over `source`, its ranges translated through the source's own. */
   build(source: View, form: string): View {
-    const count = this.#units.length;
+    const count = this.#length;
     const from = new Int32Array(count);
     const to = new Int32Array(count);
     for (let index = 0; index < count; index += 1) {
@@ -54,13 +80,14 @@ class ViewBuilder {
       from[index] = start < 0 ? -1 : (source.from[start] as number);
       to[index] = start < 0 ? -1 : (source.to[end - 1] as number);
     }
+    let text = '';
+    for (let offset = 0; offset < count; offset += 8192) {
+      text += String.fromCharCode(...this.#units.subarray(offset, Math.min(count, offset + 8192)));
+    }
     const label = source.form === 'as is' ? form : `${form} of ${source.form}`;
-    return { text: this.#units.join(''), from, to, form: label };
+    return { text, from, to, form: label };
   }
 }
-
-/** A unit no secret and no credential shape holds: it separates decoded runs (its ranges are -1). */
-const SEPARATOR = '\u0000';
 
 type Decoder = (view: View) => View | readonly View[] | null;
 
@@ -82,7 +109,7 @@ const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
 function decodeEscapes(view: View): View | null {
   const text = view.text;
   if (!text.includes('\\')) return null;
-  const out = new ViewBuilder();
+  const out = new ViewBuilder(text.length);
   let decoded = false;
   for (let index = 0; index < text.length; ) {
     const unit = text[index] as string;
@@ -113,7 +140,7 @@ function decodeEscapes(view: View): View | null {
         continue;
       }
     }
-    out.push(unit, index, index + 1);
+    out.pushCode(text.charCodeAt(index), index, index + 1);
     index += 1;
   }
   return decoded ? out.build(view, 'escaped') : null;
@@ -123,14 +150,14 @@ function decodeEscapes(view: View): View | null {
 function percentDecode(view: View): View | null {
   const text = view.text;
   if (!/%[0-9a-fA-F]{2}/.test(text)) return null;
-  const out = new ViewBuilder();
+  const out = new ViewBuilder(text.length);
   for (let index = 0; index < text.length; ) {
     if (text[index] === '%' && /^[0-9a-fA-F]{2}$/.test(text.slice(index + 1, index + 3))) {
-      out.push(String.fromCharCode(Number.parseInt(text.slice(index + 1, index + 3), 16)), index, index + 3);
+      out.pushCode(Number.parseInt(text.slice(index + 1, index + 3), 16), index, index + 3);
       index += 3;
       continue;
     }
-    out.push(text[index] as string, index, index + 1);
+    out.pushCode(text.charCodeAt(index), index, index + 1);
     index += 1;
   }
   return out.build(view, 'percent-encoded');
@@ -191,7 +218,7 @@ const ENTITY = /&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|([A-Za-z]{2,12}));?/y;
 function htmlDecode(view: View): View | null {
   const text = view.text;
   if (!text.includes('&')) return null;
-  const out = new ViewBuilder();
+  const out = new ViewBuilder(text.length);
   let decoded = false;
   for (let index = 0; index < text.length; ) {
     if (text[index] === '&') {
@@ -217,7 +244,7 @@ function htmlDecode(view: View): View | null {
         }
       }
     }
-    out.push(text[index] as string, index, index + 1);
+    out.pushCode(text.charCodeAt(index), index, index + 1);
     index += 1;
   }
   return decoded ? out.build(view, 'HTML entities') : null;
@@ -266,9 +293,64 @@ function runsOf(text: string, inAlphabet: (code: number) => boolean, minimum: nu
 }
 
 /**
+ * Collects the bytes decoded from one run, with the source range of each, and
+ * passes on only their printable runs of 8 bytes or more (each apart): a key or
+ * a credential is printable text, and megabytes of binary noise (an image) are
+ * never built into a view.
+ */
+class PrintableBytes {
+  readonly #out: ViewBuilder;
+  #bytes = new Uint8Array(64);
+  #from = new Int32Array(64);
+  #to = new Int32Array(64);
+  #length = 0;
+
+  constructor(out: ViewBuilder) {
+    this.#out = out;
+  }
+
+  push(byte: number, from: number, to: number): void {
+    const printable = (byte >= 0x20 && byte <= 0x7e) || byte === 9 || byte === 10 || byte === 13;
+    if (!printable) {
+      this.flush();
+      return;
+    }
+    if (this.#length === this.#bytes.length) {
+      const bytes = new Uint8Array(this.#length * 2);
+      bytes.set(this.#bytes);
+      const starts = new Int32Array(this.#length * 2);
+      starts.set(this.#from);
+      const ends = new Int32Array(this.#length * 2);
+      ends.set(this.#to);
+      this.#bytes = bytes;
+      this.#from = starts;
+      this.#to = ends;
+    }
+    this.#bytes[this.#length] = byte;
+    this.#from[this.#length] = from;
+    this.#to[this.#length] = to;
+    this.#length += 1;
+  }
+
+  flush(): void {
+    if (this.#length >= 8) {
+      if (this.#out.length > 0) this.#out.pushCode(0, -1, -1);
+      for (let index = 0; index < this.#length; index += 1) {
+        this.#out.pushCode(
+          this.#bytes[index] as number,
+          this.#from[index] as number,
+          this.#to[index] as number,
+        );
+      }
+    }
+    this.#length = 0;
+  }
+}
+
+/**
  * Base64 (standard and URL-safe alphabets, padding or not), decoded from each of
  * the 4 characters a run may start at, so data at any byte offset of any blob is
- * seen (all 3 alignments of a secret in it): 4 views of bytes as Latin-1 units.
+ * seen (all 3 alignments of a secret in it): 4 views of the printable bytes (as Latin-1 units).
  */
 function base64Decode(view: View): View[] | null {
   const runs = runsOf(
@@ -279,9 +361,10 @@ function base64Decode(view: View): View[] | null {
   if (runs.length === 0) return null;
   const views: View[] = [];
   for (let offset = 0; offset < 4; offset += 1) {
-    const out = new ViewBuilder();
+    const out = new ViewBuilder(256);
+    const bytes = new PrintableBytes(out);
     for (const run of runs) {
-      if (out.length > 0) out.push(SEPARATOR, -1, -1);
+      bytes.flush();
       let bits = 0;
       let buffered = 0;
       let first = -1;
@@ -292,19 +375,20 @@ function base64Decode(view: View): View[] | null {
         buffered += 6;
         if (buffered >= 8) {
           buffered -= 8;
-          out.push(String.fromCharCode((bits >> buffered) & 0xff), first, index + 1);
+          bytes.push((bits >> buffered) & 0xff, first, index + 1);
           bits &= (1 << buffered) - 1;
           // The next byte starts in this character when bits of it are left over.
           first = buffered > 0 ? index : -1;
         }
       }
     }
+    bytes.flush();
     if (out.length > 0) views.push(out.build(view, 'base64'));
   }
   return views;
 }
 
-/** Hex pairs, from both alignments, as bytes (Latin-1 units). */
+/** Hex pairs, from both alignments, as bytes (the printable ones, as Latin-1 units). */
 function hexDecode(view: View): View[] | null {
   const isHex = (code: number) =>
     (code >= 48 && code <= 57) || (code >= 65 && code <= 70) || (code >= 97 && code <= 102);
@@ -312,17 +396,19 @@ function hexDecode(view: View): View[] | null {
   if (runs.length === 0) return null;
   const views: View[] = [];
   for (let offset = 0; offset < 2; offset += 1) {
-    const out = new ViewBuilder();
+    const out = new ViewBuilder(256);
+    const bytes = new PrintableBytes(out);
     for (const run of runs) {
-      if (out.length > 0) out.push(SEPARATOR, -1, -1);
+      bytes.flush();
       for (let position = offset; position + 1 < run.length; position += 2) {
         const high = run[position] as number;
         const low = run[position + 1] as number;
         const byte =
           Number.parseInt(view.text[high] as string, 16) * 16 + Number.parseInt(view.text[low] as string, 16);
-        out.push(String.fromCharCode(byte), high, low + 1);
+        bytes.push(byte, high, low + 1);
       }
     }
+    bytes.flush();
     if (out.length > 0) views.push(out.build(view, 'hex'));
   }
   return views;
