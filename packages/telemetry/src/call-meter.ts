@@ -1,5 +1,7 @@
 import type { CallObserver } from '@switchboard/adapter';
 import { endpointLabel } from './endpoint-label.js';
+import { type PriceAgeFigures, PriceAgeTally } from './price-age-tally.js';
+import { type Reconciliation, ReconciliationTally } from './reconciliation.js';
 import { breakdownOf, cacheHitRatio, Tally, type TallyFigures, tallyOf } from './tally.js';
 import type { EndpointInfo, TelemetryRecord } from './telemetry-record.js';
 import { usageTokens } from './usage-tokens.js';
@@ -8,6 +10,10 @@ import { usageTokens } from './usage-tokens.js';
 export interface CallMeterOptions {
   /** The endpoint label its calls count under (see `endpointLabel`); default `'default'`. */
   readonly endpoint?: string;
+  /** The drift from the provider's own figures past which a model is named (a share); default 0.01. */
+  readonly driftThreshold?: number;
+  /** A call priced from an entry checked more than this many days before it counts as stale; default 90. */
+  readonly staleAfterDays?: number;
 }
 
 /** What a {@link CallMeter} has counted, as plain frozen figures. */
@@ -21,6 +27,10 @@ export interface MeterSnapshot {
   readonly byEndpoint: Readonly<Record<string, TallyFigures>>;
   /** Failed calls by error kind. */
   readonly byErrorKind: Readonly<Record<string, TallyFigures>>;
+  /** The local cost beside the provider's own (`usage.cost`) for the calls that had both, and the drift. */
+  readonly reconciliation: Reconciliation;
+  /** How old the prices the calls were costed with were, at each call's time. */
+  readonly priceAge: PriceAgeFigures;
 }
 
 /** The role key of calls made without a role. */
@@ -40,12 +50,16 @@ export class CallMeter implements CallObserver {
   readonly #byModel = new Map<string, Tally>();
   readonly #byEndpoint = new Map<string, Tally>();
   readonly #byErrorKind = new Map<string, Tally>();
+  readonly #reconciliation: ReconciliationTally;
+  readonly #priceAge: PriceAgeTally;
 
   constructor(options: CallMeterOptions = {}) {
     if (options.endpoint !== undefined && typeof options.endpoint !== 'string')
       throw new TypeError('options.endpoint must be a string label');
     this.#endpoint = options.endpoint ?? 'default';
     this.#hasEndpoint = options.endpoint !== undefined;
+    this.#reconciliation = new ReconciliationTally(options.driftThreshold);
+    this.#priceAge = new PriceAgeTally(options.staleAfterDays);
   }
 
   /** Counts one raw call under this meter's endpoint label. */
@@ -75,6 +89,9 @@ export class CallMeter implements CallObserver {
     tallyOf(this.#byModel, record.model).add(record, tokens);
     tallyOf(this.#byEndpoint, endpoint).add(record, tokens);
     if (record.error) tallyOf(this.#byErrorKind, record.error.kind).add(record, tokens);
+    this.#reconciliation.add(record);
+    const at = Date.parse(record.at);
+    if (!Number.isNaN(at)) this.#priceAge.add(record, at);
   }
 
   /** The figures so far. */
@@ -86,6 +103,8 @@ export class CallMeter implements CallObserver {
       byModel: breakdownOf(this.#byModel),
       byEndpoint: breakdownOf(this.#byEndpoint),
       byErrorKind: breakdownOf(this.#byErrorKind),
+      reconciliation: this.#reconciliation.figures(),
+      priceAge: this.#priceAge.figures(),
     });
   }
 }

@@ -12,6 +12,11 @@ export interface CostAmounts {
   readonly reported: { readonly amount: number; readonly source: 'provider' | 'local' } | null;
   /** The call's cost in Switchboard's ledger (`costUsd`: the price table's figure, when it priced the call). */
   readonly ledger: number | null;
+  /**
+   * `(ledger − provider) / provider` when the ledger priced the call locally (the table, the
+   * endpoint's prices) and the provider's figure beside it is above 0; else null.
+   */
+  readonly drift: number | null;
 }
 
 /**
@@ -22,12 +27,16 @@ export function costAmounts(record: TelemetryRecord): CostAmounts {
   const ledgerNano = ledgerNanoUsd(record);
   const providerNano = nanoUsd(record.providerCostUsd);
   const ledger = ledgerNano === null ? null : ledgerNano / NANO_PER_USD;
-  if (providerNano !== null)
-    return { reported: { amount: providerNano / NANO_PER_USD, source: 'provider' }, ledger };
-  if (ledger === null || record.priceSource === 'estimate') return { reported: null, ledger };
+  if (providerNano !== null) {
+    const local = record.priceSource === 'table' || record.priceSource === 'endpoint';
+    const drift =
+      local && ledgerNano !== null && providerNano > 0 ? (ledgerNano - providerNano) / providerNano : null;
+    return { reported: { amount: providerNano / NANO_PER_USD, source: 'provider' }, ledger, drift };
+  }
+  if (ledger === null || record.priceSource === 'estimate') return { reported: null, ledger, drift: null };
   // A record priced from the provider's cost, without the provider's figure beside it.
   const source = record.priceSource === 'provider' ? 'provider' : 'local';
-  return { reported: { amount: ledger, source }, ledger };
+  return { reported: { amount: ledger, source }, ledger, drift: null };
 }
 
 /** The record's ledger cost in integer nano-dollars: `costNanoUsd` when it has one, else `round(costUsd × 1e9)`. */

@@ -52,6 +52,12 @@ export const SWITCHBOARD = {
   priceSource: 'switchboard.price.source',
   /** The call's cost in Switchboard's ledger (the price table's figure when it priced the call), USD. */
   costAmount: 'switchboard.cost.amount',
+  /** When the price entry that priced the call was last checked (an ISO date). */
+  priceCheckedAt: 'switchboard.price.checked_at',
+  /** The provider's own figure (`usage.cost`), USD, for a call the ledger priced locally: what it is reconciled with. */
+  costProviderAmount: 'switchboard.cost.provider_amount',
+  /** `(ledger − provider) / provider` for such a call whose provider figure is above 0: its drift. */
+  costDrift: 'switchboard.cost.drift',
 } as const;
 
 /** The currency of every cost amount. */
@@ -118,6 +124,14 @@ export function resultAttributes(
     attributes[GEN_AI.costSource] = cost.reported.source;
   }
   if (cost.ledger !== null) attributes[SWITCHBOARD.costAmount] = cost.ledger;
+  // The reconciliation the meter and the report make, call by call: a local price beside the provider's figure.
+  if (cost.drift !== null && cost.reported !== null) {
+    attributes[SWITCHBOARD.costProviderAmount] = cost.reported.amount;
+    attributes[SWITCHBOARD.costDrift] = cost.drift;
+  }
+  const checkedAt = (record as { readonly priceCheckedAt?: unknown }).priceCheckedAt;
+  if (typeof checkedAt === 'string' && checkedAt !== '')
+    attributes[SWITCHBOARD.priceCheckedAt] = boundedString(checkedAt);
   if (record.priceSource) attributes[SWITCHBOARD.priceSource] = record.priceSource;
   if (record.priceVersion) attributes[SWITCHBOARD.priceVersion] = boundedString(record.priceVersion);
   const band = priceBand(record.tariff);

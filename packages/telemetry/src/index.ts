@@ -11,6 +11,7 @@ export { JOURNAL_VERSION, type JournalLine } from './journal-line.js';
 export type * from './otel-api.js';
 export { type OtelConventions, STABILITY_OPT_IN_ENV } from './otel-conventions.js';
 export { createOtelObserver, type OtelObserverOptions, otelObserver } from './otel-observer.js';
+export type { PriceAgeFigures } from './price-age-tally.js';
 export type * from './read-journal.js';
 export {
   cappedIssueWarner,
@@ -20,6 +21,7 @@ export {
   scanJournal,
   warnJournalIssue,
 } from './read-journal.js';
+export type { Reconciliation, ReconciliationFigures } from './reconciliation.js';
 export { type RenderReportOptions, renderReport, useColor } from './render-report.js';
 export { type RenderReportHtmlOptions, renderReportHtml } from './render-report-html.js';
 export type * from './report-accumulator.js';

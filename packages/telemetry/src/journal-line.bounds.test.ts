@@ -150,6 +150,21 @@ describe('journalLineText: the line is one its reader takes', () => {
       attempts: 2,
       settlement: 'exact',
     });
+    const priced = written({
+      ...huge,
+      priceVersion: '0.1.0',
+      priceCheckedAt: '2026-11-22',
+      tariff: { entry: 'peak-2026', band: 'peak' },
+      providerCostUsd: 0.00021,
+    });
+    expect(priced.recordError).toMatch(/over the reader’s line cap/);
+    // What re-deriving the cost needs is kept.
+    expect(priced).toMatchObject({
+      priceVersion: '0.1.0',
+      priceCheckedAt: '2026-11-22',
+      tariff: { entry: 'peak-2026', band: 'peak' },
+      providerCostUsd: 0.00021,
+    });
     const unwritable = written({ ...PRIMARY_JUDGE_CALL, route: 5n });
     expect(unwritable.recordError).toMatch(/^the record could not be written as JSON \(TypeError: /);
     expect(unwritable).toMatchObject({ model: 'primary-flash', costNanoUsd: 210_000, role: 'judge' });

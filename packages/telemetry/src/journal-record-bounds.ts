@@ -139,6 +139,27 @@ export function recordCore(record: Fields): Fields {
       : error;
   const streamed = read(record, 'streamed');
   if (typeof streamed === 'boolean') core.streamed = streamed;
+  // What re-deriving the cost needs (`report --verify`): the price data's version, the entry's date, the tariff.
+  for (const field of ['priceVersion', 'priceCheckedAt']) {
+    const value = read(record, field);
+    if (typeof value === 'string' && value.length <= JOURNAL_LIMITS.maxNameLength) core[field] = value;
+  }
+  const tariff = read(record, 'tariff');
+  const entry = read(tariff, 'entry');
+  const band = read(tariff, 'band');
+  if (
+    typeof entry === 'string' &&
+    entry.length <= JOURNAL_LIMITS.maxNameLength &&
+    (band === null || (typeof band === 'string' && band.length <= JOURNAL_LIMITS.maxNameLength))
+  )
+    core.tariff = { entry, band };
+  const providerCostUsd = read(record, 'providerCostUsd');
+  if (
+    typeof providerCostUsd === 'number' &&
+    providerCostUsd >= 0 &&
+    providerCostUsd <= JOURNAL_LIMITS.maxCostUsd
+  )
+    core.providerCostUsd = providerCostUsd;
   return core;
 }
 

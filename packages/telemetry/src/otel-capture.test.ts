@@ -152,6 +152,9 @@ const NAMES: Record<string, Row> = {
   'switchboard.price.source': attribute('string', 'both', OURS),
   'switchboard.price.band': attribute('string', 'both', OURS),
   'switchboard.cost.amount': attribute('double', 'both', OURS),
+  'switchboard.price.checked_at': attribute('string', 'both', OURS),
+  'switchboard.cost.provider_amount': attribute('double', 'both', OURS),
+  'switchboard.cost.drift': attribute('double', 'both', OURS),
   'gen_ai.client.operation.duration': metric('histogram', 's', SECONDS_BUCKETS, 'v1.41.0', CORE_METRICS),
   'gen_ai.client.token.usage': metric('histogram', '{token}', TOKEN_BUCKETS, 'v1.41.0', CORE_METRICS),
   'gen_ai.client.operation.time_to_first_chunk': metric(
@@ -562,6 +565,9 @@ describe.each<OtelConventions>(['v1.41.0', 'gen_ai_latest_experimental'])(
         [cacheWrite]: 400,
         ...proposedCost(0.0012, 'provider'),
         'switchboard.cost.amount': table,
+        // The table's figure reconciled with the provider's: the drift the meter and the report show.
+        'switchboard.cost.provider_amount': 0.0012,
+        'switchboard.cost.drift': (Math.round(table * 1e9) - 1_200_000) / 1_200_000,
         'switchboard.price.source': 'table',
         'switchboard.price.version': PRICES_VERSION,
         'switchboard.price.band': 'off-peak',

@@ -1,6 +1,7 @@
 import { escapeHtml } from './escape-html.js';
 import { nanoDecimal } from './nano-usd.js';
 import type { ReportFigures } from './report-accumulator.js';
+import { pricesSectionHtml } from './report-prices-html.js';
 import { bucketLabel, countText, percentText, usdText } from './report-text.js';
 import { horizontalBars, type StackSeries, stackedBars } from './svg-charts.js';
 import { OTHER_GROUP, type TallyFigures } from './tally.js';
@@ -95,6 +96,7 @@ export function renderReportHtml(figures: ReportFigures, options: RenderReportHt
         whole: true,
       }),
     ),
+    section('Prices and the provider’s figures', pricesSectionHtml(figures.priceAge, figures.reconciliation)),
     section('Costliest calls', costliestTable(figures)),
     section('By role', breakdownTable('role', figures.byRole)),
     section('By model', breakdownTable('model', figures.byModel)),

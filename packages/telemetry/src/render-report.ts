@@ -1,5 +1,6 @@
 import { nanoDecimal } from './nano-usd.js';
 import type { ReportFigures } from './report-accumulator.js';
+import { pricesLines } from './report-prices-text.js';
 import { boxTable, bucketLabel, countText, percentText, plural, printable, usdText } from './report-text.js';
 import type { TallyFigures } from './tally.js';
 
@@ -68,6 +69,8 @@ export function renderReport(figures: ReportFigures, options: RenderReportOption
     heading(title);
     lines.push(...breakdownTable(label, breakdown, totals, width, color));
   }
+  heading("Prices and the provider's figures");
+  lines.push(...pricesLines(figures.priceAge, figures.reconciliation));
   heading('Errors and degradations');
   const errors = Object.entries(figures.errors);
   if (errors.length === 0) lines.push('  none');

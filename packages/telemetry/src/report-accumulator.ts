@@ -5,7 +5,9 @@ import { CostliestCalls, type CostlyCall } from './costliest-calls.js';
 import { endpointLabel } from './endpoint-label.js';
 import type { JournalLine } from './journal-line.js';
 import { NanoSum } from './nano-usd.js';
+import { type PriceAgeFigures, PriceAgeTally } from './price-age-tally.js';
 import { parseJournalLine } from './read-journal.js';
+import { type Reconciliation, ReconciliationTally } from './reconciliation.js';
 import { isSettlementKind, settlementOf } from './settlement.js';
 import { breakdownOf, cacheHitRatio, OTHER_GROUP, Tally, type TallyFigures, tallyOf } from './tally.js';
 import { addError, addRoleCost, type Bucket, TimeBuckets } from './time-buckets.js';
@@ -19,6 +21,10 @@ export interface ReportOptions {
   readonly until?: Date | string | number;
   /** Line numbers of skipped lines kept for the report (the count is always exact); default 100. */
   readonly maxIssueLines?: number;
+  /** A call priced from an entry checked more than this many days before it counts as stale; default 90. */
+  readonly staleAfterDays?: number;
+  /** The drift from the provider's own figures past which a model is named (a share); default 0.01. */
+  readonly driftThreshold?: number;
 }
 
 /** One bar of the charts over time. */
@@ -88,6 +94,13 @@ export interface ReportFigures {
   readonly clamped: { readonly count: number; readonly lines: readonly number[] };
   /** Lines outside `since`/`until`. */
   readonly filteredOut: number;
+  /** How old the prices the calls were costed with were, at each call's time. */
+  readonly priceAge: PriceAgeFigures;
+  /**
+   * The local figures beside the provider's own (the gateway's `usage.cost`) for the calls
+   * that had both, in total and by model, and the models whose drift passes the threshold.
+   */
+  readonly reconciliation: Reconciliation;
 }
 
 /** Most roles the spend-over-time chart stacks; the others are summed together. */
@@ -120,11 +133,15 @@ export class ReportAccumulator {
   #first = Number.POSITIVE_INFINITY;
   #last = Number.NEGATIVE_INFINITY;
   #unpricedHitTokens = 0;
+  readonly #priceAge: PriceAgeTally;
+  readonly #reconciliation: ReconciliationTally;
 
   constructor(options: ReportOptions = {}) {
     this.#since = timeOption(options.since, 'since') ?? Number.NEGATIVE_INFINITY;
     this.#until = timeOption(options.until, 'until') ?? Number.POSITIVE_INFINITY;
     this.#maxIssueLines = options.maxIssueLines ?? 100;
+    this.#priceAge = new PriceAgeTally(options.staleAfterDays);
+    this.#reconciliation = new ReconciliationTally(options.driftThreshold);
   }
 
   /**
@@ -194,6 +211,8 @@ export class ReportAccumulator {
       skipped: Object.freeze({ count: this.#skipped, lines: [...this.#skippedLines] }),
       clamped: Object.freeze({ count: this.#clamped, lines: [...this.#clampedLines] }),
       filteredOut: this.#filteredOut,
+      priceAge: this.#priceAge.figures(),
+      reconciliation: this.#reconciliation.figures(),
     });
   }
 
@@ -205,6 +224,8 @@ export class ReportAccumulator {
     tallyOf(this.#byRole, role).add(record, tokens, settlement);
     tallyOf(this.#byModel, record.model).add(record, tokens, settlement);
     tallyOf(this.#byEndpoint, endpointLabel(record.endpoint)).add(record, tokens, settlement);
+    this.#priceAge.add(record, at);
+    this.#reconciliation.add(record, settlement);
     if (isClamped(record)) {
       this.#clamped += 1;
       if (this.#clampedLines.length < this.#maxIssueLines) this.#clampedLines.push(lineNumber);
