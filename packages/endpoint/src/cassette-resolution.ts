@@ -62,6 +62,8 @@ function wrapped(
         pricingModel: endpoint.pricingModel,
       },
       costModel: endpoint,
+      // The run and the secrets to remove: the environment resolution read, over this process's own.
+      env: { ...process.env, ...cassette.env },
     });
     return {
       client: new ChatAdapter(transport, { disableThinking: route.disableThinking, endpoint }),

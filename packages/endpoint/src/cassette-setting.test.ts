@@ -14,12 +14,12 @@ describe('cassetteSetting', () => {
   });
 
   it('reads the mode (case and spaces aside) and the path from the environment', () => {
-    expect(
-      cassetteSetting(undefined, { SWITCHBOARD_CASSETTE: ' Replay ', SWITCHBOARD_CASSETTE_PATH: 'a.jsonl' }),
-    ).toEqual({
+    const env = { SWITCHBOARD_CASSETTE: ' Replay ', SWITCHBOARD_CASSETTE_PATH: 'a.jsonl' };
+    expect(cassetteSetting(undefined, env)).toEqual({
       mode: 'replay',
       path: 'a.jsonl',
       source: 'SWITCHBOARD_CASSETTE_PATH',
+      env,
     });
   });
 

@@ -20,8 +20,11 @@ export interface CassetteOption {
   reprice?: boolean;
 }
 
-/** A cassette to use, and where its path came from (for messages). */
-export type CassetteSetting = CassetteOption & { readonly source: string };
+/**
+ * A cassette to use, where its path came from (for messages), and the environment resolution read
+ * (a recorder takes the run, `SWITCHBOARD_CASSETTE_RUN`, and the secret variables to remove from it).
+ */
+export type CassetteSetting = CassetteOption & { readonly source: string; readonly env: Environment };
 
 /**
  * The cassette to use: the option when given, else `SWITCHBOARD_CASSETTE`
@@ -32,7 +35,7 @@ export type CassetteSetting = CassetteOption & { readonly source: string };
  */
 export function cassetteSetting(option: unknown, environment: Environment): CassetteSetting | null {
   if (option !== undefined && option !== null)
-    return { ...checkedOption(option), source: 'options.cassette.path' };
+    return { ...checkedOption(option), source: 'options.cassette.path', env: environment };
   const mode = readVariable(environment, CASSETTE_MODE_ENV)?.toLowerCase();
   if (mode === undefined) return null;
   if (mode !== 'record' && mode !== 'replay') {
@@ -49,7 +52,7 @@ export function cassetteSetting(option: unknown, environment: Environment): Cass
       },
     );
   }
-  return { mode, path, source: CASSETTE_PATH_ENV };
+  return { mode, path, source: CASSETTE_PATH_ENV, env: environment };
 }
 
 function checkedOption(option: unknown): CassetteOption {

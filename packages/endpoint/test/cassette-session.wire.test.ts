@@ -227,6 +227,33 @@ describe('a cassette under resolveChatEndpoint', () => {
     expect((await keyed?.client.complete(request))?.content).toContain('hi');
   });
 
+  it('records with the run and the secrets of the environment resolution read', async () => {
+    const emulator = await startTestEmulator({ key: KEY });
+    const cassette = join(dir, 'run.cassette.jsonl');
+    const other = 'ghs-other-secret-0123456789abcdef';
+    const recorder = resolveChatEndpoint(
+      {},
+      {
+        env: {
+          PRIMARY_API_KEY: KEY,
+          PRIMARY_BASE_URL: emulator.url,
+          SWITCHBOARD_CASSETTE_RUN: 'nightly-42',
+          DEPLOY_TOKEN: other,
+        },
+        cassette: { mode: 'record', path: cassette },
+      },
+    );
+    await recorder?.client.complete({
+      model: 'primary-flash',
+      messages: [{ role: 'user', content: `the deploy token is ${other}` }],
+    });
+    await emulator.close();
+    const text = readFileSync(cassette, 'utf8');
+    expect(JSON.parse(text.split('\n')[0] as string).run).toBe('nightly-42');
+    expect(text).not.toContain(other);
+    expect(text).not.toContain(KEY);
+  });
+
   it('says which variable names a cassette that cannot be read or recorded to', () => {
     const env = {
       PRIMARY_API_KEY: 'placeholder-not-a-key',
