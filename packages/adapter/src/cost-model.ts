@@ -40,9 +40,12 @@ export interface PricedCall {
   readonly at: Date;
 }
 
-/** Turns one usage entry into USD; `ChatEndpoint` satisfies it. */
+/**
+ * Turns one usage entry into USD; `ChatEndpoint` satisfies it. `cost` is handed the reply's
+ * usage as the adapter read it; an implementation may take `unknown` and check it itself.
+ */
 export interface CostModel {
-  cost(usage: unknown): number | null;
+  cost(usage: UsageEntry): number | null;
   /**
    * The model id whose prices `cost(usage)` uses (an endpoint's pricing model),
    * reported as a record's `pricedAs` when `priceCall` is absent. Optional.
