@@ -8,6 +8,12 @@ export interface BudgetOptions {
   scope: ScopeLimits;
   /** Where the counters live; default a new {@link MemoryBudgetStore} (this process only). */
   store?: BudgetStore;
+  /**
+   * The budget owns `store`: its `close()` closes the store too (e.g. a `RedisBudgetStore`
+   * built from a `url` just for this budget). Default false: a store given is left open
+   * for its owner; a store the budget built itself is always closed with it.
+   */
+  ownsStore?: boolean;
   /** Limits per caller role: a call whose `role` is listed also reserves in the nested scope `<scope>/<role>`. */
   roles?: Readonly<Record<string, Omit<ScopeLimits, 'name'>>>;
   /**

@@ -102,4 +102,6 @@ export interface BudgetStore {
   counters(scopes: readonly StoredScope[]): ScopeCounters[] | Promise<ScopeCounters[]>;
   /** Starts a new ledger for these scopes after a loss, keeping what they hold now. */
   resetLedger?(scopes: readonly StoredScope[]): void | Promise<void>;
+  /** Lets go of what the store holds open (connections); called by a budget's `close()` when it owns the store. */
+  close?(): void | Promise<void>;
 }

@@ -5,6 +5,7 @@ import type { PriceBook } from '@switchboard/prices';
 import { BudgetError } from './budget-error.js';
 import type { BudgetOptions } from './budget-options.js';
 import type { AcquireRequest, AcquireResult, BudgetStore, ScopeCounters } from './budget-store.js';
+import { checkKnownKeys } from './known-keys.js';
 import { LeaseHandle } from './lease-handle.js';
 import { MAX_CALL_NANO_USD, reserveNanoUsd, usdOf } from './nano-usd.js';
 import { type Chain, extend } from './scope-chain.js';
@@ -66,6 +67,7 @@ export class Budget implements CallObserver {
       Object.entries(roles).map(([role, limits]) => {
         if (limits === null || typeof limits !== 'object')
           throw new TypeError(`roles.${role} must be an object`);
+        checkKnownKeys(limits, ['limitUsd', 'maxInFlight'], `roles.${role}`);
         return [role, extend(chain, { ...limits, name: role }, `roles.${role}`)];
       }),
     );
@@ -192,42 +194,51 @@ export class Budget implements CallObserver {
     );
   }
 
-  /** Resolves when every settlement so far is recorded by its store (at once with nothing pending). */
-  async idle(): Promise<void> {
-    await Promise.all([...this.#shared.settlements.values()].map((queue) => queue.idle()));
-  }
-
   /**
-   * Stops renewing leases and waits up to `timeoutMs` (default 10,000) for the
-   * pending settlements to be recorded; what is still pending then is given up
-   * with a warning naming its amount. Resolves true when everything was recorded.
+   * Resolves true when every settlement owed so far is recorded by its store (at once with
+   * nothing pending; a refused call owes none), or false once `timeoutMs` passed first
+   * (default: no limit). Nothing is given up: what is pending stays in line.
    */
-  async close(options: { timeoutMs?: number } = {}): Promise<boolean> {
-    const timeoutMs = options?.timeoutMs ?? 10_000;
-    if (!(typeof timeoutMs === 'number' && timeoutMs >= 0)) {
-      throw new RangeError(
-        `close: timeoutMs must be a number of milliseconds >= 0, got ${String(timeoutMs)}`,
-      );
-    }
+  async idle(options: { timeoutMs?: number } = {}): Promise<boolean> {
+    const timeoutMs = timeoutOf(options, 'idle', Number.POSITIVE_INFINITY);
+    const recorded = Promise.all([...this.#shared.settlements.values()].map((queue) => queue.idle())).then(
+      () => true,
+    );
+    if (timeoutMs === Number.POSITIVE_INFINITY) return recorded;
     let timer: NodeJS.Timeout | undefined;
     const flushed = await Promise.race([
-      this.idle().then(() => true),
+      recorded,
       new Promise<false>((resolve) => {
         timer = setTimeout(() => resolve(false), timeoutMs);
       }),
     ]);
     clearTimeout(timer);
-    this.#shared.heartbeat.stop();
-    if (flushed) return true;
-    for (const queue of this.#shared.settlements.values()) {
+    return flushed;
+  }
+
+  /**
+   * Stops renewing leases and waits up to `timeoutMs` (default 10,000) for the
+   * pending settlements to be recorded; what is still pending then is given up
+   * with a warning naming its amount. Then closes the stores the budget owns: the
+   * ones it built, and the one it was given with `ownsStore: true`. Closes the
+   * whole budget tree (children share the store). Resolves true when everything
+   * was recorded.
+   */
+  async close(options: { timeoutMs?: number } = {}): Promise<boolean> {
+    const timeoutMs = timeoutOf(options, 'close', 10_000);
+    const flushed = await this.idle({ timeoutMs });
+    const shared = this.#shared;
+    shared.heartbeat.stop();
+    for (const queue of shared.settlements.values()) {
       const left = queue.abandon();
       if (left.length === 0) continue;
       const total = left.reduce((sum, pending) => sum + pending.settlement.actualNanoUsd, 0);
-      this.#shared.onWarning(
+      shared.onWarning(
         `budget closed with ${left.length} settlement(s) the store never recorded (${usdOf(total)} USD): their leases count at their worst case when they expire`,
       );
     }
-    return false;
+    await shared.closeOwnedStores();
+    return flushed;
   }
 
   /**
@@ -373,7 +384,13 @@ export class Budget implements CallObserver {
     } catch (error) {
       // The command may still run after this failure (a lost reply, a queued command): the
       // lease is released behind it, in order, so it can never hold a reservation nobody settles.
-      shared.settle(store, { leaseId, scopes: chain.scopes, settlement: { actualNanoUsd: 0 } });
+      // A release, not a settlement owed: idle() and close() do not wait for it.
+      shared.settle(store, {
+        leaseId,
+        scopes: chain.scopes,
+        settlement: { actualNanoUsd: 0 },
+        release: true,
+      });
       const configuration = (error as { configuration?: unknown }).configuration === true;
       if (fallback === null || configuration) throw unreachable(chain, error, configuration);
       const scopes = shared.fallbackScopes(chain);
@@ -481,6 +498,21 @@ function spendError(
     requestedUsd: usdOf(amount),
     message: `budget scope "${scope}" refused a call of ${model}: limit ${formatUsd(limit)}, spent ${formatUsd(spentNanoUsd)}${unsettled}, reserved ${formatUsd(reservedNanoUsd)} by calls in flight, this call needs up to ${formatUsd(amount)}${tail}`,
   });
+}
+
+/** The `timeoutMs` of `idle()` or `close()`, checked; `fallback` when not given. */
+function timeoutOf(options: { timeoutMs?: number } | undefined, method: string, fallback: number): number {
+  if (options !== undefined && (options === null || typeof options !== 'object')) {
+    throw new TypeError(`${method}: options must be an object: { timeoutMs? }`);
+  }
+  checkKnownKeys(options ?? {}, ['timeoutMs'], `${method} options`);
+  const timeoutMs = options?.timeoutMs ?? fallback;
+  if (!(typeof timeoutMs === 'number' && timeoutMs >= 0 && !Number.isNaN(timeoutMs))) {
+    throw new RangeError(
+      `${method}: timeoutMs must be a number of milliseconds >= 0, got ${String(timeoutMs)}`,
+    );
+  }
+  return timeoutMs;
 }
 
 /** A wait for a slot or for room ended by the call's signal: its deadline (a `timeout`), else its caller. */

@@ -5,6 +5,7 @@ import type {
   ScopeCounters,
   Settlement,
 } from './budget-store.js';
+import { checkKnownKeys } from './known-keys.js';
 import { retentionOf } from './retention.js';
 import type { StoredScope } from './scope-limits.js';
 import { UnsettledEntries } from './unsettled-entries.js';
@@ -52,6 +53,10 @@ export class MemoryBudgetStore implements BudgetStore {
    *   entry is pruned (its amount stays in the spend). Default 3,600,000 (1 h).
    */
   constructor(options: { now?: () => number; retentionMs?: number } = {}) {
+    if (options === null || typeof options !== 'object') {
+      throw new TypeError('MemoryBudgetStore options must be an object: { now?, retentionMs? }');
+    }
+    checkKnownKeys(options, ['now', 'retentionMs'], 'MemoryBudgetStore options');
     this.#now = options.now ?? (() => performance.now());
     this.#retentionMs = retentionOf(options?.retentionMs, 'MemoryBudgetStore options');
   }

@@ -7,6 +7,7 @@ import type {
   ScopeCounters,
   Settlement,
 } from './budget-store.js';
+import { checkKnownKeys } from './known-keys.js';
 import { loadIoredis } from './load-ioredis.js';
 import {
   ACQUIRE_SCRIPT,
@@ -42,6 +43,7 @@ export interface RedisBudgetStoreOptions {
 }
 
 type Row = [number, number, number, number, number];
+type Unreffable = { unref?: () => unknown };
 type AcquireReply = (string | number)[];
 
 interface BudgetCommands {
@@ -92,6 +94,11 @@ export class RedisBudgetStore implements BudgetStore {
     if (options === null || typeof options !== 'object') {
       throw new TypeError('RedisBudgetStore options must be an object with a client or a url');
     }
+    checkKnownKeys(
+      options,
+      ['client', 'url', 'prefix', 'commandTimeoutMs', 'onWarning', 'retentionMs'],
+      'RedisBudgetStore options',
+    );
     const prefix = options.prefix ?? 'switchboard:budget:';
     if (typeof prefix !== 'string' || /[{}\p{Cc}]/u.test(prefix)) {
       throw new TypeError("options.prefix must be a string without '{', '}' or control characters");
@@ -125,7 +132,14 @@ export class RedisBudgetStore implements BudgetStore {
         retryStrategy: (times) => Math.min(50 * times, 1000),
       };
       this.#where = url.host;
-      this.#client = new (loadIoredis().Redis)(options.url, redisOptions);
+      const client = new (loadIoredis().Redis)(options.url, redisOptions);
+      // Its socket and its reconnect timer never hold a process open: a command in flight
+      // is held by the deadline timer of #run, and close() ends the connection for good.
+      client.on('connect', () => (client as unknown as { stream?: Unreffable }).stream?.unref?.());
+      client.on('reconnecting', () =>
+        (client as unknown as { reconnectTimeout?: Unreffable }).reconnectTimeout?.unref?.(),
+      );
+      this.#client = client;
       this.#owned = true;
     } else {
       throw new TypeError('RedisBudgetStore needs options.client (an ioredis client) or options.url');
@@ -254,9 +268,25 @@ export class RedisBudgetStore implements BudgetStore {
     return { state: `${at}:state`, leases: `${at}:leases`, unsettled: `${at}:unsettled` };
   }
 
-  /** Closes the connection when this store opened it; a given client is left open. */
+  /**
+   * Closes the connection when this store opened it (from a `url`); a given client is
+   * left open. Waits for the server's answer to QUIT at most `commandTimeoutMs`, and not
+   * at all while disconnected: afterwards nothing of the store keeps the process alive.
+   */
   async close(): Promise<void> {
-    if (this.#owned) await this.#client.quit().catch(() => this.#client.disconnect());
+    if (!this.#owned) return;
+    const client = this.#client as Redis;
+    if (client.status === 'ready') {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        client.quit().catch(() => {}),
+        new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, this.#timeoutMs);
+        }),
+      ]);
+      clearTimeout(timer);
+    }
+    client.disconnect();
   }
 
   /** Only where it connects: never the password. */

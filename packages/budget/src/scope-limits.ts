@@ -1,3 +1,4 @@
+import { checkKnownKeys } from './known-keys.js';
 import { MAX_LIMIT_USD } from './nano-usd.js';
 
 /** One scope of a budget: a name and its limits (either may be left out). */
@@ -26,6 +27,7 @@ export interface StoredScope {
 /** Checks a scope's fields; throws a TypeError or RangeError naming the bad field. */
 export function checkScopeLimits(scope: ScopeLimits, where: string): void {
   if (scope === null || typeof scope !== 'object') throw new TypeError(`${where} must be an object`);
+  checkKnownKeys(scope, ['name', 'limitUsd', 'maxInFlight'], where);
   if (typeof scope.name !== 'string' || !/^[^{}/\p{Cc}]+$/u.test(scope.name) || scope.name.trim() === '') {
     throw new TypeError(
       `${where}.name must be a non-empty string without '{', '}', '/' or control characters, got ${JSON.stringify(scope.name)}`,

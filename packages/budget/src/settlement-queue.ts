@@ -8,6 +8,13 @@ export interface PendingSettlement {
   readonly settlement: Settlement;
   /** Told the store's answer once it was recorded. */
   readonly done?: (held: boolean) => void;
+  /**
+   * The release of a lease never known to be granted (an acquisition whose answer was
+   * lost or never came): sent and retried like any settlement, but nothing a caller
+   * waits for — `idle()` does not wait for it, `abandon()` drops it without a word,
+   * and its retries never keep the process alive.
+   */
+  readonly release?: boolean;
 }
 
 interface Numbered extends PendingSettlement {
@@ -28,8 +35,9 @@ const MAX_RETRY_MS = 2000;
 export class SettlementQueue {
   readonly #store: BudgetStore;
   readonly #onFailure: (error: unknown, waiting: number) => void;
-  /** Sent, not yet answered. */
+  /** Sent, not yet answered; and how many of those are owed (not releases). */
   #sent = 0;
+  #sentOwed = 0;
   /** Failed or made while failing: retried in order. */
   readonly #line: Numbered[] = [];
   #numbers = 0;
@@ -42,9 +50,14 @@ export class SettlementQueue {
     this.#onFailure = onFailure;
   }
 
-  /** Settlements not yet recorded by the store. */
+  /** Settlements (releases included) not yet recorded by the store. */
   get size(): number {
     return this.#sent + this.#line.length;
+  }
+
+  /** Settlements of granted leases not yet recorded: what `idle()` waits for. */
+  get owed(): number {
+    return this.#sentOwed + this.#line.filter((pending) => pending.release !== true).length;
   }
 
   /**
@@ -69,30 +82,34 @@ export class SettlementQueue {
       pending.done?.(answer);
       return;
     }
+    const owed = pending.release === true ? 0 : 1;
     this.#sent += 1;
+    this.#sentOwed += owed;
     return answer.then(
       (held) => {
         this.#sent -= 1;
+        this.#sentOwed -= owed;
         pending.done?.(held);
         this.#maybeIdle();
       },
       (error: unknown) => {
         this.#sent -= 1;
+        this.#sentOwed -= owed;
         this.#fail({ ...pending, number }, error);
       },
     );
   }
 
-  /** Resolves when every settlement so far is recorded (or given up by `abandon`). */
+  /** Resolves when every settlement owed so far is recorded (or given up by `abandon`); releases are not waited for. */
   idle(): Promise<void> {
-    if (this.size === 0) return Promise.resolve();
+    if (this.owed === 0 || this.#abandoned) return Promise.resolve();
     return new Promise((resolve) => this.#idle.push(resolve));
   }
 
-  /** Stops retrying (the process is closing): returns what was never recorded. */
+  /** Stops retrying (the process is closing): returns the settlements owed that were never recorded. */
   abandon(): PendingSettlement[] {
     this.#abandoned = true;
-    const left = this.#line.splice(0);
+    const left = this.#line.splice(0).filter((pending) => pending.release !== true);
     this.#wakeIdle();
     return left;
   }
@@ -101,7 +118,8 @@ export class SettlementQueue {
     // In the order they were made, whatever order their failures arrived in.
     const at = this.#line.findIndex((other) => other.number > numbered.number);
     this.#line.splice(at < 0 ? this.#line.length : at, 0, numbered);
-    this.#onFailure(error, this.size);
+    if (numbered.release !== true) this.#onFailure(error, this.owed);
+    this.#maybeIdle();
     if (!this.#retrying && !this.#abandoned) {
       this.#retrying = true;
       void this.#drain();
@@ -111,7 +129,8 @@ export class SettlementQueue {
   async #drain(): Promise<void> {
     let wait = FIRST_RETRY_MS;
     for (;;) {
-      await sleep(wait);
+      // Retries of releases alone never keep the process alive; owed settlements do, until close().
+      await sleep(wait, this.owed === 0);
       const head = this.#line[0];
       if (head === undefined || this.#abandoned) break;
       try {
@@ -121,7 +140,7 @@ export class SettlementQueue {
         wait = 0;
         if (this.#line.length === 0) break;
       } catch (error) {
-        this.#onFailure(error, this.size);
+        if (this.owed > 0) this.#onFailure(error, this.owed);
         wait = Math.min(MAX_RETRY_MS, Math.max(FIRST_RETRY_MS, wait * 2));
       }
     }
@@ -130,7 +149,7 @@ export class SettlementQueue {
   }
 
   #maybeIdle(): void {
-    if (this.size === 0 || this.#abandoned) this.#wakeIdle();
+    if (this.owed === 0 || this.#abandoned) this.#wakeIdle();
   }
 
   #wakeIdle(): void {
@@ -140,6 +159,10 @@ export class SettlementQueue {
   }
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => (ms === 0 ? resolve() : setTimeout(resolve, ms)));
+function sleep(ms: number, unref: boolean): Promise<void> {
+  return new Promise((resolve) => {
+    if (ms === 0) return resolve();
+    const timer = setTimeout(resolve, ms);
+    if (unref) timer.unref();
+  });
 }

@@ -1,6 +1,7 @@
 import { PriceBook } from '@switchboard/prices';
 import type { BudgetOptions } from './budget-options.js';
 import type { AcquireResult, BudgetStore } from './budget-store.js';
+import { checkKnownKeys } from './known-keys.js';
 import { LeaseHeartbeat } from './lease-heartbeat.js';
 import { MemoryBudgetStore } from './memory-store.js';
 import type { Chain } from './scope-chain.js';
@@ -8,6 +9,24 @@ import type { StoredScope } from './scope-limits.js';
 import { type PendingSettlement, SettlementQueue } from './settlement-queue.js';
 import type { SlotQueue } from './slot-waiters.js';
 import type { WorstCasePricing } from './worst-case-cost.js';
+
+/** Every option of `createBudget`: any other key is refused, with the nearest of these. */
+const OPTION_KEYS: readonly (keyof BudgetOptions)[] = [
+  'scope',
+  'store',
+  'ownsStore',
+  'roles',
+  'priceBook',
+  'maxPricesOf',
+  'maxOutputTokens',
+  'maxCostUsdOf',
+  'leaseTtlMs',
+  'slotWaitMs',
+  'waitForSettlements',
+  'fallback',
+  'onLedgerLost',
+  'onWarning',
+];
 
 const DEFAULT_TTL_MS = 30_000;
 const DEFAULT_SLOT_WAIT_MS = 60_000;
@@ -28,6 +47,8 @@ export interface Shared {
   readonly heartbeat: LeaseHeartbeat;
   /** Attempts waiting for a slot or for room, per innermost scope path. */
   readonly queues: Map<string, SlotQueue>;
+  /** Closes the stores the budget owns (built, or given with `ownsStore: true`), once. */
+  closeOwnedStores(): Promise<void>;
   /** Settlements waiting for their store, per store. */
   readonly settlements: Map<BudgetStore, SettlementQueue>;
   /** Delivers a settlement to a store, in order, retried until it is recorded. */
@@ -59,6 +80,7 @@ export interface Shared {
 export function sharedOf(options: BudgetOptions): Shared {
   if (options === null || typeof options !== 'object')
     throw new TypeError('budget options must be an object');
+  checkKnownKeys(options, OPTION_KEYS, 'createBudget options');
   const ttlMs = options.leaseTtlMs ?? DEFAULT_TTL_MS;
   if (!(typeof ttlMs === 'number' && Number.isFinite(ttlMs) && ttlMs >= 10)) {
     throw new RangeError(`leaseTtlMs must be a number of milliseconds >= 10, got ${String(ttlMs)}`);
@@ -75,7 +97,14 @@ export function sharedOf(options: BudgetOptions): Shared {
   if (options.fallback !== undefined && (options.fallback === null || typeof options.fallback !== 'object')) {
     throw new TypeError('fallback must be an object: { store?, share? }');
   }
+  if (options.fallback !== undefined) checkKnownKeys(options.fallback, ['store', 'share'], 'fallback');
   checkStore(options.fallback?.store, 'fallback.store');
+  if (options.ownsStore !== undefined && typeof options.ownsStore !== 'boolean') {
+    throw new TypeError(`ownsStore must be true or false, got ${String(options.ownsStore)}`);
+  }
+  if (options.ownsStore === true && options.store === undefined) {
+    throw new TypeError('ownsStore: true needs a store: the budget owns the store it builds anyway');
+  }
   const share = options.fallback?.share ?? 1;
   if (!(typeof share === 'number' && share > 0 && share <= 1)) {
     throw new RangeError(`fallback.share must be a number in (0, 1], got ${String(share)}`);
@@ -103,6 +132,10 @@ export function sharedOf(options: BudgetOptions): Shared {
   const fallback = options.fallback
     ? { store: options.fallback.store ?? new MemoryBudgetStore(), share }
     : null;
+  const owned: BudgetStore[] = [];
+  if (options.store === undefined || options.ownsStore === true) owned.push(store);
+  if (fallback !== null && options.fallback?.store === undefined) owned.push(fallback.store);
+  let closing: Promise<void> | null = null;
 
   let book: PriceBook | null = options.priceBook ?? null;
   const ownPrices = options.priceBook !== undefined || options.maxPricesOf !== undefined;
@@ -142,6 +175,20 @@ export function sharedOf(options: BudgetOptions): Shared {
     heartbeat: new LeaseHeartbeat(ttlMs, onWarning),
     queues: new Map(),
     settlements,
+    closeOwnedStores() {
+      closing ??= Promise.all(
+        owned.map(async (each) => {
+          try {
+            await each.close?.();
+          } catch (error) {
+            onWarning(
+              `a budget store could not be closed: ${error instanceof Error ? error.message : String(error)}`,
+            );
+          }
+        }),
+      ).then(() => {});
+      return closing;
+    },
     settle(target, pending) {
       let queue = settlements.get(target);
       if (!queue) {

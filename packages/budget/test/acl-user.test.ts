@@ -48,8 +48,11 @@ it('runs a budget as an ACL user limited to its prefix and the commands the docs
       reason: 'store_unreachable',
       message: expect.stringMatching(/the ACL user may not run a command of the budget's scripts \(NOPERM\)/),
     });
-    // The refused call's release keeps being retried (NOPERM): close gives it up.
-    expect(await budget.close({ timeoutMs: 200 })).toBe(false);
+    // The refused call owes no settlement: the release sent behind it (retried, NOPERM) is not
+    // waited for, and no warning speaks of a settlement of a call that never reserved.
+    expect(await budget.idle({ timeoutMs: 200 })).toBe(true);
+    expect(await budget.close({ timeoutMs: 200 })).toBe(true);
+    expect(warnings.filter((warning) => /settlement/.test(warning))).toEqual([]);
     await store.close();
   } finally {
     admin.disconnect();

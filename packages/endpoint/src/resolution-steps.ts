@@ -3,6 +3,7 @@ import { configuredStep, gatewayStep, primaryStep } from './adapter-rules.js';
 import { ConfigError } from './config-error.js';
 import { parseConfig } from './parse-config.js';
 import type { ResolveChatEndpointOptions } from './resolve-chat-endpoint-options.js';
+import { checkResolveOptions } from './resolve-options-keys.js';
 import type { RuleContext, RuleStep } from './rule-step.js';
 import { overrideStep, scriptedStep } from './scripted-rules.js';
 import type { SwitchboardConfig } from './switchboard-config.js';
@@ -39,6 +40,8 @@ export function resolutionSteps(
 ): RuleStep[] {
   // A JavaScript caller's `null` means no options, like `undefined`.
   const given = options ?? {};
+  if (typeof given !== 'object') throw new TypeError('resolveChatEndpoint options must be an object');
+  checkResolveOptions(given);
   const context: RuleContext = { environment: given.env ?? process.env, options: given };
   const tried: RuleStep[] = [];
   for (const step of steps(config === undefined ? {} : config, context, given.override)) {
