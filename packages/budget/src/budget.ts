@@ -384,14 +384,17 @@ export class Budget implements CallObserver {
     } catch (error) {
       // The command may still run after this failure (a lost reply, a queued command): the
       // lease is released behind it, in order, so it can never hold a reservation nobody settles.
-      // A release, not a settlement owed: idle() and close() do not wait for it.
-      shared.settle(store, {
-        leaseId,
-        scopes: chain.scopes,
-        settlement: { actualNanoUsd: 0 },
-        release: true,
-      });
       const configuration = (error as { configuration?: unknown }).configuration === true;
+      // A release, not a settlement owed: idle() and close() do not wait for it. A store
+      // misconfigured (a Cluster node as a url) ran nothing, and is written nothing.
+      if (!configuration) {
+        shared.settle(store, {
+          leaseId,
+          scopes: chain.scopes,
+          settlement: { actualNanoUsd: 0 },
+          release: true,
+        });
+      }
       if (fallback === null || configuration) throw unreachable(chain, error, configuration);
       const scopes = shared.fallbackScopes(chain);
       if (scopes === null) {

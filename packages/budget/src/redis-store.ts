@@ -87,6 +87,11 @@ export class RedisBudgetStore implements BudgetStore {
   /** The ledger marker this store saw per scope key. */
   readonly #ledgers = new Map<string, string>();
   #policyChecked = false;
+  /** The server behind this connection was checked (INFO cluster) not to be a node of a Redis Cluster. */
+  #standalone = false;
+  #standaloneCheck: Promise<void> | null = null;
+  /** Set once the server said it is a Cluster node: every acquisition is then refused with it. */
+  #clusterNode: StoreError | null = null;
   /** The connection's last error, to say why a command failed while reconnecting. */
   #lastError: unknown = undefined;
 
@@ -151,6 +156,9 @@ export class RedisBudgetStore implements BudgetStore {
     this.#client.on('ready', () => {
       this.#lastError = undefined;
     });
+    if (isCluster(this.#client)) this.#standalone = true;
+    // A connection made again may reach another server: it is checked again before the next grant.
+    else this.#client.on('close', () => this.#uncheck());
     this.prefix = prefix;
     this.#timeoutMs = timeoutMs;
     this.#client.defineCommand('budgetAcquire', { lua: ACQUIRE_SCRIPT });
@@ -162,6 +170,7 @@ export class RedisBudgetStore implements BudgetStore {
   }
 
   async acquire(request: AcquireRequest): Promise<AcquireResult> {
+    if (!this.#standalone) await this.#checkStandalone();
     const perScope = request.scopes.flatMap((scope) => [
       scope.limitNanoUsd ?? -1,
       scope.maxInFlight ?? -1,
@@ -201,6 +210,8 @@ export class RedisBudgetStore implements BudgetStore {
   }
 
   async settle(leaseId: string, scopes: readonly StoredScope[], settlement: Settlement): Promise<boolean> {
+    // Nothing was granted on a Cluster node: nothing is written there either.
+    if (this.#clusterNode !== null) throw this.#clusterNode;
     const held = await this.#run(() =>
       this.#commands.budgetSettle(
         scopes.length * 3 + 1,
@@ -237,6 +248,7 @@ export class RedisBudgetStore implements BudgetStore {
   }
 
   async counters(scopes: readonly StoredScope[]): Promise<ScopeCounters[]> {
+    if (!this.#standalone) await this.#checkStandalone();
     const rows = await this.#run(() =>
       this.#commands.budgetCounters(
         scopes.length * 3 + 1,
@@ -331,6 +343,50 @@ export class RedisBudgetStore implements BudgetStore {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /**
+   * Before the first grant on a connection: a `url` (or a plain client) naming one node of a
+   * Redis Cluster would reach only the scopes whose hash slots that node serves and get
+   * `MOVED` for the others, so a run would work under one name and fail under another. The
+   * server is asked `INFO cluster` once per connection; `cluster_enabled:1` is a configuration
+   * error for every scope, before any call is granted. A user that may not run INFO is not
+   * asked (the `MOVED` answer still names the cause).
+   */
+  async #checkStandalone(): Promise<void> {
+    if (this.#clusterNode !== null) throw this.#clusterNode;
+    this.#standaloneCheck ??= this.#askClusterMode().catch((error: unknown) => {
+      this.#standaloneCheck = null;
+      throw error;
+    });
+    await this.#standaloneCheck;
+  }
+
+  async #askClusterMode(): Promise<void> {
+    let info: string;
+    try {
+      info = await this.#run(() => (this.#client as Redis).info('cluster'));
+    } catch (error) {
+      if (/NOPERM/.test(error instanceof Error ? error.message : String(error))) {
+        this.#standalone = true;
+        return;
+      }
+      throw error;
+    }
+    if (/^cluster_enabled:1\b/m.test(info)) {
+      this.#clusterNode = new StoreError(
+        `Redis at ${this.#where} is a node of a Redis Cluster (cluster_enabled:1): one node serves only some of the hash slots, so a budget would work for some scope names and fail for others; pass an ioredis Cluster client as the store's client instead of a url`,
+        true,
+      );
+      throw this.#clusterNode;
+    }
+    this.#standalone = true;
+  }
+
+  #uncheck(): void {
+    if (this.#clusterNode !== null) return;
+    this.#standalone = false;
+    this.#standaloneCheck = null;
   }
 
   /** Once, after the first answer: warn when the server may evict the budget's keys. */
