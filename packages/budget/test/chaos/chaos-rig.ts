@@ -107,7 +107,7 @@ export class ChaosRig {
             // Every worker starts calling at once, however long each took to start.
             ready += 1;
             if (ready === count) for (const each of started) each.send('go');
-          } else onProgress(index, report);
+          } else if (report.type === 'progress') onProgress(index, report);
         });
         return new Promise<DoneReport | null>((resolve) => child.on('exit', () => resolve(done)));
       }),

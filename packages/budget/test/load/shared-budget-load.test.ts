@@ -16,8 +16,9 @@ const LIMIT_USD = 0.015;
 // Well above the event-loop stalls of 8 processes starting on 2 shared cores.
 const LEASE_TTL_MS = 5000;
 const KILLED = WORKERS - 1;
-// The killed worker kills itself right after this many leases were granted: it dies holding one. Early, so the
-// shared limit cannot have refused it before then (it would then end normally, holding nothing).
+// The victim starts alone; once it was granted this many leases it holds every lease from then on,
+// reports them over IPC and waits. The parent sees them in Redis, starts the others and kills it:
+// it provably dies holding them, however slow the machine.
 const KILLED_AFTER_GRANTS = 3;
 const API_KEY = 'sk-load-test';
 const PREFIX = 'load:';
@@ -95,6 +96,14 @@ describe('a budget on Redis shared by 8 worker processes x 16 calls at a time, u
     let killedAt: number | null = null;
     const children: ChildProcess[] = [];
     let ready = 0;
+    let allReady: () => void = () => {};
+    const everyoneReady = new Promise<void>((resolve) => {
+      allReady = resolve;
+    });
+    let holding: (held: number) => void = () => {};
+    const victimHolds = new Promise<number>((resolve) => {
+      holding = resolve;
+    });
     const finished = Array.from({ length: WORKERS }, (_, index) => {
       const settings: WorkerSettings = {
         index,
@@ -110,7 +119,8 @@ describe('a budget on Redis shared by 8 worker processes x 16 calls at a time, u
         // Generous: on a loaded machine a worker's event loop can stall for seconds.
         commandTimeoutMs: 15_000,
         fallbackShare: null,
-        dieAfterGrants: index === KILLED ? KILLED_AFTER_GRANTS : null,
+        dieAfterGrants: null,
+        holdAfterGrants: index === KILLED ? KILLED_AFTER_GRANTS : null,
       };
       const child = fork(workerPath, [JSON.stringify(settings)], {
         cwd: packageRoot,
@@ -120,9 +130,10 @@ describe('a budget on Redis shared by 8 worker processes x 16 calls at a time, u
       children.push(child);
       child.on('message', (report: WorkerReport) => {
         if (report.type === 'done') reports.set(index, report);
+        if (report.type === 'holding' && index === KILLED) holding(report.held);
         if (report.type === 'ready') {
           ready += 1;
-          if (ready === WORKERS) for (const each of children) each.send('go');
+          if (ready === WORKERS) allReady();
         }
       });
       return new Promise<{ code: number | null; signal: string | null }>((resolve) =>
@@ -134,14 +145,22 @@ describe('a budget on Redis shared by 8 worker processes x 16 calls at a time, u
     });
 
     try {
-      const started = performance.now();
-      while (killedAt === null && performance.now() < started + 90_000) await sleep(20);
-      expect(killedAt).not.toBeNull();
-      // It was killed, rather than ending on its own.
+      await everyoneReady;
+      // The victim first, alone: nothing else can take the room its first grants need.
+      children[KILLED]?.send('go');
+      const held = await victimHolds;
+      expect(held).toBeGreaterThanOrEqual(1);
+      // It holds them in Redis, renewed, as it waits: provably, before it is killed.
+      const [, beforeDeath] = await scopeOf(KILLED).usage();
+      expect(beforeDeath?.inFlight).toBeGreaterThanOrEqual(held);
+      for (const [index, child] of children.entries()) if (index !== KILLED) child.send('go');
+      children[KILLED]?.kill('SIGKILL');
+      // It was killed, rather than ending on its own: it cannot, as it waits for good.
       expect(await finished[KILLED]).toEqual({ code: null, signal: 'SIGKILL' });
+      expect(killedAt).not.toBeNull();
       // It died holding its leases: they stay until their TTL, then count at their worst case, unsettled.
       const [, atDeath] = await scopeOf(KILLED).usage();
-      expect(atDeath?.inFlight).toBeGreaterThanOrEqual(1);
+      expect(atDeath?.inFlight).toBeGreaterThanOrEqual(held);
       let returnedAfterMs = Number.POSITIVE_INFINITY;
       while (performance.now() < (killedAt ?? 0) + LEASE_TTL_MS + 10_000) {
         const [, own] = await scopeOf(KILLED).usage();

@@ -24,12 +24,19 @@ export interface WorkerSettings {
   readonly fallbackShare: number | null;
   /** Kill itself (SIGKILL) right after this many leases were granted, so it dies holding one; null: never. */
   readonly dieAfterGrants: number | null;
+  /**
+   * Once this many leases were granted, hold every lease granted from then on (its call never
+   * goes on), report `holding` with the leases it holds, and wait to be killed; null: never.
+   */
+  readonly holdAfterGrants?: number | null;
 }
 
 /** What a worker reports. */
 export type WorkerReport =
   /** Set up and waiting for the parent's `'go'`, so every worker starts calling at once. */
   | { readonly type: 'ready' }
+  /** Holds `held` leases it will never end (see `holdAfterGrants`), and waits to be killed. */
+  | { readonly type: 'holding'; readonly held: number }
   | {
       readonly type: 'progress';
       /** Leases granted so far, and held now (granted, not yet ended). */
@@ -83,6 +90,8 @@ const budget = root.child({ name: `worker-${settings.index}` });
 
 let granted = 0;
 let ended = 0;
+/** Leases held for good (holdAfterGrants). */
+let parked = 0;
 let records = 0;
 let recordsNanoUsd = 0;
 const refusals: Record<string, number> = {};
@@ -97,6 +106,12 @@ const counting: CallObserver = {
     granted += 1;
     // Dies while this lease is held: nothing can settle it but its expiry.
     if (granted === settings.dieAfterGrants) process.kill(process.pid, 'SIGKILL');
+    if (settings.holdAfterGrants != null && granted >= settings.holdAfterGrants) {
+      // This lease is never ended: its call waits here for good, its lease renewed while the process lives.
+      parked += 1;
+      process.send?.({ type: 'holding', held: parked } satisfies WorkerReport);
+      await new Promise<never>(() => {});
+    }
     report();
     return {
       async end(outcome) {
