@@ -386,8 +386,10 @@ export class Budget implements CallObserver {
       // lease is released behind it, in order, so it can never hold a reservation nobody settles.
       const configuration = (error as { configuration?: unknown }).configuration === true;
       // A release, not a settlement owed: idle() and close() do not wait for it. A store
-      // misconfigured (a Cluster node as a url) ran nothing, and is written nothing.
-      if (!configuration) {
+      // misconfigured (a Cluster node as a url) ran nothing, and is written nothing; nor is one
+      // that knows the acquisition changed nothing (a server unreachable, a transaction rolled back).
+      const ranNothing = (error as { ranNothing?: unknown }).ranNothing === true;
+      if (!configuration && !ranNothing) {
         shared.settle(store, {
           leaseId,
           scopes: chain.scopes,

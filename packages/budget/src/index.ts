@@ -3,6 +3,7 @@ export { BudgetError, type BudgetErrorDetails, type BudgetRefusal } from './budg
 export type * from './budget-store.js';
 export { MemoryBudgetStore } from './memory-store.js';
 export { NANO_USD_PER_USD } from './nano-usd.js';
+export { PostgresBudgetStore, type PostgresBudgetStoreOptions } from './postgres-store.js';
 export {
   promptTokenBound,
   TEMPLATE_TOKENS_PER_MESSAGE,

@@ -3,10 +3,16 @@ export class StoreError extends Error {
   override readonly name: string = 'StoreError';
   /** True when the store is misconfigured (e.g. a Cluster node given as a url): no fallback helps. */
   readonly configuration: boolean;
+  /**
+   * True when the store surely changed nothing (the command never reached it, or its
+   * transaction was rolled back): a failed acquisition then owes no release.
+   */
+  readonly ranNothing: boolean;
 
-  constructor(message: string, configuration = false) {
+  constructor(message: string, configuration = false, ranNothing = false) {
     super(message);
     this.configuration = configuration;
+    this.ranNothing = ranNothing;
   }
 }
 

@@ -4,10 +4,10 @@ import { type BudgetOptions, createBudget } from '../src/budget.js';
 import { BudgetError } from '../src/budget-error.js';
 import type { BudgetStore } from '../src/budget-store.js';
 import { attemptInfo, callRecord, DOLLAR_PER_OUTPUT_TOKEN } from './support/attempt-info.js';
-import { memoryStores, redisStores } from './support/store-factories.js';
+import { memoryStores, postgresStores, redisStores } from './support/store-factories.js';
 
 // One behaviour suite, unchanged, for every store.
-describe.each([memoryStores(), redisStores()])('Budget on $name', (factory) => {
+describe.each([memoryStores(), redisStores(), postgresStores()])('Budget on $name', (factory) => {
   beforeAll(() => factory.setUp());
   afterAll(() => factory.tearDown());
 

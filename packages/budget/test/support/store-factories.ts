@@ -1,6 +1,8 @@
 import type { BudgetStore } from '../../src/budget-store.js';
 import { MemoryBudgetStore } from '../../src/memory-store.js';
+import { PostgresBudgetStore } from '../../src/postgres-store.js';
 import { RedisBudgetStore } from '../../src/redis-store.js';
+import { startPostgres, type TestPostgres } from './start-postgres.js';
 import { startRedis, type TestRedis } from './start-redis.js';
 
 /** A way to make stores for the behaviour suite: set up once, a fresh store per test, torn down after. */
@@ -39,6 +41,28 @@ export function redisStores(): StoreFactory {
     async tearDown() {
       await Promise.all(stores.map((store) => store.close()));
       await redis?.stop();
+    },
+  };
+}
+
+/** Stores on a real PostgreSQL server started for the suite (initdb into a temporary directory); each store gets its own schema. */
+export function postgresStores(): StoreFactory {
+  let postgres: TestPostgres | null = null;
+  const stores: PostgresBudgetStore[] = [];
+  return {
+    name: 'PostgresBudgetStore',
+    async setUp() {
+      postgres = await startPostgres();
+    },
+    create() {
+      if (!postgres) throw new Error('postgres is not running');
+      const store = new PostgresBudgetStore({ url: postgres.url, schema: `test_${stores.length}` });
+      stores.push(store);
+      return store;
+    },
+    async tearDown() {
+      await Promise.all(stores.map((store) => store.close()));
+      await postgres?.stop();
     },
   };
 }
