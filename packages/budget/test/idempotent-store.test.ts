@@ -3,102 +3,100 @@ import type { BudgetStore, ScopeCounters } from '../src/budget-store.js';
 import { memoryStores, postgresStores, redisStores } from './support/store-factories.js';
 
 // Every store operation, applied twice, changes nothing the second time and answers as the first did.
-describe.each([memoryStores(), redisStores(), postgresStores()])(
-  '$name is idempotent by lease id',
-  (factory) => {
-    beforeAll(() => factory.setUp());
-    afterAll(() => factory.tearDown());
+const factories = [memoryStores(), redisStores(), postgresStores()];
+describe.each(factories)('$name is idempotent by lease id', (factory) => {
+  beforeAll(() => factory.setUp());
+  afterAll(() => factory.tearDown());
 
-    let runs = 0;
-    function scopes(limitNanoUsd: number | null = 100, maxInFlight: number | null = 2) {
-      runs += 1;
-      return [
-        { key: `{idem-${runs}}`, limitNanoUsd, maxInFlight },
-        { key: `{idem-${runs}}/child`, limitNanoUsd: null, maxInFlight: null },
-      ];
-    }
-    /** A scope's counters: zero but for `figures`. */
-    function counted(figures: Partial<ScopeCounters>): ScopeCounters {
-      return {
-        spentNanoUsd: 0,
-        reservedNanoUsd: 0,
-        inFlight: 0,
-        unsettledNanoUsd: 0,
-        unsettledCalls: 0,
-        ...figures,
-      };
-    }
-    async function counters(store: BudgetStore, chain: ReturnType<typeof scopes>) {
-      return (await store.counters(chain)).map(({ ledgerLost: _, ...rest }) => rest);
-    }
+  let runs = 0;
+  function scopes(limitNanoUsd: number | null = 100, maxInFlight: number | null = 2) {
+    runs += 1;
+    return [
+      { key: `{idem-${runs}}`, limitNanoUsd, maxInFlight },
+      { key: `{idem-${runs}}/child`, limitNanoUsd: null, maxInFlight: null },
+    ];
+  }
+  /** A scope's counters: zero but for `figures`. */
+  function counted(figures: Partial<ScopeCounters>): ScopeCounters {
+    return {
+      spentNanoUsd: 0,
+      reservedNanoUsd: 0,
+      inFlight: 0,
+      unsettledNanoUsd: 0,
+      unsettledCalls: 0,
+      ...figures,
+    };
+  }
+  async function counters(store: BudgetStore, chain: ReturnType<typeof scopes>) {
+    return (await store.counters(chain)).map(({ ledgerLost: _, ...rest }) => rest);
+  }
 
-    it('an acquisition sent twice takes one lease and grants both times', async () => {
-      const store = factory.create();
-      const chain = scopes();
-      const request = { leaseId: 'a', scopes: chain, amountNanoUsd: 40, ttlMs: 10_000 };
-      expect(await store.acquire(request)).toMatchObject({ granted: true });
-      expect(await store.acquire(request)).toMatchObject({ granted: true });
-      expect(await counters(store, chain)).toEqual([
-        counted({ reservedNanoUsd: 40, inFlight: 1 }),
-        counted({ reservedNanoUsd: 40, inFlight: 1 }),
-      ]);
+  it('an acquisition sent twice takes one lease and grants both times', async () => {
+    const store = factory.create();
+    const chain = scopes();
+    const request = { leaseId: 'a', scopes: chain, amountNanoUsd: 40, ttlMs: 10_000 };
+    expect(await store.acquire(request)).toMatchObject({ granted: true });
+    expect(await store.acquire(request)).toMatchObject({ granted: true });
+    expect(await counters(store, chain)).toEqual([
+      counted({ reservedNanoUsd: 40, inFlight: 1 }),
+      counted({ reservedNanoUsd: 40, inFlight: 1 }),
+    ]);
+  });
+
+  it('a settlement sent twice counts once and answers the same', async () => {
+    const store = factory.create();
+    const chain = scopes();
+    await store.acquire({ leaseId: 'b', scopes: chain, amountNanoUsd: 40, ttlMs: 10_000 });
+    expect(await store.settle('b', chain, { actualNanoUsd: 25 })).toBe(true);
+    expect(await store.settle('b', chain, { actualNanoUsd: 25 })).toBe(true);
+    expect((await counters(store, chain))[0]).toEqual(counted({ spentNanoUsd: 25 }));
+  });
+
+  it('a release that arrives before its acquisition makes the late acquisition take nothing', async () => {
+    const store = factory.create();
+    const chain = scopes();
+    expect(await store.settle('c', chain, { actualNanoUsd: 0 })).toBe(false);
+    expect(
+      await store.acquire({ leaseId: 'c', scopes: chain, amountNanoUsd: 40, ttlMs: 10_000 }),
+    ).toMatchObject({
+      granted: false,
+      reason: 'ended',
     });
+    expect((await counters(store, chain))[0]).toMatchObject({ reservedNanoUsd: 0, inFlight: 0 });
+  });
 
-    it('a settlement sent twice counts once and answers the same', async () => {
-      const store = factory.create();
-      const chain = scopes();
-      await store.acquire({ leaseId: 'b', scopes: chain, amountNanoUsd: 40, ttlMs: 10_000 });
-      expect(await store.settle('b', chain, { actualNanoUsd: 25 })).toBe(true);
-      expect(await store.settle('b', chain, { actualNanoUsd: 25 })).toBe(true);
-      expect((await counters(store, chain))[0]).toEqual(counted({ spentNanoUsd: 25 }));
+  it('an expired lease counts at its worst case as unsettled; its late settlement replaces it, once', async () => {
+    const store = factory.create();
+    const chain = scopes();
+    await store.acquire({ leaseId: 'd', scopes: chain, amountNanoUsd: 40, ttlMs: 30 });
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    expect((await counters(store, chain))[1]).toEqual(
+      counted({ spentNanoUsd: 40, unsettledNanoUsd: 40, unsettledCalls: 1 }),
+    );
+    // The room it holds is not handed out again.
+    expect(
+      await store.acquire({ leaseId: 'e', scopes: chain, amountNanoUsd: 61, ttlMs: 10_000 }),
+    ).toMatchObject({
+      granted: false,
+      reason: 'spend',
     });
+    expect(await store.renew([{ leaseId: 'd', scopes: chain }], 10_000)).toEqual(['d']);
+    expect(await store.settle('d', chain, { actualNanoUsd: 7 })).toBe(false);
+    expect(await store.settle('d', chain, { actualNanoUsd: 7 })).toBe(false);
+    expect(await counters(store, chain)).toEqual([
+      counted({ spentNanoUsd: 7 }),
+      counted({ spentNanoUsd: 7 }),
+    ]);
+  });
 
-    it('a release that arrives before its acquisition makes the late acquisition take nothing', async () => {
-      const store = factory.create();
-      const chain = scopes();
-      expect(await store.settle('c', chain, { actualNanoUsd: 0 })).toBe(false);
-      expect(
-        await store.acquire({ leaseId: 'c', scopes: chain, amountNanoUsd: 40, ttlMs: 10_000 }),
-      ).toMatchObject({
-        granted: false,
-        reason: 'ended',
-      });
-      expect((await counters(store, chain))[0]).toMatchObject({ reservedNanoUsd: 0, inFlight: 0 });
-    });
-
-    it('an expired lease counts at its worst case as unsettled; its late settlement replaces it, once', async () => {
-      const store = factory.create();
-      const chain = scopes();
-      await store.acquire({ leaseId: 'd', scopes: chain, amountNanoUsd: 40, ttlMs: 30 });
-      await new Promise((resolve) => setTimeout(resolve, 80));
-      expect((await counters(store, chain))[1]).toEqual(
-        counted({ spentNanoUsd: 40, unsettledNanoUsd: 40, unsettledCalls: 1 }),
-      );
-      // The room it holds is not handed out again.
-      expect(
-        await store.acquire({ leaseId: 'e', scopes: chain, amountNanoUsd: 61, ttlMs: 10_000 }),
-      ).toMatchObject({
-        granted: false,
-        reason: 'spend',
-      });
-      expect(await store.renew([{ leaseId: 'd', scopes: chain }], 10_000)).toEqual(['d']);
-      expect(await store.settle('d', chain, { actualNanoUsd: 7 })).toBe(false);
-      expect(await store.settle('d', chain, { actualNanoUsd: 7 })).toBe(false);
-      expect(await counters(store, chain)).toEqual([
-        counted({ spentNanoUsd: 7 }),
-        counted({ spentNanoUsd: 7 }),
-      ]);
-    });
-
-    it('a settlement at a worst case counts as unsettled, once', async () => {
-      const store = factory.create();
-      const chain = scopes();
-      await store.acquire({ leaseId: 'f', scopes: chain, amountNanoUsd: 40, ttlMs: 10_000 });
-      await store.settle('f', chain, { actualNanoUsd: 40, unsettled: true });
-      await store.settle('f', chain, { actualNanoUsd: 40, unsettled: true });
-      expect((await counters(store, chain))[0]).toEqual(
-        counted({ spentNanoUsd: 40, unsettledNanoUsd: 40, unsettledCalls: 1 }),
-      );
-    });
-  },
-);
+  it('a settlement at a worst case counts as unsettled, once', async () => {
+    const store = factory.create();
+    const chain = scopes();
+    await store.acquire({ leaseId: 'f', scopes: chain, amountNanoUsd: 40, ttlMs: 10_000 });
+    await store.settle('f', chain, { actualNanoUsd: 40, unsettled: true });
+    await store.settle('f', chain, { actualNanoUsd: 40, unsettled: true });
+    expect((await counters(store, chain))[0]).toEqual(
+      counted({ spentNanoUsd: 40, unsettledNanoUsd: 40, unsettledCalls: 1 }),
+    );
+  });
+});
