@@ -170,7 +170,7 @@ describe('switchboard report --since and --until', () => {
     );
     expect(JSON.parse(run.stdout).totals.calls).toBe(1);
     const help = await runCli(['report', '--help']);
-    expect(help.stdout).toMatch(/without a zone it\s+is UTC/);
+    expect(help.stdout).toMatch(/without a zone it\s+is\s+UTC/);
   });
 });
 
