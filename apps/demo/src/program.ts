@@ -156,8 +156,16 @@ export function createProgram(io: Io): Command {
       '--html <file>',
       'also write the report as one self-contained HTML page (charts, no network) to this file',
     )
+    .option(
+      '--verify',
+      "re-derive every line's cost from its usage, time and price with the installed price data; exit 1 naming each line that differs",
+    )
+    .addOption(configOption())
+    .addOption(strictOption())
     .addOption(jsonOption())
-    .action((file: string, options: ReportCommandOptions) => reportCommand(io, file, options));
+    .action(async (file: string, options: ReportCommandOptions & ConfigOptions) =>
+      reportCommand(io, file, options, await config(options)),
+    );
 
   const cassette = program
     .command('cassette')

@@ -100,7 +100,10 @@ export async function demoCommand(io: Io, options: DemoCommandOptions = {}): Pro
     }
     const { client: adapter, endpoint } = resolved;
     const [detectorModel, judgeModel] = resolveModels(config);
-    const session = openDemoJournal(io, endpoint, options.journal);
+    const session = openDemoJournal(io, endpoint, options.journal, (role) => [
+      { scope: 'demo', limitUsd: RUN_LIMIT_USD },
+      ...(role === BUDGETED_ROLE ? [{ scope: `demo/${BUDGETED_ROLE}`, limitUsd: TRIAGE_LIMIT_USD }] : []),
+    ]);
     adapter.observe(session.observer);
 
     const steps: Array<[string, () => Promise<RoleOutcome>]> = [

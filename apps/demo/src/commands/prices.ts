@@ -1,5 +1,12 @@
 import type { SwitchboardConfig } from '@switchboard/endpoint';
-import { type BookPrice, PRICE_TABLE_SOURCE, PriceBook } from '@switchboard/prices';
+import {
+  type BookPrice,
+  PRICE_TABLE_SOURCE,
+  PriceBook,
+  type PriceTier,
+  priceAgeDays,
+  type TariffRef,
+} from '@switchboard/prices';
 import { BAD_INPUT_EXIT_CODE, CliError } from '../cli-error.js';
 import { renderTable } from '../format.js';
 import type { Io } from '../io.js';
@@ -34,40 +41,106 @@ function bandOf(price: BookPrice): string {
   return price.tariff === null ? 'flat' : `${price.tariff.entry} / ${price.tariff.band ?? 'standard'}`;
 }
 
+/** One row of `switchboard prices --json`: a model's prices in force, where they were read and how old they are. */
+export interface PriceRow {
+  readonly model: string;
+  readonly cacheHitPerM: number;
+  readonly inputPerM: number;
+  readonly outputPerM: number;
+  /** Prompt-size tiers, when the price has any. */
+  readonly tiers?: readonly PriceTier[];
+  readonly tariff: TariffRef | null;
+  /** Where the price was read, or null when its entry says nothing (an entry without checked_at). */
+  readonly source: string | null;
+  /** When it was last checked (an ISO date), or null. */
+  readonly checkedAt: string | null;
+  /** Whole days from checkedAt to the time shown, or null. */
+  readonly ageDays: number | null;
+  /** Whether ageDays is past staleAfterDays: calls priced from it warn. */
+  readonly stale: boolean;
+}
+
+function rowOf(book: PriceBook, price: BookPrice, at: Date): PriceRow {
+  const provenance = book.provenanceOf(price.model);
+  const ageDays = provenance === null ? null : priceAgeDays(provenance.checkedAt, at);
+  return {
+    model: price.model,
+    cacheHitPerM: price.prices.cacheHitPerM,
+    inputPerM: price.prices.inputPerM,
+    outputPerM: price.prices.outputPerM,
+    ...(price.prices.tiers === undefined ? {} : { tiers: price.prices.tiers }),
+    tariff: price.tariff,
+    source: provenance?.source ?? null,
+    checkedAt: provenance?.checkedAt ?? null,
+    ageDays,
+    stale: ageDays !== null && ageDays > book.staleAfterDays,
+  };
+}
+
+/** How old a price is, in a table: `4 d`, `120 d, stale`, `unknown`. */
+function ageText(row: PriceRow): string {
+  if (row.ageDays === null) return 'unknown';
+  return `${row.ageDays} d${row.stale ? ', stale' : ''}`;
+}
+
 /**
  * `switchboard prices [--at TIME]`: the prices in force at that time (default
- * now), USD per million tokens, with the band that applies: the shipped table
- * plus the config's `[prices."id"]` entries.
+ * now), USD per million tokens, with the band that applies, the date each was
+ * last checked and its age then: the shipped table plus the config's
+ * `[prices."id"]` entries. Prompt-size tiers show as rows under their model.
  */
 export function pricesCommand(io: Io, options: PricesCommandOptions, config: SwitchboardConfig = {}): void {
   const at = timeOf(options.at);
-  const book = new PriceBook().withConfig(config.prices);
+  const staleAfterDays = config.pricing?.stale_after_days;
+  const configured = new PriceBook().withConfig(config.prices);
+  const book = staleAfterDays === undefined ? configured : configured.withOptions({ staleAfterDays });
   const prices = book
     .models()
     .map((model) => book.priceOf(model, { at }))
     .filter((price): price is BookPrice => price !== null);
+  const rows = prices.map((price) => rowOf(book, price, at));
   if (options.json) {
     io.stdout(
       safeJson({
         ...PRICE_TABLE_SOURCE,
         at: at.toISOString(),
+        staleAfterDays: book.staleAfterDays,
         models: Object.fromEntries(prices.map((price) => [price.model, price.prices])),
         tariffs: Object.fromEntries(prices.map((price) => [price.model, price.tariff])),
+        rows,
       }),
     );
     return;
   }
-  const rows = prices.map((price) => [
-    safeText(price.model),
-    String(price.prices.cacheHitPerM),
-    String(price.prices.inputPerM),
-    String(price.prices.outputPerM),
-    safeText(bandOf(price)),
-  ]);
+  const lines = rows.flatMap((row, index) => {
+    const price = prices[index] as BookPrice;
+    const main = [
+      safeText(row.model),
+      String(row.cacheHitPerM),
+      String(row.inputPerM),
+      String(row.outputPerM),
+      safeText(bandOf(price)),
+      row.checkedAt ?? '-',
+      ageText(row),
+    ];
+    const tiers = (row.tiers ?? []).map((tier) => [
+      `  > ${tier.aboveInputTokens.toLocaleString('en-US')} input tokens`,
+      String(tier.cacheHitPerM),
+      String(tier.inputPerM),
+      String(tier.outputPerM),
+      '',
+      '',
+      '',
+    ]);
+    return [main, ...tiers];
+  });
   io.stdout(
-    `${renderTable(['model', 'cache hit /M', 'input /M', 'output /M', 'band'], rows, { color: io.color, rightAligned: [1, 2, 3] })}\n`,
+    `${renderTable(['model', 'cache hit /M', 'input /M', 'output /M', 'band', 'checked', 'age'], lines, { color: io.color, rightAligned: [1, 2, 3, 6] })}\n`,
   );
+  const stale = rows.filter((row) => row.stale).length;
   io.stdout(
-    `${PRICE_TABLE_SOURCE.currency} ${PRICE_TABLE_SOURCE.unit}, in force at ${at.toISOString()}; table recorded ${PRICE_TABLE_SOURCE.recorded}\n`,
+    `${PRICE_TABLE_SOURCE.currency} ${PRICE_TABLE_SOURCE.unit}, in force at ${at.toISOString()}; table recorded ${PRICE_TABLE_SOURCE.recorded}\n` +
+      `age: days from the date each price was last checked to that time; stale past ${book.staleAfterDays} days ([pricing] stale_after_days)` +
+      `${stale > 0 ? `: ${stale} stale, calls priced from them warn` : ''}\n`,
   );
 }

@@ -1,4 +1,5 @@
 import { writeFile } from 'node:fs/promises';
+import type { SwitchboardConfig } from '@switchboard/endpoint';
 import { renderReport, renderReportHtml } from '@switchboard/telemetry';
 import { BAD_INPUT_EXIT_CODE, CliError } from '../cli-error.js';
 import type { Io } from '../io.js';
@@ -7,6 +8,7 @@ import { parseTimeOption } from '../report/parse-time-option.js';
 import { readJournalReport } from '../report/read-journal-report.js';
 import { reportWidth } from '../report/report-width.js';
 import { safeJson, safeText } from '../terminal-text.js';
+import { verifyReportCommand } from './report-verify.js';
 
 /** Options of `switchboard report`. */
 export interface ReportCommandOptions {
@@ -15,15 +17,33 @@ export interface ReportCommandOptions {
   until?: string;
   /** Also write the report as one self-contained HTML page to this file. */
   html?: string;
+  /** Re-derive every line's cost instead of reporting (exit 1 when a line differs). */
+  verify?: boolean;
 }
 
 /**
  * `switchboard report JOURNAL`: the report of a run's journal (JSON Lines, one
  * call record per line; `-` reads stdin), read streaming in flat memory. Lines
  * that cannot be trusted are named on stderr (`file:line: why`, the first 20,
- * then how many more) and left out; the report still exits 0.
+ * then how many more) and left out; the report still exits 0. With `verify`, re-derives
+ * every line's cost instead (see `verifyReportCommand`).
  */
-export async function reportCommand(io: Io, file: string, options: ReportCommandOptions): Promise<void> {
+export async function reportCommand(
+  io: Io,
+  file: string,
+  options: ReportCommandOptions,
+  config: SwitchboardConfig = {},
+): Promise<void> {
+  if (options.verify) {
+    const other = (['since', 'until', 'html'] as const).find((name) => options[name] !== undefined);
+    if (other !== undefined)
+      throw new CliError(
+        `--verify checks every line of the journal: it takes no --${other}`,
+        BAD_INPUT_EXIT_CODE,
+      );
+    await verifyReportCommand(io, file, options, config);
+    return;
+  }
   const since = parseTimeOption(options.since, '--since');
   const until = parseTimeOption(options.until, '--until');
   if (since !== undefined && until !== undefined && until <= since) {
@@ -34,6 +54,9 @@ export async function reportCommand(io: Io, file: string, options: ReportCommand
   const figures = await readJournalReport(file, {
     since,
     until,
+    ...(config.pricing?.stale_after_days === undefined
+      ? {}
+      : { staleAfterDays: config.pricing.stale_after_days }),
     warn: (message) => io.stderr(`switchboard: warning: ${safeText(message)}\n`),
   });
   if (options.html !== undefined) {

@@ -7,6 +7,8 @@ export interface ReadJournalReportOptions {
   readonly since?: number;
   /** Only calls before this time (epoch milliseconds). */
   readonly until?: number;
+  /** The age in days past which a price counts as stale (the config's `[pricing] stale_after_days`). */
+  readonly staleAfterDays?: number;
   /**
    * Told about skipped lines (`run.jsonl:7: not JSON, skipped`): the first 20 one by
    * one, then once how many more.
@@ -27,6 +29,7 @@ export async function readJournalReport(
     return await reportJournal(file, {
       ...(options.since === undefined ? {} : { since: options.since }),
       ...(options.until === undefined ? {} : { until: options.until }),
+      ...(options.staleAfterDays === undefined ? {} : { staleAfterDays: options.staleAfterDays }),
       onIssue: (issue) => {
         issues += 1;
         if (issues <= MAX_ISSUE_WARNINGS) options.warn(issue.message);
