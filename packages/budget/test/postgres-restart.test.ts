@@ -1,0 +1,193 @@
+// A budget on a real PostgreSQL, observing real calls to the emulator, while the
+// server is SIGKILLed (postmaster and every backend, as a crash) and started again
+// on the same data directory. The books after the run are compared with what the
+// emulator billed.
+import { inspect } from 'node:util';
+import { type CallObserver, ChatAdapter, FetchTransport } from '@switchboard/adapter';
+import { type Emulator, startEmulator } from '@switchboard/emulator';
+import { costOf, priceOf } from '@switchboard/prices';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createBudget } from '../src/budget.js';
+import type { BudgetStore } from '../src/budget-store.js';
+import { PostgresBudgetStore } from '../src/postgres-store.js';
+import { startPostgres, type TestPostgres } from './support/start-postgres.js';
+
+const KEY = 'sk-postgres-restart';
+const MODEL = 'primary-flash';
+const LIMIT_USD = 0.0008;
+const LIMIT_NANO = LIMIT_USD * 1e9;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The store, with every failed acquisition noted, and every settlement of a lease id whose acquisition failed. */
+function watched(store: BudgetStore) {
+  const failed = new Map<string, boolean>();
+  const settledAfterFailure: { leaseId: string; ranNothing: boolean }[] = [];
+  const wrapper: BudgetStore = {
+    async acquire(request) {
+      try {
+        return await store.acquire(request);
+      } catch (error) {
+        failed.set(request.leaseId, (error as { ranNothing?: boolean }).ranNothing === true);
+        throw error;
+      }
+    },
+    settle(leaseId, scopes, settlement) {
+      const ranNothing = failed.get(leaseId);
+      if (ranNothing !== undefined) settledAfterFailure.push({ leaseId, ranNothing });
+      return store.settle(leaseId, scopes, settlement);
+    },
+    renew: (leases, ttlMs) => store.renew(leases, ttlMs),
+    counters: (scopes) => store.counters(scopes),
+  };
+  return { wrapper, failed, settledAfterFailure };
+}
+
+describe('a budget on PostgreSQL through a server crash', () => {
+  let postgres: TestPostgres;
+  let emulator: Emulator;
+
+  beforeAll(async () => {
+    postgres = await startPostgres();
+    // Every reply takes a while, so the crash finds calls in flight.
+    emulator = await startEmulator({ key: KEY, faults: [{ delayMs: 250 }] });
+  });
+  afterAll(async () => {
+    await emulator?.close();
+    await postgres?.stop();
+  });
+
+  it('SIGKILL and restart: no settled spend lost, nothing over the limit, no ledger_lost, refusals meanwhile queue no release', async () => {
+    const store = new PostgresBudgetStore({ url: postgres.url, schema: 'crash' });
+    const { wrapper, failed, settledAfterFailure } = watched(store);
+    const budget = createBudget({
+      store: wrapper,
+      scope: { name: 'crash-run', limitUsd: LIMIT_USD, maxInFlight: 6 },
+      slotWaitMs: 30_000,
+      onWarning: () => {},
+    });
+    const adapter = new ChatAdapter(
+      new FetchTransport({ apiKey: KEY, baseUrl: emulator.url, maxAttempts: 1 }),
+      {
+        observers: [budget as CallObserver],
+        endpoint: { cost: (usage: unknown) => costOf(priceOf(MODEL), usage) },
+        disableThinking: false,
+      },
+    );
+    let granted = 0;
+    let stop = false;
+    let recordsNanoUsd = 0;
+    const refusals: Record<string, number> = {};
+    const failures: Record<string, number> = {};
+    async function lane(lane: number): Promise<void> {
+      for (let call = 0; !stop; call++) {
+        try {
+          const response = await adapter.complete({
+            model: MODEL,
+            messages: [
+              { role: 'user', content: `Lane ${lane}, call ${call}: why did step ${call % 7} fail?` },
+            ],
+            maxTokens: 48,
+            timeoutSeconds: 10,
+          });
+          granted += 1;
+          recordsNanoUsd += response.costNanoUsd ?? 0;
+        } catch (error) {
+          const { kind, reason } = error as { kind?: string; reason?: string };
+          if (kind === 'budget' && reason !== undefined) refusals[reason] = (refusals[reason] ?? 0) + 1;
+          else failures[kind ?? 'other'] = (failures[kind ?? 'other'] ?? 0) + 1;
+          await sleep(reason === 'store_unreachable' ? 50 : 20);
+        }
+      }
+    }
+    const lanes = Promise.all(Array.from({ length: 6 }, (_, index) => lane(index)));
+    // Crash once calls are in flight and some have settled.
+    while (granted < 3) await sleep(20);
+    await postgres.kill();
+    await sleep(1500);
+    await postgres.restart();
+    const atRestart = { granted, refused: refusals.store_unreachable ?? 0 };
+    // Until the limit stops the run (settlements queued in the outage are retried with backoff first).
+    for (let waited = 0; (refusals.spend ?? 0) === 0 && waited < 15_000; waited += 100) await sleep(100);
+    stop = true;
+    await lanes;
+    expect(await budget.close({ timeoutMs: 30_000 }), 'every settlement recorded').toBe(true);
+
+    expect(refusals.ledger_lost ?? 0).toBe(0);
+    expect(refusals.store_unreachable ?? 0, 'calls during the outage are refused').toBeGreaterThan(0);
+    expect(failures, 'no call failed otherwise').toEqual({});
+    expect(refusals.spend ?? 0, 'the limit stopped the run').toBeGreaterThan(0);
+    expect(granted).toBeGreaterThan(atRestart.granted);
+    // Refused because the server could not be reached: nothing queued to release them.
+    const surelyNothing = [...failed.values()].filter(Boolean).length;
+    expect(surelyNothing).toBeGreaterThan(0);
+    expect(settledAfterFailure.filter((entry) => entry.ranNothing)).toEqual([]);
+    // Only an acquisition whose COMMIT was sent and unanswered may owe a release.
+    expect(settledAfterFailure.length).toBeLessThanOrEqual(failed.size - surelyNothing);
+
+    // A reader made afterwards (another process's view) finds the books.
+    const reader = new PostgresBudgetStore({ url: postgres.url, schema: 'crash' });
+    const [root] = await reader.counters([{ key: '{crash-run}', limitNanoUsd: LIMIT_NANO, maxInFlight: 6 }]);
+    await reader.close();
+    await store.close();
+    const billed = emulator.bill().totalNanoUsd;
+    expect(root).toMatchObject({ reservedNanoUsd: 0, inFlight: 0 });
+    expect(billed).toBeGreaterThan(0);
+    expect(billed).toBeLessThanOrEqual(LIMIT_NANO);
+    expect(root?.spentNanoUsd).toBeLessThanOrEqual(LIMIT_NANO);
+    // Every settled record is in the books; anything else at its worst case, marked unsettled.
+    expect(root?.spentNanoUsd).toBe(recordsNanoUsd + (root?.unsettledNanoUsd ?? 0));
+    expect((root?.spentNanoUsd ?? 0) - (root?.unsettledNanoUsd ?? 0)).toBeLessThanOrEqual(billed);
+    expect(billed).toBeLessThanOrEqual(root?.spentNanoUsd ?? 0);
+  });
+
+  it("survives a server kill with a caller's pool: errors on its pooled connections are caught, calls refused, then served", async () => {
+    const pool = new pg.Pool({ connectionString: postgres.url, max: 4, connectionTimeoutMillis: 1000 });
+    const store = new PostgresBudgetStore({ pool, schema: 'pooled' });
+    const scopes = [{ key: '{pooled}', limitNanoUsd: 1000, maxInFlight: null }];
+    // Connections in the pool, idle, when the server dies.
+    await Promise.all(
+      [1, 2, 3].map((n) => store.acquire({ leaseId: `p${n}`, scopes, amountNanoUsd: 10, ttlMs: 60_000 })),
+    );
+    await store.settle('p1', scopes, { actualNanoUsd: 7 });
+    await postgres.kill();
+    await sleep(200);
+    const refused = await store
+      .acquire({ leaseId: 'p4', scopes, amountNanoUsd: 10, ttlMs: 60_000 })
+      .catch((error) => error);
+    expect(refused).toMatchObject({ name: 'StoreError', ranNothing: true });
+    expect(String(refused.message)).not.toContain(postgres.password);
+    await postgres.restart();
+    expect(await store.settle('p2', scopes, { actualNanoUsd: 5 })).toBe(true);
+    expect(await store.settle('p2', scopes, { actualNanoUsd: 5 })).toBe(true);
+    expect(await store.counters(scopes)).toEqual([
+      { spentNanoUsd: 12, reservedNanoUsd: 10, inFlight: 1, unsettledNanoUsd: 0, unsettledCalls: 0 },
+    ]);
+    await store.close();
+    await pool.end();
+  });
+
+  it('keeps the password out of every message, cause and inspect output', async () => {
+    const wrong = postgres.url.replace(postgres.password, 'not-the-password-42');
+    const store = new PostgresBudgetStore({ url: wrong, schema: 'secrets' });
+    expect(inspect(store)).not.toContain('not-the-password-42');
+    expect(JSON.stringify(store)).not.toContain('not-the-password-42');
+    const budget = createBudget({ store, scope: { name: 'secret-run', limitUsd: 1 }, onWarning: () => {} });
+    const error = await Promise.resolve(
+      budget.beforeAttempt({
+        model: MODEL,
+        attempt: 1,
+        role: null,
+        messages: [],
+        tools: undefined,
+        maxTokens: 8,
+        signal: undefined,
+      }),
+    ).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ kind: 'budget', reason: 'store_unreachable' });
+    const text = `${String((error as Error).message)} ${inspect(error, { depth: 8 })}`;
+    expect(text).toContain('28P01');
+    expect(text).not.toContain('not-the-password-42');
+    await budget.close({ timeoutMs: 0 });
+  });
+});
