@@ -4,7 +4,7 @@ import { type RoleOutcome, SYSTEM_PROMPT, TOOL_RESULT } from './demo-roles.js';
 
 /** The role whose budget the demo runs out, and the most calls it tries. */
 export const BUDGETED_ROLE = 'triage';
-const MAX_CALLS = 5;
+const MAX_CALLS = 12;
 const TRIAGE_MAX_TOKENS = 32;
 
 /**
