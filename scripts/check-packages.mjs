@@ -93,6 +93,7 @@ const CHECKS = {
   tarballs: script('check-tarballs.mjs'),
   typedoc: () => run(bin('typedoc'), ['--logLevel', 'Warn']),
   changesets: script('check-changesets.mjs'),
+  'price-changelog': script('check-price-changelog.mjs'),
   // The root files no package's `lint` covers.
   biome: () =>
     run(bin('biome'), [
