@@ -28,6 +28,7 @@ type Query = (text: string, values?: readonly unknown[]) => Promise<Record<strin
 /** Deadlocks and serialization failures roll the whole transaction back: it is run again. */
 const RETRIED = new Set(['40P01', '40001']);
 const ATTEMPTS = 4;
+const TABLES = ['budget_scopes', 'budget_leases', 'budget_unsettled', 'budget_lease_records'];
 const NO_ERROR = (): void => {};
 
 /**
@@ -269,6 +270,12 @@ export class PostgresBudgetStore implements BudgetStore {
 
   async #migrate(): Promise<void> {
     await this.#run(async (query) => {
+      // Made already (by a DBA, or another process): nothing to create, and no right to create anything needed.
+      const [found] = await query(
+        'SELECT count(*)::integer AS tables FROM pg_catalog.pg_tables WHERE schemaname = $1 AND tablename = ANY($2::text[])',
+        [this.schema, TABLES],
+      );
+      if (found?.tables === TABLES.length) return;
       // Processes starting together would race on CREATE … IF NOT EXISTS: one at a time.
       await query('SELECT pg_advisory_xact_lock(hashtext($1))', [`switchboard-budget:${this.schema}`]);
       await query(schemaSql(this.schema));

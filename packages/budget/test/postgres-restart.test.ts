@@ -167,6 +167,33 @@ describe('a budget on PostgreSQL through a server crash', () => {
     await pool.end();
   });
 
+  it('runs as a user granted only USAGE and SELECT, INSERT, UPDATE, DELETE on tables a DBA made', async () => {
+    const dba = new PostgresBudgetStore({ url: postgres.url, schema: 'granted' });
+    await dba.migrate();
+    await dba.close();
+    const admin = new pg.Client({ connectionString: postgres.url });
+    await admin.connect();
+    await admin.query("CREATE ROLE budget_user LOGIN PASSWORD 'budget-user-secret'");
+    await admin.query('GRANT USAGE ON SCHEMA granted TO budget_user');
+    await admin.query('GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA granted TO budget_user');
+    await admin.query('REVOKE CREATE ON SCHEMA public FROM PUBLIC');
+    await admin.end();
+    const url = postgres.url.replace(`switchboard:${postgres.password}@`, 'budget_user:budget-user-secret@');
+    const store = new PostgresBudgetStore({ url, schema: 'granted' });
+    const scopes = [{ key: '{granted}', limitNanoUsd: 100, maxInFlight: null }];
+    expect(await store.acquire({ leaseId: 'g1', scopes, amountNanoUsd: 40, ttlMs: 10_000 })).toMatchObject({
+      granted: true,
+    });
+    expect(await store.settle('g1', scopes, { actualNanoUsd: 30 })).toBe(true);
+    // A schema it may not create: refused, saying what to grant, without the password.
+    const denied = new PostgresBudgetStore({ url, schema: 'elsewhere' });
+    const error = await denied.migrate().catch((caught: unknown) => caught);
+    expect(String((error as Error).message)).toMatch(/permission denied \(42501\)/);
+    expect(String((error as Error).message)).not.toContain('budget-user-secret');
+    await denied.close();
+    await store.close();
+  });
+
   it('keeps the password out of every message, cause and inspect output', async () => {
     const wrong = postgres.url.replace(postgres.password, 'not-the-password-42');
     const store = new PostgresBudgetStore({ url: wrong, schema: 'secrets' });
