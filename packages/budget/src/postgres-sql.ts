@@ -4,7 +4,7 @@
 import { PRUNE_BATCH } from './retention.js';
 
 /** How long a lease's record lives while held (renewals do not extend it): a late settlement is still recognised. */
-export const HELD_RECORD_MS = 24 * 3_600_000;
+const HELD_RECORD_MS = 24 * 3_600_000;
 
 /**
  * The tables, created by `migrate()` (idempotent; also run on first use, under an
@@ -66,7 +66,7 @@ CREATE INDEX IF NOT EXISTS budget_lease_records_forget ON ${s}.budget_lease_reco
 }
 
 /** `"name"`: an identifier checked by the store's constructor (letters, digits, `_`). */
-export function quoted(identifier: string): string {
+function quoted(identifier: string): string {
   return `"${identifier}"`;
 }
 
