@@ -152,7 +152,7 @@ describe('switchboard chat and models against the emulator', () => {
     const run = await runCli(['chat', 'hello', '--model', 'primary-v4-pro'], env());
     expect(run.code).toBe(0);
     expect(run.stderr).toMatch(
-      /model primary-v4-pro · .* cost \$0\.\d{9} \(primary-v4-pro prices, price table\)/,
+      /model primary-v4-pro · .* cost \$0\.\d{9} \(primary-v4-pro prices, price table checked \d{4}-\d\d-\d\d\)/,
     );
     expect(run.stderr).not.toMatch(/priced as primary-flash/);
   });

@@ -58,7 +58,7 @@ describe('switchboard chat', () => {
     const run = await runCli(['chat', 'hello', '--model', 'primary-v4-pro'], gatewayEnv());
     expect(run.code).toBe(0);
     expect(run.stderr).toMatch(
-      /cost \$0\.\d{9} \(primary-v4-pro prices, price table; the provider reported \$0\.\d{9}\)/,
+      /cost \$0\.\d{9} \(primary-v4-pro prices, price table checked 2026-11-22; the provider reported \$0\.\d{9}\)/,
     );
     const json = await runCli(['chat', 'hello', '--model', 'primary-v4-pro', '--json'], gatewayEnv());
     const document = JSON.parse(json.stdout);

@@ -13,6 +13,8 @@ export interface CallPricingSummary {
   readonly priceSource: PriceSource | null;
   /** The provider's own figure for the calls, when it sent one. */
   readonly providerCostUsd: number | null;
+  /** When the price entry that priced the first priced call was last checked, or null. */
+  readonly priceCheckedAt: string | null;
 }
 
 /** The pricing of a response from its call records (a JSON-mode retry gives two). */
@@ -29,6 +31,7 @@ export function callPricing(response: ChatResponse): CallPricingSummary {
     pricedAs: priced?.pricedAs ?? null,
     priceSource: priced?.priceSource ?? null,
     providerCostUsd,
+    priceCheckedAt: priced?.priceCheckedAt ?? null,
   };
 }
 
@@ -41,7 +44,7 @@ export function describePricing(pricing: CallPricingSummary, pricingModel: strin
       : '';
   switch (pricing.priceSource) {
     case 'table':
-      return `${model} prices, price table${provider}`;
+      return `${model} prices, price table${pricing.priceCheckedAt === null ? '' : ` checked ${pricing.priceCheckedAt}`}${provider}`;
     case 'provider':
       return `the provider's reported cost for ${model}`;
     case 'estimate':

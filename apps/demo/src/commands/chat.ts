@@ -202,6 +202,7 @@ export async function chatCommand(
         pricedAs: pricing?.pricedAs ?? null,
         priceSource: pricing?.priceSource ?? null,
         providerCostUsd: pricing?.providerCostUsd ?? null,
+        priceCheckedAt: pricing?.priceCheckedAt ?? null,
         calls: response.calls,
       }),
     );
