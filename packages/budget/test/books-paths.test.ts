@@ -15,7 +15,7 @@ import { type Emulator, startEmulator } from '@switchboard/emulator';
 import { costOf, nanoUsdOf, priceOf } from '@switchboard/prices';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Budget, createBudget } from '../src/budget.js';
-import { memoryStores, redisStores } from './support/store-factories.js';
+import { memoryStores, postgresStores, redisStores } from './support/store-factories.js';
 
 const KEY = 'sk-books-paths-test';
 const MODEL = 'primary-flash';
@@ -46,7 +46,8 @@ async function readAll(stream: ChatStream, stopAfter = Number.POSITIVE_INFINITY)
   return { deltas, error: null };
 }
 
-describe.each([memoryStores(), redisStores()])('the books on every path, on $name', (factory) => {
+const stores = [memoryStores(), redisStores(), postgresStores()];
+describe.each(stores)('the books on every path, on $name', (factory) => {
   let emulator: Emulator;
   let runs = 0;
 

@@ -24,7 +24,7 @@ import { CallJournal, CallMeter, reportJournal } from '@switchboard/telemetry';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBudget } from '../src/budget.js';
-import { memoryStores, redisStores } from './support/store-factories.js';
+import { memoryStores, postgresStores, redisStores } from './support/store-factories.js';
 
 const KEY = 'sk-books-property-test';
 const MODEL = 'primary-flash';
@@ -114,7 +114,7 @@ async function readStream(stream: ChatStream, how: Reader): Promise<void> {
   await stream.response.catch(() => {});
 }
 
-describe.each([memoryStores(), redisStores()])(
+describe.each([memoryStores(), redisStores(), postgresStores()])(
   'books never below the bill (property), on $name',
   (factory) => {
     let emulator: Emulator;

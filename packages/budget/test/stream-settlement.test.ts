@@ -19,7 +19,7 @@ import { costOf, priceOf } from '@switchboard/prices';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Budget, createBudget } from '../src/budget.js';
 import { freePort } from './support/start-redis.js';
-import { memoryStores, redisStores } from './support/store-factories.js';
+import { memoryStores, postgresStores, redisStores } from './support/store-factories.js';
 
 const KEY = 'sk-stream-settlement-test';
 const MODEL = 'primary-flash';
@@ -69,7 +69,8 @@ async function expectReleased(budget: Budget): Promise<void> {
   });
 }
 
-describe.each([memoryStores(), redisStores()])('a budget settling streamed calls, on $name', (factory) => {
+const stores = [memoryStores(), redisStores(), postgresStores()];
+describe.each(stores)('a budget settling streamed calls, on $name', (factory) => {
   let emulator: Emulator;
   let runs = 0;
 

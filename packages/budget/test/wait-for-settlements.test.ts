@@ -10,7 +10,7 @@ import type { BudgetStore } from '../src/budget-store.js';
 import { RedisBudgetStore } from '../src/redis-store.js';
 import { attemptInfo, callRecord, DOLLAR_PER_OUTPUT_TOKEN } from './support/attempt-info.js';
 import { startRedis, type TestRedis } from './support/start-redis.js';
-import { memoryStores, redisStores } from './support/store-factories.js';
+import { memoryStores, postgresStores, redisStores } from './support/store-factories.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -29,7 +29,8 @@ async function settled(promise: Promise<unknown>): Promise<boolean> {
   return done;
 }
 
-describe.each([memoryStores(), redisStores()])('waiting for settlements on $name', (factory) => {
+const stores = [memoryStores(), redisStores(), postgresStores()];
+describe.each(stores)('waiting for settlements on $name', (factory) => {
   beforeAll(() => factory.setUp());
   afterAll(() => factory.tearDown());
 
@@ -65,10 +66,21 @@ describe.each([memoryStores(), redisStores()])('waiting for settlements on $name
 
     // The same with waitForSettlements: false refuses what the reservations block, as `reserved`.
     const eager = budgetOn(factory.create(), { waitForSettlements: false });
+    // Every call is answered before any ends: a store slower to answer (PostgreSQL) must not see a settlement first.
+    let answered = 0;
+    let allAnswered: () => void = () => {};
+    const everyAnswer = new Promise<void>((resolve) => {
+      allAnswered = resolve;
+    });
     const outcomes = await Promise.allSettled(
       Array.from({ length: 12 }, async () => {
-        const handle = await eager.beforeAttempt(attemptInfo({ maxTokens: 3 }));
-        await sleep(2);
+        const handle = await Promise.resolve(eager.beforeAttempt(attemptInfo({ maxTokens: 3 }))).finally(
+          () => {
+            answered += 1;
+            if (answered === 12) allAnswered();
+          },
+        );
+        await everyAnswer;
         await handle.end({ record: callRecord(0.6), error: null, mayHaveBeenBilled: true });
       }),
     );
