@@ -75,7 +75,7 @@ export function checkPrices(value: unknown, field: string, keys: PriceKeys = CAM
 }
 
 /** Whether a string is an ISO date that reads back as itself (`'2026-02-30'` is not). */
-export function isIsoDate(value: unknown): value is string {
+function isIsoDate(value: unknown): value is string {
   if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
   const time = Date.parse(`${value}T00:00:00Z`);
   return !Number.isNaN(time) && new Date(time).toISOString().slice(0, 10) === value;

@@ -4,7 +4,7 @@ import { settlementOf } from './settlement.js';
 import type { TelemetryRecord } from './telemetry-record.js';
 
 /** The drift past which a model is named, as a share of the provider's figure: 1%. */
-export const DEFAULT_DRIFT_THRESHOLD = 0.01;
+const DEFAULT_DRIFT_THRESHOLD = 0.01;
 
 /** Most models a reconciliation keeps by name; the others count under `(others)`. */
 const MAX_MODELS = 1000;
@@ -61,7 +61,7 @@ class Pair {
 }
 
 /** The provider's own cost of a record in nano-dollars, or null when it sent none (or an unreadable one). */
-export function providerNanoUsdOf(record: { readonly providerCostUsd?: unknown }): number | null {
+function providerNanoUsdOf(record: { readonly providerCostUsd?: unknown }): number | null {
   const usd = record.providerCostUsd;
   if (typeof usd !== 'number' || !Number.isFinite(usd) || usd < 0 || usd > 1e6) return null;
   return Math.round(usd * 1e9);

@@ -186,7 +186,10 @@ describe('verifying a journal', () => {
   it('reads a journal file, counting the lines it skips', async () => {
     const text = `${JSON.stringify(line())}\nnot json\n`;
     const issues: string[] = [];
-    const result = await verifyJournal([text], {
+    async function* source() {
+      yield text;
+    }
+    const result = await verifyJournal(source(), {
       name: 'run.jsonl',
       onIssue: (issue) => issues.push(issue.message),
     });

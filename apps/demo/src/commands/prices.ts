@@ -42,7 +42,7 @@ function bandOf(price: BookPrice): string {
 }
 
 /** One row of `switchboard prices --json`: a model's prices in force, where they were read and how old they are. */
-export interface PriceRow {
+interface PriceRow {
   readonly model: string;
   readonly cacheHitPerM: number;
   readonly inputPerM: number;
