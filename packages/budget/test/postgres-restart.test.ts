@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBudget } from '../src/budget.js';
 import type { BudgetStore } from '../src/budget-store.js';
 import { PostgresBudgetStore } from '../src/postgres-store.js';
+import { startRedisProxy } from './support/redis-proxy.js';
 import { startPostgres, type TestPostgres } from './support/start-postgres.js';
 
 const KEY = 'sk-postgres-restart';
@@ -165,6 +166,83 @@ describe('a budget on PostgreSQL through a server crash', () => {
     ]);
     await store.close();
     await pool.end();
+  });
+
+  it('a COMMIT whose reply is lost: the acquisition is released behind it, the settlement retried and counted once', async () => {
+    // A TCP proxy that lets the COMMIT reach the server, then drops the connection before its answer.
+    const proxy = await startRedisProxy(postgres.port);
+    const url = postgres.url.replace(`:${postgres.port}/`, `:${new URL(proxy.url).port}/`);
+    const store = new PostgresBudgetStore({ url, schema: 'lost_reply' });
+    await store.migrate();
+    const budget = createBudget({
+      store,
+      scope: { name: 'lost-reply', limitUsd: 10 },
+      maxPricesOf: () => ({ cacheHitPerM: 0, inputPerM: 0, outputPerM: 1_000_000 }),
+      onWarning: () => {},
+    });
+    const info = {
+      model: 'test-model',
+      attempt: 1,
+      role: null,
+      messages: [],
+      tools: undefined,
+      signal: undefined,
+    };
+    const lost = proxy.dropReplyTo('COMMIT');
+    const refused = await Promise.resolve(budget.beforeAttempt({ ...info, maxTokens: 3 })).catch(
+      (error) => error,
+    );
+    await lost;
+    // It did commit: the store cannot know, so the error does not say it ran nothing, and a release follows.
+    expect(refused).toMatchObject({ kind: 'budget', reason: 'store_unreachable' });
+    expect(refused.cause).toMatchObject({ ranNothing: false });
+    for (let tries = 0; tries < 100; tries++) {
+      const [usage] = await budget.usage();
+      if (usage?.inFlight === 0) break;
+      await sleep(50);
+    }
+    expect((await budget.usage())[0]).toMatchObject({ reservedUsd: 0, inFlight: 0, spentUsd: 0 });
+    // The lease was granted (committed), then released by the budget: its record says so.
+    const admin = new pg.Client({ connectionString: postgres.url });
+    await admin.connect();
+    const { rows } = await admin.query(
+      "SELECT reserved_nano_usd, actual_nano_usd FROM lost_reply.budget_lease_records WHERE state = 'ended'",
+    );
+    await admin.end();
+    expect(rows).toEqual([{ reserved_nano_usd: '3000000000', actual_nano_usd: '0' }]);
+
+    const handle = await budget.beforeAttempt({ ...info, maxTokens: 3 });
+    const dropped = proxy.dropReplyTo('COMMIT');
+    await handle.end({
+      record: {
+        model: 'test-model',
+        usage: { prompt_tokens: 1, completion_tokens: 1 },
+        costUsd: 1.25,
+        costNanoUsd: 1_250_000_000,
+        pricedAs: 'test-model',
+        priceSource: 'table',
+        tariff: null,
+        at: new Date().toISOString(),
+        durationMs: 1,
+        attempts: 1,
+        streamed: false,
+        firstDeltaMs: null,
+        settlement: 'exact',
+      },
+      error: null,
+      mayHaveBeenBilled: true,
+    });
+    await dropped;
+    expect(await budget.idle({ timeoutMs: 10_000 })).toBe(true);
+    expect((await budget.usage())[0]).toMatchObject({
+      spentNanoUsd: 1_250_000_000,
+      reservedUsd: 0,
+      inFlight: 0,
+    });
+    expect(proxy.dropped).toBe(2);
+    await budget.close({ timeoutMs: 1000 });
+    await store.close();
+    await proxy.close();
   });
 
   it('runs as a user granted only USAGE and SELECT, INSERT, UPDATE, DELETE on tables a DBA made', async () => {
