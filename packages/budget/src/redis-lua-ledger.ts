@@ -35,13 +35,21 @@ local function lost(i, known)
   return redis.call('HGET', state, 'origin') ~= 'reset'
 end
 -- The scope's marker for this caller (a fresh one made when the scope never had
--- a ledger), or false when its ledger is lost.
+-- a ledger), or false when its ledger is lost: lost(i, known), then the marker,
+-- with one read of it.
 local function ledger(i, known, fresh)
-  if lost(i, known) then return false end
   local state = KEYS[3 * i - 2]
   local current = redis.call('HGET', state, 'ledger')
-  if current then return current end
-  redis.call('HSET', state, 'ledger', fresh)
-  return fresh
+  if not current then
+    if known ~= '' or orphaned(i) then
+      tombstone(i)
+      return false
+    end
+    redis.call('HSET', state, 'ledger', fresh)
+    return fresh
+  end
+  if known == '' or known == current then return current end
+  if redis.call('HGET', state, 'origin') ~= 'reset' then return false end
+  return current
 end
 `;

@@ -45,16 +45,23 @@ for i = 1, scopes do
   prune(i, tonumber(ARGV[5]))
   rows[i] = counters(i)
 end
-local function answer()
+-- Each scope's marker and counters: as read above (a repeat changes nothing), or with
+-- this lease added (granted now), without reading them again.
+local function answer(granted)
   local reply = {'ok'}
   for i = 1, scopes do
+    local row = rows[i]
     table.insert(reply, ledgers[i])
-    for _, value in ipairs(counters(i)) do table.insert(reply, value) end
+    table.insert(reply, row[1])
+    table.insert(reply, granted and row[2] + amount or row[2])
+    table.insert(reply, granted and row[3] + 1 or row[3])
+    table.insert(reply, row[4])
+    table.insert(reply, row[5])
   end
   return reply
 end
 local seen = redis.call('HGET', record, 'state')
-if seen == 'held' then return answer() end
+if seen == 'held' then return answer(false) end
 if seen then
   local row = rows[1]
   return {'ended', 1, row[1], row[2], row[3], row[4], row[5]}
@@ -88,7 +95,7 @@ for i = 1, scopes do
 end
 redis.call('HSET', record, 'state', 'held')
 redis.call('PEXPIRE', record, heldFor)
-return answer()
+return answer(true)
 `;
 
 /**
@@ -114,9 +121,9 @@ if seen[1] == 'ended' then return tonumber(seen[2]) end
 local held = seen[1] == 'held' and 1 or 0
 for i = 1, scopes do
   local state, leases = keys(i)
-  local marker = redis.call('HGET', state, 'ledger')
+  local read = redis.call('HMGET', state, 'ledger', 'r:' .. id)
+  local marker, reserved = read[1], read[2]
   local count = true
-  local reserved = redis.call('HGET', state, 'r:' .. id)
   if reserved then
     redis.call('HINCRBY', state, 'reserved', -tonumber(reserved))
     redis.call('HDEL', state, 'r:' .. id)

@@ -186,7 +186,8 @@ export class RedisBudgetStore implements BudgetStore {
         Math.ceil(request.ttlMs),
         HELD_RECORD_MS,
         this.#retentionMs,
-        randomUUID(),
+        // A fresh marker is only ever written into a scope this process knows no marker of.
+        request.scopes.every((scope) => this.#ledgers.has(scope.key)) ? '' : randomUUID(),
         ...perScope,
       ),
     );

@@ -97,9 +97,12 @@ describe('a budget on Redis shared by 8 worker processes x 16 calls at a time, u
     const children: ChildProcess[] = [];
     let ready = 0;
     let allReady: () => void = () => {};
-    const everyoneReady = new Promise<void>((resolve) => {
+    let notReady: (error: Error) => void = () => {};
+    const everyoneReady = new Promise<void>((resolve, reject) => {
       allReady = resolve;
+      notReady = reject;
     });
+    everyoneReady.catch(() => {});
     let holding: (held: number) => void = () => {};
     const victimHolds = new Promise<number>((resolve) => {
       holding = resolve;
@@ -139,6 +142,9 @@ describe('a budget on Redis shared by 8 worker processes x 16 calls at a time, u
       return new Promise<{ code: number | null; signal: string | null }>((resolve) =>
         child.on('exit', (code, signal) => {
           if (index === KILLED) killedAt = performance.now();
+          // A worker that could not start (its output says why) fails the test now, not at its timeout.
+          if (ready < WORKERS)
+            notReady(new Error(`worker ${index} exited (${code ?? signal}) before it was ready`));
           resolve({ code, signal });
         }),
       );
