@@ -52,7 +52,9 @@ try {
     both.push(t2 - t0);
   }
   const budgetUsed = process.cpuUsage(budgetCpu);
-  console.log(`budget path CPU per pair ${((budgetUsed.user + budgetUsed.system) / (N + 200)).toFixed(0)} µs`);
+  console.log(
+    `budget path CPU per pair ${((budgetUsed.user + budgetUsed.system) / (N + 200)).toFixed(0)} µs`,
+  );
   const direct: number[] = [];
   const cpu = process.cpuUsage();
   const scopes = [{ key: '{probe-direct}', limitNanoUsd: 1e15, maxInFlight: null }];
