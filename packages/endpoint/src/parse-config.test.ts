@@ -169,7 +169,7 @@ describe('parseConfig', () => {
     it.each([
       'https://api.primary.example/v1',
       'https://API.PRIMARY.example/v1/',
-      'http://primary.local:8080/api/V1',
+      'http://eu.primary.example:8080/api/V1',
     ])('rejects the primary address %j with a version path, saying the platform rejects it', (value) => {
       const error = errorOf({ models: { chat_base_url: value } });
       expect(error.path).toBe('models.chat_base_url');

@@ -148,7 +148,7 @@ describe('resolveChatEndpoint with observers', () => {
           {},
           { env: { PRIMARY_API_KEY: KEY }, observers: [{ afterCall: 1 } as unknown as CallObserver] },
         ),
-      ).toThrow(/observer must be an object with optional beforeAttempt\(info\) and afterCall\(record\)/);
+      ).toThrow(/observer must be an object with optional beforeAttempt\(info\), afterCall\(record\) and afterChunk\(chunk\)/);
     });
   });
 });
