@@ -9,6 +9,8 @@ Environment variables:
   SWITCHBOARD_ALLOW_INSECURE_HTTP 1 lets a key go over plain http to a host that is not loopback
   SWITCHBOARD_CASSETTE            record or replay: the calls are recorded to, or replayed from, a cassette
   SWITCHBOARD_CASSETTE_PATH       the cassette file (JSON Lines) SWITCHBOARD_CASSETTE uses
+  SWITCHBOARD_CASSETTE_RUN        recording: the run the process belongs to (every process of one run
+                                  appends; a new run replaces the cassette once)
   OTEL_SEMCONV_STABILITY_OPT_IN   not read by this CLI, which emits no OpenTelemetry; the observer of
                                   @switchboard/telemetry reads it in your program
   NO_COLOR, FORCE_COLOR           turn colour off or on
