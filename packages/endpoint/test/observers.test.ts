@@ -148,7 +148,9 @@ describe('resolveChatEndpoint with observers', () => {
           {},
           { env: { PRIMARY_API_KEY: KEY }, observers: [{ afterCall: 1 } as unknown as CallObserver] },
         ),
-      ).toThrow(/observer must be an object with optional beforeAttempt\(info\), afterCall\(record\) and afterChunk\(chunk\)/);
+      ).toThrow(
+        /observer must be an object with optional beforeAttempt\(info\), afterCall\(record\) and afterChunk\(chunk\)/,
+      );
     });
   });
 });
