@@ -72,7 +72,10 @@ function quoted(identifier: string): string {
 
 /** The statements a store runs, for its schema. */
 export interface Statements {
-  /** $1 scope keys (sorted): makes missing rows and locks every row, in key order. */
+  /**
+   * $1 scope keys, $2 retention ms, $3 lease id: makes missing rows and locks every row, in key order;
+   * returns each row's counters, whether a sweep is due there, and the lease's record state.
+   */
   readonly lock: string;
   /** $1 scope keys, $2 retention ms: expired leases become unsettled spend; old unsettled entries pruned. */
   readonly sweep: string;
@@ -85,18 +88,17 @@ export interface Statements {
   readonly grant: string;
   /** $1 lease id: the record, locked. */
   readonly record: string;
-  /** $1 lease id, $2 scope keys: takes the lease's rows and unsettled entries (per scope, its amounts). */
+  /** $1 lease id, $2 scope keys: takes the lease's rows (and whether each had expired) and unsettled entries. */
   readonly take: string;
   /**
-   * $1 keys, $2 spent deltas, $3 reserved deltas, $4 in-flight deltas, $5 unsettled deltas,
+   * $1 keys (sorted), $2 spent deltas, $3 reserved deltas, $4 in-flight deltas, $5 unsettled deltas,
    * $6 unsettled-call deltas, $7 keys of new unsettled entries, $8 lease id, $9 amount,
-   * $10 innermost key, $11 answer, $12 unsettled (bool), $13 retention ms.
+   * $10 innermost key, $11 answer, $12 unsettled (bool), $13 retention ms: the deltas applied with the rows
+   * locked in key order, the entries and the lease's record written, old records pruned.
    */
   readonly end: string;
   /** $1 lease ids, $2 scope keys (pairs), $3 ttl ms: extends the live ones; returns those extended. */
   readonly renew: string;
-  /** Forgets records past their time, a bounded number. */
-  readonly pruneRecords: string;
 }
 
 export function statementsOf(schema: string): Statements {
@@ -105,7 +107,13 @@ export function statementsOf(schema: string): Statements {
     lock: `INSERT INTO ${s}.budget_scopes AS scope (scope_key)
 SELECT key FROM unnest($1::text[]) AS key ORDER BY key
 ON CONFLICT (scope_key) DO UPDATE SET updated_at = now()
-RETURNING scope.scope_key`,
+RETURNING scope.scope_key, scope.spent_nano_usd AS spent, scope.reserved_nano_usd AS reserved,
+  scope.in_flight, scope.unsettled_nano_usd AS unsettled, scope.unsettled_calls,
+  EXISTS (SELECT 1 FROM ${s}.budget_leases AS lease
+    WHERE lease.scope_key = scope.scope_key AND lease.expires_at <= now())
+  OR EXISTS (SELECT 1 FROM ${s}.budget_unsettled AS entry
+    WHERE entry.scope_key = scope.scope_key AND entry.counted_at < now() - $2::bigint * interval '1 millisecond') AS due,
+  (SELECT state FROM ${s}.budget_lease_records WHERE lease_id = $3) AS record`,
     sweep: `WITH expired AS (
   DELETE FROM ${s}.budget_leases
   WHERE scope_key = ANY($1::text[]) AND expires_at <= now()
@@ -166,29 +174,37 @@ SELECT fit FROM all_fit`,
     record: `SELECT state, answer FROM ${s}.budget_lease_records WHERE lease_id = $1 FOR UPDATE`,
     take: `WITH lease AS (
   DELETE FROM ${s}.budget_leases WHERE lease_id = $1 AND scope_key = ANY($2::text[])
-  RETURNING scope_key, amount_nano_usd
+  RETURNING scope_key, amount_nano_usd, expires_at <= now() AS expired
 ), entry AS (
   DELETE FROM ${s}.budget_unsettled WHERE lease_id = $1 AND scope_key = ANY($2::text[])
   RETURNING scope_key, amount_nano_usd
 )
-SELECT 'lease' AS kind, scope_key, amount_nano_usd FROM lease
-UNION ALL SELECT 'unsettled', scope_key, amount_nano_usd FROM entry`,
-    end: `WITH deltas AS (
-  SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::integer[], $5::bigint[], $6::integer[])
+SELECT 'lease' AS kind, scope_key, amount_nano_usd, expired FROM lease
+UNION ALL SELECT 'unsettled', scope_key, amount_nano_usd, false FROM entry`,
+    // The proposed row must pass the table's CHECK before its conflict is found: what a settlement
+    // returns (never negative) is carried positive and subtracted. A scope with no row held nothing.
+    end: `WITH counted AS (
+  INSERT INTO ${s}.budget_scopes AS scope
+    (scope_key, spent_nano_usd, reserved_nano_usd, in_flight, unsettled_nano_usd, unsettled_calls)
+  SELECT key, spent, -reserved, -in_flight, unsettled, unsettled_calls
+  FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::integer[], $5::bigint[], $6::integer[])
     AS delta(key, spent, reserved, in_flight, unsettled, unsettled_calls)
-), counted AS (
-  UPDATE ${s}.budget_scopes AS scope SET
-    spent_nano_usd = scope.spent_nano_usd + delta.spent,
-    reserved_nano_usd = scope.reserved_nano_usd + delta.reserved,
-    in_flight = scope.in_flight + delta.in_flight,
-    unsettled_nano_usd = scope.unsettled_nano_usd + delta.unsettled,
-    unsettled_calls = scope.unsettled_calls + delta.unsettled_calls,
+  ORDER BY key
+  ON CONFLICT (scope_key) DO UPDATE SET
+    spent_nano_usd = scope.spent_nano_usd + EXCLUDED.spent_nano_usd,
+    reserved_nano_usd = scope.reserved_nano_usd - EXCLUDED.reserved_nano_usd,
+    in_flight = scope.in_flight - EXCLUDED.in_flight,
+    unsettled_nano_usd = scope.unsettled_nano_usd + EXCLUDED.unsettled_nano_usd,
+    unsettled_calls = scope.unsettled_calls + EXCLUDED.unsettled_calls,
     updated_at = now()
-  FROM deltas AS delta WHERE scope.scope_key = delta.key
 ), entries AS (
   INSERT INTO ${s}.budget_unsettled (scope_key, lease_id, amount_nano_usd, counted_at)
   SELECT key, $8, $9::bigint, now() FROM unnest($7::text[]) AS key
   ON CONFLICT (scope_key, lease_id) DO UPDATE SET amount_nano_usd = EXCLUDED.amount_nano_usd, counted_at = now()
+), forgotten AS (
+  DELETE FROM ${s}.budget_lease_records WHERE lease_id IN (
+    SELECT lease_id FROM ${s}.budget_lease_records WHERE forget_after < now() AND lease_id <> $8 LIMIT ${PRUNE_BATCH}
+  )
 )
 INSERT INTO ${s}.budget_lease_records (lease_id, scope_key, state, actual_nano_usd, unsettled, answer, ended_at, forget_after)
 VALUES ($8, $10, 'ended', $9::bigint, $12, $11, now(), now() + $13::bigint * interval '1 millisecond')
@@ -198,8 +214,5 @@ ON CONFLICT (lease_id) DO UPDATE SET state = 'ended', actual_nano_usd = EXCLUDED
 FROM unnest($1::text[], $2::text[]) AS wanted(lease_id, scope_key)
 WHERE lease.lease_id = wanted.lease_id AND lease.scope_key = wanted.scope_key AND lease.expires_at > now()
 RETURNING lease.lease_id, lease.scope_key`,
-    pruneRecords: `DELETE FROM ${s}.budget_lease_records WHERE lease_id IN (
-  SELECT lease_id FROM ${s}.budget_lease_records WHERE forget_after < now() LIMIT ${PRUNE_BATCH}
-)`,
   };
 }

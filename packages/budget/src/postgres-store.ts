@@ -114,10 +114,15 @@ export class PostgresBudgetStore implements BudgetStore {
   async acquire(request: AcquireRequest): Promise<AcquireResult> {
     const keys = request.scopes.map((scope) => scope.key);
     return this.#transaction(async (query) => {
-      await this.#lockAndSweep(query, keys);
-      const rows = await query(this.#sql.read, [keys, request.leaseId]);
+      // The chain's rows, locked in key order, with their counters: the sweep runs only where one is due.
+      const locked = await query(this.#sql.lock, [keys, this.#retentionMs, request.leaseId]);
+      let rows = keys.map((key) => locked.find((row) => row.scope_key === key) as Record<string, unknown>);
+      if (locked.some((row) => row.due === true)) {
+        await query(this.#sql.sweep, [keys, this.#retentionMs]);
+        rows = await query(this.#sql.read, [keys, request.leaseId]);
+      }
       const counters = rows.map(countersOf);
-      const record = rows[0]?.record ?? null;
+      const record = locked[0]?.record ?? null;
       if (record === 'held') return { granted: true, counters };
       if (record !== null) {
         return { granted: false, reason: 'ended', scopeIndex: 0, counters: counters[0] as ScopeCounters };
@@ -151,7 +156,7 @@ export class PostgresBudgetStore implements BudgetStore {
   async settle(leaseId: string, scopes: readonly StoredScope[], settlement: Settlement): Promise<boolean> {
     const keys = scopes.map((scope) => scope.key);
     return this.#transaction(async (query) => {
-      await this.#lockAndSweep(query, keys);
+      // The lease's record, locked: a settlement sent twice waits here for the first, then answers as it did.
       const [record] = await query(this.#sql.record, [leaseId]);
       if (record?.state === 'ended') return record.answer === true;
       let held = record?.state === 'held';
@@ -159,54 +164,49 @@ export class PostgresBudgetStore implements BudgetStore {
       const taken = await query(this.#sql.take, [leaseId, keys]);
       const actual = integer(settlement.actualNanoUsd);
       const unsettled = settlement.unsettled === true;
-      const deltas = { spent: [] as number[], reserved: [] as number[], inFlight: [] as number[] };
-      const unsettledDeltas = { amount: [] as number[], calls: [] as number[] };
+      // The scopes' rows are locked only by the last statement (in key order), so a settlement holds
+      // them for one statement and its commit. Deltas commute: nothing here needs to read them first.
+      const sorted = [...keys].sort();
+      const deltas = sorted.map(() => ({ spent: 0, reserved: 0, inFlight: 0, unsettled: 0, calls: 0 }));
       const entryKeys: string[] = [];
-      for (const key of keys) {
+      for (const [index, key] of sorted.entries()) {
+        const delta = deltas[index] as (typeof deltas)[number];
         const lease = taken.find((row) => row.kind === 'lease' && row.scope_key === key);
         const worst = taken.find((row) => row.kind === 'unsettled' && row.scope_key === key);
-        let spent = 0;
-        let reserved = 0;
-        let inFlight = 0;
-        let unsettledAmount = 0;
-        let unsettledCalls = 0;
         let count = true;
         if (lease !== undefined) {
-          reserved = -Number(lease.amount_nano_usd);
-          inFlight = -1;
+          delta.reserved = -Number(lease.amount_nano_usd);
+          delta.inFlight = -1;
+          // Expired but not swept yet: as if swept (its worst case counted) and now replaced by this settlement.
+          if (lease.expired === true) held = false;
         } else {
           held = false;
           if (worst !== undefined) {
             const amount = Number(worst.amount_nano_usd);
-            spent -= amount;
-            unsettledAmount -= amount;
-            unsettledCalls -= 1;
+            delta.spent -= amount;
+            delta.unsettled -= amount;
+            delta.calls -= 1;
           } else if (granted) {
             // Pruned (or settled before and forgotten): it stays at its worst case, counted once.
             count = false;
           }
         }
         if (count) {
-          spent += actual;
+          delta.spent += actual;
           if (unsettled) {
-            unsettledAmount += actual;
-            unsettledCalls += 1;
+            delta.unsettled += actual;
+            delta.calls += 1;
             entryKeys.push(key);
           }
         }
-        deltas.spent.push(spent);
-        deltas.reserved.push(reserved);
-        deltas.inFlight.push(inFlight);
-        unsettledDeltas.amount.push(unsettledAmount);
-        unsettledDeltas.calls.push(unsettledCalls);
       }
       await query(this.#sql.end, [
-        keys,
-        deltas.spent,
-        deltas.reserved,
-        deltas.inFlight,
-        unsettledDeltas.amount,
-        unsettledDeltas.calls,
+        sorted,
+        deltas.map((delta) => delta.spent),
+        deltas.map((delta) => delta.reserved),
+        deltas.map((delta) => delta.inFlight),
+        deltas.map((delta) => delta.unsettled),
+        deltas.map((delta) => delta.calls),
         entryKeys,
         leaseId,
         actual,
@@ -215,7 +215,6 @@ export class PostgresBudgetStore implements BudgetStore {
         unsettled,
         this.#retentionMs,
       ]);
-      await query(this.#sql.pruneRecords);
       return held;
     });
   }
@@ -261,11 +260,6 @@ export class PostgresBudgetStore implements BudgetStore {
 
   [Symbol.for('nodejs.util.inspect.custom')](): string {
     return `PostgresBudgetStore ${JSON.stringify(this.toJSON())}`;
-  }
-
-  async #lockAndSweep(query: Query, keys: readonly string[]): Promise<void> {
-    await query(this.#sql.lock, [keys]);
-    await query(this.#sql.sweep, [keys, this.#retentionMs]);
   }
 
   async #migrate(): Promise<void> {
