@@ -1,7 +1,8 @@
 import { parseBaseUrl } from './base-url.js';
 import type { CallAttempt } from './call-attempt.js';
 import { isRecord } from './read-field.js';
-import { limitOptions, type OpenAITransportOptions, transportLimits } from './transport-options.js';
+import { limitOptions, transportLimits } from './transport-limits.js';
+import type { OpenAITransportOptions } from './transport-options.js';
 import { wireFetch } from './wire-fetch.js';
 import { type WireCall, WireTransport } from './wire-transport.js';
 
@@ -43,10 +44,12 @@ export class FetchTransport extends WireTransport {
     });
   }
 
+  /** @internal */
   protected get apiKeyForRedaction(): string {
     return this.#apiKey;
   }
 
+  /** @internal */
   protected send(attempt: CallAttempt, call: WireCall): Promise<Response> {
     const body = call.body === null ? null : JSON.stringify(call.body);
     return wireFetch(this.#fetch, attempt, `${this.baseUrl}${call.path}`, call.method, body);

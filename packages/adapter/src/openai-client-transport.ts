@@ -3,7 +3,7 @@ import { parseBaseUrl } from './base-url.js';
 import type { CallAttempt } from './call-attempt.js';
 import { isRecord } from './read-field.js';
 import { providerDetail, statusFailure } from './to-chat-error.js';
-import { transportLimits } from './transport-options.js';
+import { transportLimits } from './transport-limits.js';
 import { checkedReply } from './wire-fetch.js';
 import { type WireCall, WireTransport } from './wire-transport.js';
 
@@ -37,10 +37,12 @@ export class OpenAIClientTransport extends WireTransport {
     return this;
   }
 
+  /** @internal */
   protected get apiKeyForRedaction(): string {
     return this.#apiKey;
   }
 
+  /** @internal */
   protected async send(attempt: CallAttempt, call: WireCall): Promise<Response> {
     attempt.sent = true;
     const options = { signal: attempt.signal };

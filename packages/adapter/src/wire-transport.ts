@@ -11,7 +11,8 @@ import { backoffMs, retryAfterMs } from './retry-policy.js';
 import { SseStream } from './sse-stream.js';
 import { checkTimeoutSeconds, timeoutMilliseconds } from './timeout-seconds.js';
 import { type CallContext, describeCall, toChatError } from './to-chat-error.js';
-import type { ListModelsOptions, TransportLimits } from './transport-options.js';
+import type { TransportLimits } from './transport-limits.js';
+import type { ListModelsOptions } from './transport-options.js';
 import { WholeReplyStream } from './whole-reply-stream.js';
 
 /** One request of an attempt: what a wire transport sends, relative to its base address. */
@@ -43,6 +44,7 @@ export abstract class WireTransport implements ChatTransport {
   readonly maxAttempts: number;
   /** This transport calls each request's `beforeAttempt` / `afterAttempt` around every attempt itself. */
   readonly reportsAttempts = true;
+  /** @internal */
   protected readonly limits: TransportLimits;
 
   constructor(baseUrl: string, limits: TransportLimits) {
@@ -55,10 +57,11 @@ export abstract class WireTransport implements ChatTransport {
    * Sends one attempt's request and resolves with its 2xx reply (its body unread); a
    * redirect or an error status rejects with the attempt's typed failure. Sets
    * `attempt.sent` once the request may have left, and `attempt.status` / `headers`.
+   * @internal
    */
   protected abstract send(attempt: CallAttempt, call: WireCall): Promise<Response>;
 
-  /** The key to keep out of messages, or `''` when this transport holds none. */
+  /** The key to keep out of messages, or `''` when this transport holds none. @internal */
   protected abstract get apiKeyForRedaction(): string;
 
   /** A copy with that many attempts per call, the same address and limits. */

@@ -25,7 +25,7 @@ export function checkKnownKeys(options: object, known: readonly string[], where:
  * characters or fewer), else one that begins with it or that it begins with (`limit`,
  * `limitUsd`); null when none is near.
  */
-export function nearestKnownKey(key: string, known: readonly string[]): string | null {
+function nearestKnownKey(key: string, known: readonly string[]): string | null {
   const lowered = key.toLowerCase();
   let best: string | null = null;
   let bestDistance = lowered.length <= 4 ? 1 : 2;
