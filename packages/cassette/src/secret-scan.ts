@@ -185,7 +185,7 @@ const SECRET_VARIABLE = /(?:API_KEY|ACCESS_KEY|SECRET_KEY|PRIVATE_KEY|_TOKEN|_SE
 const OTHER_KEY_VARIABLE = /_KEY$/i;
 
 /**
- * The secret values of an environment: those of {@link SECRET_VARIABLE} variables
+ * The secret values of an environment: those of `SECRET_VARIABLE` variables
  * of at least {@link MIN_SECRET_LENGTH} characters, and of other `*_KEY` variables
  * that look like keys (a `SORT_KEY=created_at` is not one), each named by its variable.
  */

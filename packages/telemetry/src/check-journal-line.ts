@@ -14,7 +14,7 @@ export interface CheckedJournalLine {
   readonly costNanoUsd: number | null;
   /**
    * The line's `settlement`, or, for a line written before the field existed, the one
-   * {@link derivedSettlement} gives (the line then has it set too).
+   * `derivedSettlement` gives (the line then has it set too).
    */
   readonly settlement: SettlementKind;
 }

@@ -22,7 +22,7 @@ export function isSettlementKind(value: unknown): value is SettlementKind {
   return value === 'exact' || value === 'estimate' || value === 'unsettled' || value === 'none';
 }
 
-/** The fields {@link derivedSettlement} reads. */
+/** The fields `derivedSettlement` reads. */
 export interface SettlementFacts {
   readonly priceSource?: unknown;
   readonly costUsd?: unknown;
@@ -50,7 +50,7 @@ export function derivedSettlement(facts: SettlementFacts): SettlementKind {
   return typeof facts.usage === 'object' && facts.usage !== null ? 'exact' : 'unsettled';
 }
 
-/** A record's settlement: its own when it has one, else the one {@link derivedSettlement} gives. */
+/** A record's settlement: its own when it has one, else the one `derivedSettlement` gives. */
 export function settlementOf(record: SettlementFacts & { readonly settlement?: unknown }): SettlementKind {
   return isSettlementKind(record.settlement) ? record.settlement : derivedSettlement(record);
 }
