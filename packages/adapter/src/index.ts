@@ -14,6 +14,7 @@ export { describeType } from './describe-type.js';
 export { FetchTransport } from './fetch-transport.js';
 export type * from './finish-reason.js';
 export { ModelRejectedError, type ModelRejectedErrorOptions } from './model-rejected-error.js';
+export { nearestName } from './nearest-name.js';
 export { OpenAIClientTransport } from './openai-client-transport.js';
 export { OpenAITransport } from './openai-transport.js';
 export type * from './reasoning-detail.js';

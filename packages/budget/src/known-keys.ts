@@ -1,8 +1,9 @@
 // Unknown option keys are refused: in plain JavaScript a typo (`limitUSD`) would
 // otherwise remove a protection without a word. The configuration parser of
-// @switchboard/endpoint does the same for switchboard.toml (its `nearestKey`); this
-// package cannot depend on that one, and its names are camelCase, so the comparison
-// here ignores case on both sides.
+// @switchboard/endpoint does the same for switchboard.toml; both suggest the nearest
+// known name with the adapter's `nearestName` (case ignored on both sides).
+
+import { nearestName } from '@switchboard/adapter';
 
 /**
  * Throws a TypeError naming the first own key of `options` that is not in `known`,
@@ -21,21 +22,13 @@ export function checkKnownKeys(options: object, known: readonly string[], where:
 }
 
 /**
- * The known key nearest to `key`, ignoring case: at most 2 edits away (1 for keys of 4
- * characters or fewer), else one that begins with it or that it begins with (`limit`,
- * `limitUsd`); null when none is near.
+ * The known key nearest to `key`, ignoring case: `nearestName` of the adapter (at most
+ * 2 edits away, 1 for keys of 4 characters or fewer), else one that begins with it or
+ * that it begins with (`limit`, `limitUsd`); null when none is near.
  */
 function nearestKnownKey(key: string, known: readonly string[]): string | null {
+  const best = nearestName(key, known);
   const lowered = key.toLowerCase();
-  let best: string | null = null;
-  let bestDistance = lowered.length <= 4 ? 1 : 2;
-  for (const candidate of known) {
-    const d = distance(lowered, candidate.toLowerCase());
-    if (d <= bestDistance && (best === null || d < bestDistance)) {
-      best = candidate;
-      bestDistance = d;
-    }
-  }
   if (best !== null || lowered.length < 4) return best;
   return (
     known.find((candidate) => {
@@ -43,21 +36,6 @@ function nearestKnownKey(key: string, known: readonly string[]): string | null {
       return other.startsWith(lowered) || lowered.startsWith(other);
     }) ?? null
   );
-}
-
-/** Edit distance (Levenshtein), capped: keys may be long or hostile. */
-function distance(a: string, b: string): number {
-  if (Math.abs(a.length - b.length) > 2 || a.length > 64) return Number.POSITIVE_INFINITY;
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i += 1) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j += 1) {
-      const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
-      current.push(Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution));
-    }
-    previous = current;
-  }
-  return previous[b.length] ?? Number.POSITIVE_INFINITY;
 }
 
 /** A key as it can be shown: at most 64 characters, control characters escaped. */

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from './config-error.js';
-import { nearestKey } from './config-warnings.js';
 import { parseConfig, parseConfigWithWarnings } from './parse-config.js';
 
 describe('parseConfigWithWarnings', () => {
@@ -77,20 +76,5 @@ describe('parseConfigWithWarnings', () => {
     it('has no warnings', () => {
       expect(parseConfigWithWarnings({ models: { hunter: 'primary-flash' } }).warnings).toEqual([]);
     });
-  });
-});
-
-describe('nearestKey', () => {
-  it.each([
-    ['thinkng', 'thinking'],
-    ['THINKING', 'thinking'],
-    ['jduge', 'judge'],
-    ['chat_api_keyenv', 'chat_api_key_env'],
-    ['temperature', null],
-    ['x'.repeat(10_000), null],
-  ])('%j -> %j', (key, expected) => {
-    expect(nearestKey(key, ['chat_base_url', 'chat_api_key_env', 'thinking', 'hunter', 'judge'])).toBe(
-      expected,
-    );
   });
 });

@@ -1,3 +1,4 @@
+import { nearestName } from '@switchboard/adapter';
 import { PRICE_TABLE, provenanceOf } from '@switchboard/prices';
 import { pathText } from './config-path.js';
 import { isPlainObject } from './is-plain-object.js';
@@ -27,36 +28,6 @@ const PRICING_KEYS: readonly string[] = ['stale_after_days'];
 const SECTIONS: readonly string[] = ['models', 'prices', 'pricing', 'telemetry'];
 const TELEMETRY_KEYS: readonly string[] = ['provider_name'];
 
-// Edit distance, capped: keys come from an untrusted file and may be long.
-function distance(a: string, b: string): number {
-  if (Math.abs(a.length - b.length) > 2 || a.length > 64) return Number.POSITIVE_INFINITY;
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i += 1) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j += 1) {
-      const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
-      current.push(Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution));
-    }
-    previous = current;
-  }
-  return previous[b.length] ?? Number.POSITIVE_INFINITY;
-}
-
-/** The known key nearest to `key` (case-insensitive; at most 2 edits, 1 for short keys), or null. */
-export function nearestKey(key: string, known: readonly string[]): string | null {
-  const lowered = key.toLowerCase();
-  let best: string | null = null;
-  let bestDistance = lowered.length <= 4 ? 1 : 2;
-  for (const candidate of known) {
-    const d = distance(lowered, candidate);
-    if (d <= bestDistance && (best === null || d < bestDistance)) {
-      best = candidate;
-      bestDistance = d;
-    }
-  }
-  return best;
-}
-
 function unknownKeys(
   table: unknown,
   known: readonly string[],
@@ -67,7 +38,7 @@ function unknownKeys(
     .filter((key) => !known.includes(key))
     .map((key) => {
       const at = pathText([...path, key]);
-      const suggestion = nearestKey(key, known);
+      const suggestion = nearestName(key, known);
       const hint = suggestion === null ? `known: ${known.join(', ')}` : `did you mean "${suggestion}"?`;
       return { path: at, message: `${at}: unknown key, ${hint}`, suggestion };
     });
@@ -78,7 +49,7 @@ function strayTopLevelKeys(input: Record<string, unknown>): ConfigWarning[] {
   return Object.keys(input).flatMap((key) => {
     if (SECTIONS.includes(key)) return [];
     const at = pathText([key]);
-    const asModelsKey = MODELS_KEYS.includes(key) ? key : nearestKey(key, MODELS_KEYS);
+    const asModelsKey = MODELS_KEYS.includes(key) ? key : nearestName(key, MODELS_KEYS);
     if (asModelsKey !== null) {
       return [
         {
@@ -88,7 +59,7 @@ function strayTopLevelKeys(input: Record<string, unknown>): ConfigWarning[] {
         },
       ];
     }
-    const section = nearestKey(key, SECTIONS);
+    const section = nearestName(key, SECTIONS);
     if (section === null) return [];
     return [{ path: at, message: `${at}: unknown section, did you mean "${section}"?`, suggestion: section }];
   });

@@ -16,6 +16,13 @@ describe('unknown option keys of resolveChatEndpoint and explainResolution', () 
     );
   });
 
+  it('ignores case on both sides when it looks for the nearest option', () => {
+    // Three edits as written, one when case is ignored: the camelCase options are lowered too.
+    expect(() => resolveChatEndpoint({}, { env, onconfigwarnings: () => undefined } as never)).toThrow(
+      'resolveChatEndpoint options: unknown option `onconfigwarnings`; did you mean `onConfigWarning`?',
+    );
+  });
+
   it('lists the known options when none is near', () => {
     expect(() => resolveChatEndpoint({}, { env, budget: {} } as never)).toThrow(
       'resolveChatEndpoint options: unknown option `budget`; known: `override`, `env`, `observers`, `allowInsecureHttp`, `allowKeyVariable`, `priceBook`, `cassette`, `onConfigWarning`',

@@ -1,4 +1,4 @@
-import { nearestKey } from './config-warnings.js';
+import { nearestName } from '@switchboard/adapter';
 import type { ResolveChatEndpointOptions } from './resolve-chat-endpoint-options.js';
 
 /** Every option of `resolveChatEndpoint` and `explainResolution`. */
@@ -15,13 +15,13 @@ const OPTION_KEYS: readonly (keyof ResolveChatEndpointOptions)[] = [
 
 /**
  * Refuses an unknown option key with a TypeError naming it and the nearest known one
- * (the configuration parser's `nearestKey`), so a typo in plain JavaScript
+ * (the adapter's `nearestName`, as the configuration parser's warnings), so a typo in plain JavaScript
  * (`{ observer: [budget] }`) is not silently a budget left unattached.
  */
 export function checkResolveOptions(options: object): void {
   for (const key of Object.keys(options)) {
     if ((OPTION_KEYS as readonly string[]).includes(key)) continue;
-    const nearest = nearestKey(key, OPTION_KEYS);
+    const nearest = nearestName(key, OPTION_KEYS);
     const hint =
       nearest === null
         ? `known: ${OPTION_KEYS.map((name) => `\`${name}\``).join(', ')}`
