@@ -77,6 +77,28 @@ describe('chatResponseFromMessage', () => {
     it('keeps an empty string as it is', () => {
       expect(chatResponseFromMessage({ content: '' }).content).toBe('');
     });
+
+    describe('in a tool-call turn', () => {
+      const toolCalls = [{ id: 'call_1', type: 'function', function: { name: 'grep', arguments: '{}' } }];
+
+      it.each([
+        ['an empty string', ''],
+        ['null', null],
+        ['absent', undefined],
+      ])('reads null when content is %s', (_, content) => {
+        expect(chatResponseFromMessage({ content, tool_calls: toolCalls }).content).toBeNull();
+      });
+
+      it('keeps text that came with the calls', () => {
+        expect(chatResponseFromMessage({ content: 'Looking.', tool_calls: toolCalls }).content).toBe(
+          'Looking.',
+        );
+      });
+
+      it('keeps an empty string when no entry is a readable call', () => {
+        expect(chatResponseFromMessage({ content: '', tool_calls: [{ type: 'function' }] }).content).toBe('');
+      });
+    });
   });
 
   describe('reasoning', () => {

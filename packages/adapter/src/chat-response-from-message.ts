@@ -23,9 +23,13 @@ export function chatResponseFromMessage(message: unknown): ChatResponse {
   try {
     if (!isRecord(message)) return emptyResponse;
     const logprobs = (readField(message, 'logprobs') ?? null) as ChatLogprobs | null;
+    const toolCalls = readToolCalls(message);
+    const content = readString(message, 'content') ?? null;
     return Object.freeze({
-      content: readString(message, 'content') ?? null,
-      toolCalls: Object.freeze(readToolCalls(message)),
+      // A tool-call turn without text is `null` whether the provider sent `''` or `null`, plain
+      // or streamed in `content: ""` deltas: a stream then equals the plain reply (docs/streaming.md).
+      content: content === '' && toolCalls.length > 0 ? null : content,
+      toolCalls: Object.freeze(toolCalls),
       reasoning: readString(message, 'reasoning_content') || readString(message, 'reasoning') || null,
       logprobs,
       meanLogprob: meanLogprob(logprobs),

@@ -71,7 +71,7 @@ describe('ChatAdapter over OpenAITransport, a two-step tool loop with thinking o
       const replayed = sentMessages(emulator, 1)[1];
       expect(replayed).toEqual({
         role: 'assistant',
-        content: '',
+        content: null,
         reasoning_content: call.reasoning,
         tool_calls: [
           {

@@ -1,10 +1,21 @@
+import { createServer } from 'node:http';
 import type { EmulatorOptions } from '@switchboard/emulator';
 import { closeTestEmulators } from '@switchboard/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type ChatResponse, type CompleteRequest, toAssistantMessage } from '../../src/index.js';
+import {
+  ChatAdapter,
+  type ChatResponse,
+  type CompleteRequest,
+  OpenAITransport,
+  toAssistantMessage,
+} from '../../src/index.js';
+import { askForTodos, grepTool } from '../support/grep-tool.js';
+import { closeLoopbackServers, listenOnLoopback } from '../support/listen-on-loopback.js';
+import { pricedAs } from '../support/priced-as.js';
 import { adapterOn, collect, textOf } from '../support/streaming.js';
 
 afterEach(closeTestEmulators);
+afterEach(closeLoopbackServers);
 
 /** What must match between a streamed and a plain call of the same reply. */
 function essence(response: ChatResponse) {
@@ -29,15 +40,52 @@ function essence(response: ChatResponse) {
   };
 }
 
+/** A `fetch` that keeps a copy of every reply body's text in `bodies`. */
+function bodyKeepingFetch(bodies: string[]): typeof fetch {
+  return async (input, init) => {
+    const response = await fetch(input, init);
+    bodies.push(await response.clone().text());
+    return response;
+  };
+}
+
 /** The same request, plain on one fresh emulator and streamed on another: both answers. */
 async function plainAndStreamed(request: CompleteRequest, options: EmulatorOptions = {}, thinking = false) {
   const plain = await adapterOn(options, { disableThinking: !thinking });
-  const streamed = await adapterOn(options, { disableThinking: !thinking });
+  const bodies: string[] = [];
+  const streamed = await adapterOn(
+    options,
+    { disableThinking: !thinking },
+    { fetch: bodyKeepingFetch(bodies) },
+  );
   const expected = await plain.adapter.complete(request);
   const stream = streamed.adapter.stream(request);
   const deltas = await collect(stream);
   const response = await stream.response;
-  return { expected, response, deltas, emulator: streamed.emulator, adapter: streamed.adapter };
+  return { expected, response, deltas, emulator: streamed.emulator, adapter: streamed.adapter, bodies };
+}
+
+/** `request` continued with the assembled turn and a tool result for its first call. */
+function replayTurn(adapter: ChatAdapter, request: CompleteRequest, response: ChatResponse, result: string) {
+  return adapter.complete({
+    ...request,
+    messages: [
+      ...request.messages,
+      toAssistantMessage(response),
+      { role: 'tool', tool_call_id: response.toolCalls[0]?.id ?? '', content: result },
+    ],
+  });
+}
+
+/** The `delta` objects of the data events of an SSE body. */
+function deltasOnTheWire(body: string): Record<string, unknown>[] {
+  return body
+    .split('\n')
+    .filter((line) => line.startsWith('data: ') && line !== 'data: [DONE]')
+    .flatMap(
+      (line) => (JSON.parse(line.slice(6)) as { choices: { delta: Record<string, unknown> }[] }).choices,
+    )
+    .map((choice) => choice.delta);
 }
 
 const question = (content: string): CompleteRequest => ({
@@ -119,14 +167,7 @@ describe('ChatAdapter.stream over OpenAITransport against the emulator', () => {
     expect(fragments[0]).toMatchObject({ index: 0, name: 'grep_repo' });
     expect(fragments[1]).toMatchObject({ index: 0, id: null, name: null });
     // The assembled turn replays: the gateway checks reasoning_details exactly.
-    const next = await adapter.complete({
-      ...request,
-      messages: [
-        ...request.messages,
-        toAssistantMessage(response),
-        { role: 'tool', tool_call_id: response.toolCalls[0]?.id ?? '', content: 'src/chat-adapter.ts' },
-      ],
-    });
+    const next = await replayTurn(adapter, request, response, 'src/chat-adapter.ts');
     expect(next.content).toContain('Tool result from grep_repo');
   });
 
@@ -137,5 +178,101 @@ describe('ChatAdapter.stream over OpenAITransport against the emulator', () => {
     });
     expect(response.logprobs?.content?.length).toBeGreaterThan(3);
     expect(essence(response)).toEqual(essence(expected));
+  });
+
+  describe('a tool-call turn whose deltas carry content: ""', () => {
+    const request: CompleteRequest = { model: 'primary-flash', messages: [askForTodos], tools: [grepTool] };
+
+    it.each(['primary', 'gateway'] as const)(
+      'the %s flavour: content null streamed and plain, the same toAssistantMessage, and it replays',
+      async (flavor) => {
+        const { expected, response, adapter, bodies } = await plainAndStreamed(request, { flavor });
+        // The stream did carry empty content deltas beside the call (else the case is not tested).
+        const wire = deltasOnTheWire(bodies[0] ?? '');
+        expect(wire.some((delta) => delta.content === '')).toBe(true);
+        expect(response.toolCalls).toHaveLength(1);
+        expect(response.content).toBeNull();
+        expect(expected.content).toBeNull();
+        expect(essence(response)).toEqual(essence(expected));
+        expect(toAssistantMessage(response)).toEqual(toAssistantMessage(expected));
+        const next = await replayTurn(adapter, request, response, 'src/a.ts: TODO fix');
+        expect(next.content).toContain('Tool result from grep_repository');
+      },
+    );
+
+    it("equals complete() for a provider whose plain reply has content null and whose stream sends content ''", async () => {
+      const call = {
+        id: 'call_7',
+        type: 'function',
+        function: { name: 'grep_repository', arguments: '{"pattern":"TODO"}' },
+      };
+      const usage = { prompt_tokens: 40, completion_tokens: 9, total_tokens: 49 };
+      const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
+        `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'primary-flash', choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] })}\n\n`;
+      const server = createServer((incoming, outgoing) => {
+        let text = '';
+        incoming.on('data', (piece: Buffer) => {
+          text += piece.toString();
+        });
+        incoming.on('end', () => {
+          if ((JSON.parse(text) as { stream?: boolean }).stream !== true) {
+            outgoing.writeHead(200, { 'content-type': 'application/json' });
+            outgoing.end(
+              JSON.stringify({
+                id: 'c1',
+                object: 'chat.completion',
+                created: 1,
+                model: 'primary-flash',
+                choices: [
+                  {
+                    index: 0,
+                    message: { role: 'assistant', content: null, tool_calls: [call] },
+                    logprobs: null,
+                    finish_reason: 'tool_calls',
+                  },
+                ],
+                usage,
+              }),
+            );
+            return;
+          }
+          outgoing.writeHead(200, { 'content-type': 'text/event-stream' });
+          outgoing.end(
+            chunk({ role: 'assistant', content: '' }) +
+              chunk({
+                content: '',
+                tool_calls: [
+                  {
+                    index: 0,
+                    id: call.id,
+                    type: 'function',
+                    function: { name: 'grep_repository', arguments: '' },
+                  },
+                ],
+              }) +
+              chunk({ content: '', tool_calls: [{ index: 0, function: { arguments: '{"pattern":' } }] }) +
+              chunk({ content: '', tool_calls: [{ index: 0, function: { arguments: '"TODO"}' } }] }) +
+              chunk({}, 'tool_calls') +
+              `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'primary-flash', choices: [], usage })}\n\n` +
+              'data: [DONE]\n\n',
+          );
+        });
+      });
+      const baseUrl = await listenOnLoopback(server);
+      const adapter = new ChatAdapter(new OpenAITransport({ apiKey: 'k', baseUrl }), {
+        endpoint: pricedAs('primary-flash'),
+      });
+      const expected = await adapter.complete(request);
+      const stream = adapter.stream(request);
+      await collect(stream);
+      const response = await stream.response;
+      expect(expected.content).toBeNull();
+      expect(response.content).toBeNull();
+      expect(response.toolCalls).toEqual([
+        { id: 'call_7', name: 'grep_repository', arguments: { pattern: 'TODO' } },
+      ]);
+      expect(essence(response)).toEqual(essence(expected));
+      expect(toAssistantMessage(response)).toEqual(toAssistantMessage(expected));
+    });
   });
 });
