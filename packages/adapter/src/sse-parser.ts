@@ -22,7 +22,9 @@ export class SseParser {
   #partial = '';
   #afterCarriageReturn = false;
   #started = false;
-  #data: string[] = [];
+  // The `data:` lines of the event so far: the first alone (most events have one), the rest in a list.
+  #data: string | null = null;
+  #moreData: string[] | null = null;
   #event: string | undefined;
   #eventChars = 0;
 
@@ -91,6 +93,11 @@ export class SseParser {
       this.#dispatch(events);
       return;
     }
+    // Nearly every line of a chat stream is `data: ...`: read it without slicing out its field name.
+    if (line.charCodeAt(4) === 58 && line.startsWith('data')) {
+      this.#addData(line.slice(line.charCodeAt(5) === 32 ? 6 : 5));
+      return;
+    }
     const colon = line.indexOf(':');
     if (colon === 0) {
       events.push({ comment: line.slice(1) });
@@ -100,20 +107,27 @@ export class SseParser {
     let value = colon < 0 ? '' : line.slice(colon + 1);
     if (value.charCodeAt(0) === 32) value = value.slice(1);
     if (field === 'data') {
-      this.#eventChars += value.length + 1;
-      this.#check(0);
-      this.#data.push(value);
+      this.#addData(value);
     } else if (field === 'event') {
       this.#event = value;
     }
   }
 
+  #addData(value: string): void {
+    this.#eventChars += value.length + 1;
+    this.#check(0);
+    if (this.#data === null) this.#data = value;
+    else if (this.#moreData === null) this.#moreData = [value];
+    else this.#moreData.push(value);
+  }
+
   #dispatch(events: TransportStreamEvent[]): void {
-    if (this.#data.length > 0) {
-      const data = this.#data.length === 1 ? (this.#data[0] as string) : this.#data.join('\n');
+    if (this.#data !== null) {
+      const data = this.#moreData === null ? this.#data : [this.#data, ...this.#moreData].join('\n');
       events.push(this.#event === undefined ? { data } : { data, event: this.#event });
     }
-    this.#data = [];
+    this.#data = null;
+    this.#moreData = null;
     this.#event = undefined;
     this.#eventChars = 0;
   }

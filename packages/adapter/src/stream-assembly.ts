@@ -1,5 +1,6 @@
 import { ChatError } from './chat-error.js';
 import type { ChatDelta } from './chat-stream.js';
+import { ContentChunkTemplate } from './content-chunk-template.js';
 import { isRecord } from './read-field.js';
 import { embeddedFailure } from './read-reply.js';
 import type { CallContext } from './to-chat-error.js';
@@ -44,10 +45,16 @@ export class StreamAssembly {
   #toolCalls = new Map<number, { id: string | null; type: string; name: string; arguments: string }>();
   #logprobs: Record<string, unknown> | null = null;
   readonly #model: string;
+  // Null when every event is to be parsed in full (a test's reference).
+  readonly #template: ContentChunkTemplate | null;
 
-  /** @param model the model id as sent, to name it in errors */
-  constructor(model: string) {
+  /**
+   * @param model the model id as sent, to name it in errors
+   * @param options.parseEveryEvent parse each event in full, never matching a learned chunk (for tests)
+   */
+  constructor(model: string, options: { parseEveryEvent?: boolean } = {}) {
     this.#model = model;
+    this.#template = options.parseEveryEvent === true ? null : new ContentChunkTemplate();
   }
 
   /**
@@ -59,6 +66,15 @@ export class StreamAssembly {
     if (data === '[DONE]') {
       this.done = true;
       return 'done';
+    }
+    // A chunk like a learned one but for its content text: what parsing it would do, without parsing it.
+    const text = event === undefined ? (this.#template?.match(data) ?? null) : null;
+    if (text !== null) {
+      const model = (this.#template as ContentChunkTemplate).model;
+      if (typeof model === 'string') this.responseModel = model;
+      this.#content = (this.#content ?? '') + text;
+      this.#text('content', text, deltas);
+      return 'chunk';
     }
     let chunk: unknown;
     try {
@@ -77,6 +93,8 @@ export class StreamAssembly {
       this.usage = chunk.usage;
       this.#usageFinal = this.finishReason !== null;
     }
+    // Not from the first text: learning costs a probe parse, which would delay the first delta.
+    if (event === undefined && this.pieces > 1) this.#template?.learn(data, chunk);
     return 'chunk';
   }
 
