@@ -5,8 +5,9 @@ import type {
   CallObserver,
   OutputChunk,
 } from './call-observer.js';
-import type { CallRecord, SettlementKind } from './call-record.js';
+import type { CallRecord, ChargedScope, SettlementKind } from './call-record.js';
 import { ChatError } from './chat-error.js';
+import type { AttemptOverrides } from './chat-transport.js';
 import { describeType } from './describe-type.js';
 import { settlementOf } from './settlement-rule.js';
 
@@ -34,6 +35,9 @@ export class AttemptTracker {
   #output = false;
   #whole = false;
   #sent: boolean | undefined = undefined;
+  // The last attempt's cap as an observer lowered it, and the budget scopes every attempt was charged to.
+  #lowered: { readonly from: number | null; readonly to: number } | null = null;
+  readonly #charged = new Map<string, number | null>();
 
   constructor(context: AttemptContext, observers: readonly CallObserver[]) {
     this.#context = context;
@@ -42,9 +46,10 @@ export class AttemptTracker {
 
   /**
    * Before an attempt goes on the wire: may wait, or reject to refuse it. Stays
-   * synchronous (returns `undefined`) while every observer answers at once.
+   * synchronous while every observer answers at once; answers the attempt's overrides
+   * (a lower `max_tokens`) when an observer's handle lowered its cap, else `undefined`.
    */
-  before(attempt: number): undefined | Promise<void> {
+  before(attempt: number): undefined | AttemptOverrides | Promise<AttemptOverrides | undefined> {
     this.#output = false;
     this.#whole = false;
     this.#sent = undefined;
@@ -54,6 +59,15 @@ export class AttemptTracker {
       return undefined;
     }
     return this.#acquire({ ...this.#context, attempt }, observers, 0, []);
+  }
+
+  /** What the call's record tells of its attempts: the last one's lowered cap, the budget scopes charged. */
+  recordFacts(): Pick<CallRecord, 'maxTokensLowered' | 'budgets'> {
+    if (this.#charged.size === 0) return { maxTokensLowered: this.#lowered };
+    const budgets: ChargedScope[] = [...this.#charged].map(([scope, limitUsd]) =>
+      Object.freeze({ scope, limitUsd }),
+    );
+    return { maxTokensLowered: this.#lowered, budgets: Object.freeze(budgets) };
   }
 
   /**
@@ -116,42 +130,86 @@ export class AttemptTracker {
     observers: readonly CallObserver[],
     from: number,
     handles: AttemptHandle[],
-  ): undefined | Promise<void> {
+  ): undefined | AttemptOverrides | Promise<AttemptOverrides | undefined> {
+    let told = info;
     for (let index = from; index < observers.length; index += 1) {
       const observer = observers[index] as CallObserver;
       if (typeof observer.beforeAttempt !== 'function') continue;
       let answer: ReturnType<NonNullable<CallObserver['beforeAttempt']>>;
       try {
-        answer = observer.beforeAttempt(info);
+        answer = observer.beforeAttempt(told);
       } catch (error) {
         return Promise.reject(refuse(handles, error));
       }
       if (isThenable(answer)) {
         return Promise.resolve(answer).then(
-          (handle) => {
-            keep(handles, handle);
-            return this.#acquire(info, observers, index + 1, handles);
-          },
+          (handle) => this.#acquire(kept(told, handles, handle), observers, index + 1, handles),
           (error: unknown) => {
             throw refuse(handles, error);
           },
         );
       }
-      keep(handles, answer);
+      told = kept(told, handles, answer);
     }
     this.#current = handles;
     this.attempts += 1;
+    for (const handle of handles) for (const charged of chargedOf(handle)) this.#charge(charged);
+    const sent = told.maxTokens;
+    const asked = this.#context.maxTokens;
+    this.#lowered = sent !== null && sent !== asked ? Object.freeze({ from: asked, to: sent }) : null;
+    return this.#lowered === null ? undefined : { maxTokens: this.#lowered.to };
+  }
+
+  #charge(charged: ChargedScope): void {
+    if (this.#charged.size >= MAX_CHARGED_SCOPES && !this.#charged.has(charged.scope)) return;
+    this.#charged.set(charged.scope, charged.limitUsd);
+  }
+}
+
+/** The most budget scopes a record lists (a journal line's reader takes 16). */
+const MAX_CHARGED_SCOPES = 16;
+
+/**
+ * Keeps an observer's answer when it is a handle; answers the info the next observer is
+ * told: with the handle's lower cap, when the adapter can send it.
+ */
+function kept(info: AttemptInfo, handles: AttemptHandle[], handle: unknown): AttemptInfo {
+  if (typeof (handle as AttemptHandle | null)?.end !== 'function') return info;
+  const kept = handle as AttemptHandle;
+  handles.push(kept);
+  const cap = readCap(kept);
+  if (info.canLowerMaxTokens !== true || cap === undefined) return info;
+  if (info.maxTokens !== null && info.maxTokens <= cap) return info;
+  return { ...info, maxTokens: cap };
+}
+
+/** A handle's `maxTokens` when a positive integer (a getter that throws counts as none). */
+function readCap(handle: AttemptHandle): number | undefined {
+  try {
+    const cap = handle.maxTokens;
+    return Number.isSafeInteger(cap) && (cap as number) >= 1 ? cap : undefined;
+  } catch {
     return undefined;
+  }
+}
+
+/** The well-formed scopes a handle says its attempt was charged to. */
+function chargedOf(handle: AttemptHandle): ChargedScope[] {
+  try {
+    const budgets = handle.budgets;
+    if (!Array.isArray(budgets)) return [];
+    return budgets.filter(
+      (entry: ChargedScope | null) =>
+        typeof entry?.scope === 'string' &&
+        (entry.limitUsd === null || (typeof entry.limitUsd === 'number' && Number.isFinite(entry.limitUsd))),
+    );
+  } catch {
+    return [];
   }
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof (value as PromiseLike<unknown> | null)?.then === 'function';
-}
-
-/** Keeps an observer's answer when it is a handle. */
-function keep(handles: AttemptHandle[], handle: unknown): void {
-  if (typeof (handle as AttemptHandle | null)?.end === 'function') handles.push(handle as AttemptHandle);
 }
 
 /** The attempt is refused: the leases already taken are given back, and `error` is passed on. */

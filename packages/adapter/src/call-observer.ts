@@ -1,4 +1,4 @@
-import type { CallRecord, SettlementKind } from './call-record.js';
+import type { CallRecord, ChargedScope, SettlementKind } from './call-record.js';
 import type { ChatError } from './chat-error.js';
 
 /** What an observer is told before an attempt goes on the wire. */
@@ -16,6 +16,14 @@ export interface AttemptInfo {
   readonly maxTokens: number | null;
   /** The caller's cancellation signal, if any: a wait for a slot should end with it. */
   readonly signal: AbortSignal | undefined;
+  /**
+   * True when the adapter sends a lower cap an observer's handle gives
+   * ({@link AttemptHandle.maxTokens}) as this attempt's `max_tokens`: always around a
+   * transport that does not report its attempts, and around one that does only when it
+   * applies them (`ChatTransport.appliesAttemptOverrides`). Absent or false: a handle's
+   * cap is ignored, so an observer must not count on it.
+   */
+  readonly canLowerMaxTokens?: boolean;
 }
 
 /** How one attempt ended, told to the handle its observer returned. */
@@ -70,6 +78,16 @@ export interface OutputChunk {
 export interface AttemptHandle {
   /** Called exactly once per attempt. Must not throw; an error it throws is ignored. */
   end(outcome: AttemptOutcome): void | Promise<void>;
+  /**
+   * A lower answer cap for this attempt (a budget fitting the call to what is left): when
+   * the attempt's info said `canLowerMaxTokens` and this is a positive integer below the
+   * cap it would send (or it would send none), the attempt goes out with `max_tokens` set
+   * to it, and the record says so (`CallRecord.maxTokensLowered`). Never raises a cap.
+   * Observers after this one are told the lowered cap.
+   */
+  readonly maxTokens?: number;
+  /** The budget scopes this attempt was charged to, with their limits: the record's `budgets`. */
+  readonly budgets?: readonly ChargedScope[];
 }
 
 /**

@@ -15,6 +15,14 @@ import type { UsageEntry } from './usage-entry.js';
  */
 export type SettlementKind = 'exact' | 'estimate' | 'unsettled' | 'none';
 
+/** A budget scope a call was charged to, as `CallRecord.budgets` lists it. */
+export interface ChargedScope {
+  /** The scope's path, e.g. `run-42/judge`. */
+  readonly scope: string;
+  /** Its spend limit in USD, or null when it has none. */
+  readonly limitUsd: number | null;
+}
+
 /**
  * One raw call (a request and its retries, up to its reply or its last failure),
  * made by the adapter once per raw call. Records are frozen plain data: safe to
@@ -47,8 +55,23 @@ export interface CallRecord extends CallPricing {
    * OpenTelemetry reports it as `gen_ai.output.type = json`.
    */
   readonly jsonObject?: boolean;
-  /** The answer cap sent as `max_tokens` (the request's, or a bounded copy's), or null when none was sent. */
+  /**
+   * The answer cap sent as `max_tokens` (the request's, or a bounded copy's, or the lower
+   * one an observer fitted the last attempt to), or null when none was sent.
+   */
   readonly maxTokens?: number | null;
+  /**
+   * Set when an observer lowered the last attempt's answer cap (a budget with
+   * `fitMaxTokens` fitting the call to what was left): `from` the cap the call asked for
+   * (null: it sent none), `to` the one sent. Null or absent: the cap was not lowered.
+   */
+  readonly maxTokensLowered?: { readonly from: number | null; readonly to: number } | null;
+  /**
+   * The budget scopes the call's attempts were charged to, root first, each with its limit
+   * (what `switchboard report --verify` checks a journal's settled spend against); absent
+   * when no budget observed the call.
+   */
+  readonly budgets?: readonly ChargedScope[];
   /**
    * The sampling temperature of the request: the caller's, or 0, the raw call's own default
    * when the caller gave none.

@@ -52,7 +52,7 @@ describe('ChatAdapter observers', () => {
     expect(records).toEqual([response.calls[0]]);
   });
 
-  it('tells beforeAttempt the model, attempt, role, messages, tools, cap and signal', async () => {
+  it('tells beforeAttempt the model, attempt, role, messages, tools, cap, signal and whether the cap can be lowered', async () => {
     const infos: AttemptInfo[] = [];
     const controller = new AbortController();
     const adapter = new ChatAdapter(new RawTransport([answer('ok')]), {
@@ -68,6 +68,8 @@ describe('ChatAdapter observers', () => {
         tools: undefined,
         maxTokens: 30,
         signal: controller.signal,
+        // A transport the adapter calls once per attempt: it sends a lowered cap itself.
+        canLowerMaxTokens: true,
       },
     ]);
   });

@@ -1,6 +1,16 @@
 import type { ChatMessage, ToolSchema } from './chat-client.js';
 import type { ChatError } from './chat-error.js';
 
+/**
+ * What `beforeAttempt` may answer for one attempt: a lower `max_tokens` to send in
+ * that attempt's body (and only that one's). A transport that applies it says so with
+ * `appliesAttemptOverrides`.
+ */
+export interface AttemptOverrides {
+  /** The `max_tokens` this attempt is sent with; never above the request's own. */
+  readonly maxTokens?: number;
+}
+
 /** The request the adapter hands to its transport. */
 export interface TransportRequest {
   model: string;
@@ -15,9 +25,11 @@ export interface TransportRequest {
   /**
    * Called by the transport before each attempt goes on the wire (1-based). It may
    * wait (a concurrency slot) or throw (a budget refusal, a `ChatError`): the call
-   * then ends with that error and nothing is sent.
+   * then ends with that error and nothing is sent. It may answer {@link AttemptOverrides}
+   * (a lower `max_tokens`) that a transport with `appliesAttemptOverrides` sends that
+   * attempt with.
    */
-  beforeAttempt?: (attempt: number) => void | Promise<void>;
+  beforeAttempt?: (attempt: number) => void | AttemptOverrides | Promise<void | AttemptOverrides>;
   /**
    * Called by the transport when each attempt that `beforeAttempt` let through
    * ends: `failure` is null when a reply was read and will be returned, else the
@@ -91,6 +103,12 @@ export interface ChatTransport {
    * adapter calls them around the single transport call.
    */
   readonly reportsAttempts?: boolean;
+  /**
+   * True when the transport sends each attempt with the {@link AttemptOverrides} its
+   * request's `beforeAttempt` returned (`FetchTransport` and `OpenAIClientTransport` do).
+   * A transport that reports attempts without it is never given a lower cap to apply.
+   */
+  readonly appliesAttemptOverrides?: boolean;
   /** The whole reply payload; used when present, so usage and logprobs can be read. */
   completeChatRaw?(request: TransportRequest): Promise<unknown>;
   /** Just the reply message (stubs); no usage is recorded on this path. */

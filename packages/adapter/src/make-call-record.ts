@@ -25,7 +25,7 @@ export function makeCallRecord(
     attempts: facts.attempts,
     role: call.role,
     jsonObject: call.jsonObject,
-    maxTokens: call.maxTokens,
+    maxTokens: facts.maxTokensLowered?.to ?? call.maxTokens,
     temperature: call.temperature,
     responseId: facts.responseId,
     responseModel: facts.responseModel,
@@ -35,6 +35,9 @@ export function makeCallRecord(
     settlement: facts.settlement,
     error: facts.error === null ? null : failureOf(facts.error),
   };
+  // Only when set: records without them keep their shape.
+  if (facts.maxTokensLowered) record.maxTokensLowered = facts.maxTokensLowered;
+  if (facts.budgets !== undefined) record.budgets = facts.budgets;
   if (pricing.providerCostUsd !== undefined) record.providerCostUsd = pricing.providerCostUsd;
   if (pricing.priceVersion !== undefined) record.priceVersion = pricing.priceVersion;
   if (pricing.costError !== null) record.costError = pricing.costError;

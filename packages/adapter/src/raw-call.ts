@@ -1,11 +1,12 @@
 import { AttemptTracker, notifyAfterCall } from './attempt-tracker.js';
 import type { CallObserver } from './call-observer.js';
 import type { CallRecord, SettlementKind } from './call-record.js';
-import type { ChatTransport, TransportRequest } from './chat-transport.js';
+import type { AttemptOverrides, ChatTransport, TransportRequest } from './chat-transport.js';
 import { estimatedUsage, receivedOf } from './estimated-usage.js';
 import { messageOfReply } from './message-of-reply.js';
 import { isRecord, readField, readString } from './read-field.js';
 import { abortedError, untilAborted } from './until-aborted.js';
+import { withAttemptOverrides } from './with-attempt-overrides.js';
 
 /** What the adapter knows of a raw call once it is over, to make its record. */
 export interface CallFacts {
@@ -31,6 +32,10 @@ export interface CallFacts {
   readonly streamed?: boolean;
   /** A streamed call's milliseconds to its first delta, or null (none arrived); absent means null. */
   readonly firstDeltaMs?: number | null;
+  /** The last attempt's cap as an observer lowered it, or null; absent means null. */
+  readonly maxTokensLowered?: CallRecord['maxTokensLowered'];
+  /** The budget scopes the attempts were charged to; absent when none. */
+  readonly budgets?: CallRecord['budgets'];
 }
 
 /** One raw call to make: the transport, its request and who hears about it. */
@@ -96,6 +101,9 @@ export function trackerOf(setup: RawCallSetup, signal: AbortSignal | undefined):
       tools: request.tools,
       maxTokens: setup.maxTokens,
       signal,
+      // The adapter applies a lower cap itself around a transport it calls once per attempt.
+      canLowerMaxTokens:
+        setup.transport.reportsAttempts !== true || setup.transport.appliesAttemptOverrides === true,
     },
     setup.observers,
   );
@@ -124,6 +132,7 @@ function endCall(
     at: new Date(),
     durationMs: performance.now() - started,
     attempts: tracker.attempts,
+    ...tracker.recordFacts(),
   });
   tracker.finish(record, error, settlement);
   notifyAfterCall(setup.observers, record);
@@ -132,16 +141,28 @@ function endCall(
 
 // A transport that does not report its attempts is one attempt to the observers.
 async function attemptOnce(transport: ChatTransport, request: TransportRequest, tracker: AttemptTracker) {
-  const waiting = tracker.before(1);
-  if (waiting !== undefined) await waiting;
+  const answer = tracker.before(1);
+  const overrides = answer === undefined ? undefined : await answer;
   try {
-    const reply = await untilAborted(send(transport, request), request.signal);
+    const reply = await untilAborted(
+      send(transport, withRequestOverrides(request, overrides)),
+      request.signal,
+    );
     tracker.after(1, null);
     return reply;
   } catch (error) {
     tracker.after(1, error);
     throw error;
   }
+}
+
+/** The request of an attempt the adapter sends itself, with the overrides an observer gave it. */
+export function withRequestOverrides<T extends TransportRequest>(
+  request: T,
+  overrides: AttemptOverrides | undefined,
+): T {
+  const extraBody = withAttemptOverrides(request.extraBody, overrides);
+  return extraBody === request.extraBody ? request : { ...request, extraBody };
 }
 
 /** What a raw call's record takes from its reply. */

@@ -6,7 +6,7 @@ import { chatResponseFromMessage } from './chat-response-from-message.js';
 import type { ChatDelta, ChatStream } from './chat-stream.js';
 import type { TransportRequest, TransportStream, TransportStreamEvent } from './chat-transport.js';
 import { estimatedUsage } from './estimated-usage.js';
-import { type RawCallSetup, trackerOf } from './raw-call.js';
+import { type RawCallSetup, trackerOf, withRequestOverrides } from './raw-call.js';
 import { isCount } from './settlement-rule.js';
 import { StreamAssembly } from './stream-assembly.js';
 import type { StreamBreakPolicy } from './stream-break.js';
@@ -352,10 +352,10 @@ export class StreamCall implements ChatStream {
         signal,
       );
     } else {
-      const waiting = tracker.before(1);
-      if (waiting !== undefined) await waiting;
+      const answer = tracker.before(1);
+      const overrides = answer === undefined ? undefined : await answer;
       try {
-        stream = await opened(transport.streamChatRaw(base), signal);
+        stream = await opened(transport.streamChatRaw(withRequestOverrides(base, overrides)), signal);
       } catch (error) {
         tracker.after(1, error);
         throw error;
@@ -481,6 +481,7 @@ export class StreamCall implements ChatStream {
       attempts: tracker.attempts,
       streamed: true,
       firstDeltaMs: this.#firstDeltaAt === null ? null : this.#firstDeltaAt - started,
+      ...tracker.recordFacts(),
     });
     tracker.finish(record, error, settlement);
     notifyAfterCall(setup.observers, record);

@@ -2,7 +2,7 @@ import type { InspectOptions, inspect } from 'node:util';
 import { abortedError, CallAttempt } from './call-attempt.js';
 import { deadlineLeftMs } from './call-deadline.js';
 import { ChatError } from './chat-error.js';
-import type { ChatTransport, TransportRequest, TransportStream } from './chat-transport.js';
+import type { AttemptOverrides, ChatTransport, TransportRequest, TransportStream } from './chat-transport.js';
 import { messageOfReply } from './message-of-reply.js';
 import { nonEmptyTools } from './non-empty-tools.js';
 import { isRecord } from './read-field.js';
@@ -14,6 +14,7 @@ import { type CallContext, describeCall, toChatError } from './to-chat-error.js'
 import type { TransportLimits } from './transport-limits.js';
 import type { ListModelsOptions } from './transport-options.js';
 import { WholeReplyStream } from './whole-reply-stream.js';
+import { withAttemptOverrides } from './with-attempt-overrides.js';
 
 /** One request of an attempt: what a wire transport sends, relative to its base address. */
 export interface WireCall {
@@ -44,6 +45,8 @@ export abstract class WireTransport implements ChatTransport {
   readonly maxAttempts: number;
   /** This transport calls each request's `beforeAttempt` / `afterAttempt` around every attempt itself. */
   readonly reportsAttempts = true;
+  /** Each attempt is sent with the overrides (a lower `max_tokens`) its `beforeAttempt` answered. */
+  readonly appliesAttemptOverrides = true;
   /** @internal */
   protected readonly limits: TransportLimits;
 
@@ -75,7 +78,8 @@ export abstract class WireTransport implements ChatTransport {
       context,
       request,
       1,
-      (attempt) => this.send(attempt, { method: 'POST', path: CHAT_PATH, body }),
+      (attempt, overrides) =>
+        this.send(attempt, { method: 'POST', path: CHAT_PATH, body: withAttemptOverrides(body, overrides) }),
       (response, attempt) => readReply(response, attempt, this.limits.maxReplyBytes),
     );
   }
@@ -106,7 +110,8 @@ export abstract class WireTransport implements ChatTransport {
       context,
       request,
       first,
-      (attempt) => this.send(attempt, { method: 'POST', path: CHAT_PATH, body }),
+      (attempt, overrides) =>
+        this.send(attempt, { method: 'POST', path: CHAT_PATH, body: withAttemptOverrides(body, overrides) }),
       async (response, attempt): Promise<TransportStream> => {
         // The stream opened: the request was sent, and what was streamed may have been billed.
         const onEnd = (failure: unknown | null): void =>
@@ -198,7 +203,7 @@ export abstract class WireTransport implements ChatTransport {
     context: CallContext,
     hooks: CallHooks,
     first: number,
-    send: (attempt: CallAttempt) => Promise<Response>,
+    send: (attempt: CallAttempt, overrides: AttemptOverrides | undefined) => Promise<Response>,
     read: (response: Response, attempt: CallAttempt) => T | Promise<T>,
     endsLater = false,
   ): Promise<T> {
@@ -206,14 +211,14 @@ export abstract class WireTransport implements ChatTransport {
     for (let number = first; ; number += 1) {
       if (signal?.aborted) throw abortedError(context, signal);
       // Observers that answer at once (an in-memory budget) cost no turn of the event loop.
-      const waiting = hooks.beforeAttempt?.(number);
-      if (waiting !== undefined) await waiting;
+      const answer = hooks.beforeAttempt?.(number);
+      const overrides = answer === undefined ? undefined : await answer;
       const attempt = new CallAttempt(number, context, signal);
       let payload: T | undefined;
       let failure: ChatError | undefined;
       try {
         if (signal?.aborted) throw attempt.fail(abortedError(context, signal));
-        payload = await read(await send(attempt), attempt);
+        payload = await read(await send(attempt, overrides ?? undefined), attempt);
       } catch (error) {
         failure = attempt.failure ?? toChatError(error, context);
       } finally {

@@ -1,5 +1,6 @@
 import type { PriceBook, Prices } from '@switchboard/prices';
 import type { BudgetStore } from './budget-store.js';
+import type { FitMaxTokens } from './fit-max-tokens.js';
 import type { ScopeLimits } from './scope-limits.js';
 
 /** Options of {@link createBudget}. */
@@ -14,8 +15,11 @@ export interface BudgetOptions {
    * for its owner; a store the budget built itself is always closed with it.
    */
   ownsStore?: boolean;
-  /** Limits per caller role: a call whose `role` is listed also reserves in the nested scope `<scope>/<role>`. */
-  roles?: Readonly<Record<string, Omit<ScopeLimits, 'name'>>>;
+  /**
+   * Limits per caller role: a call whose `role` is listed also reserves in the nested scope
+   * `<scope>/<role>`. A role's `fitMaxTokens` (or `false`) replaces the budget's for its calls.
+   */
+  roles?: Readonly<Record<string, RoleOptions>>;
   /**
    * The prices worst cases are reckoned with: the same book the calls are costed
    * with (table, code and configuration entries); a dated tariff counts at the
@@ -46,6 +50,14 @@ export interface BudgetOptions {
    */
   waitForSettlements?: boolean;
   /**
+   * Opt-in, off by default (a shorter answer can break a caller): a call whose worst case
+   * does not fit what is left is sent with a lower `max_tokens` whose worst case does, down
+   * to `minTokens`, instead of being refused; its record's `maxTokensLowered` says from
+   * what. Only where the adapter can send the lower cap (`AttemptInfo.canLowerMaxTokens`).
+   * When a call waits, is fitted or is refused: docs/budgets.md.
+   */
+  fitMaxTokens?: FitMaxTokens;
+  /**
    * Opt-in: when the store cannot be reached, keep going on this store instead of
    * refusing (default a `MemoryBudgetStore`), within `share` (default 1; e.g. 1/8
    * for one of 8 workers) of what each scope had left when the store last answered
@@ -62,3 +74,6 @@ export interface BudgetOptions {
   /** Where warnings go (a lease lost, a settlement retried, a capped cost); default `process.emitWarning`. */
   onWarning?: (message: string) => void;
 }
+
+/** A role's limits (see {@link BudgetOptions.roles}) and its own `fitMaxTokens`, or `false` for none. */
+export type RoleOptions = Omit<ScopeLimits, 'name'> & { readonly fitMaxTokens?: FitMaxTokens | false };

@@ -3,8 +3,9 @@ import type { AttemptHandle, AttemptInfo, CallObserver } from '@switchboard/adap
 import { ChatError } from '@switchboard/adapter';
 import type { PriceBook } from '@switchboard/prices';
 import { BudgetError } from './budget-error.js';
-import type { BudgetOptions } from './budget-options.js';
+import type { BudgetOptions, RoleOptions } from './budget-options.js';
 import type { AcquireRequest, AcquireResult, BudgetStore, ScopeCounters } from './budget-store.js';
+import { AttemptAsk, checkFitMaxTokens, type FitMaxTokens } from './fit-max-tokens.js';
 import { checkKnownKeys } from './known-keys.js';
 import { LeaseHandle } from './lease-handle.js';
 import { MAX_CALL_NANO_USD, reserveNanoUsd, usdOf } from './nano-usd.js';
@@ -12,7 +13,7 @@ import { type Chain, extend } from './scope-chain.js';
 import type { ScopeLimits, StoredScope } from './scope-limits.js';
 import { type Shared, sharedOf } from './shared.js';
 import { SlotQueue } from './slot-waiters.js';
-import { worstCaseCostUsd } from './worst-case-cost.js';
+import { worstCaseOf } from './worst-case-cost.js';
 
 export type { BudgetOptions } from './budget-options.js';
 
@@ -58,16 +59,23 @@ export class Budget implements CallObserver {
   readonly #shared: Shared;
   readonly #chain: Chain;
   readonly #roles: ReadonlyMap<string, Chain>;
+  readonly #roleOptions: Readonly<Record<string, RoleOptions>>;
+  // Per role that has its own: its fitMaxTokens, or null (`false`: its calls are not fitted).
+  readonly #roleFits = new Map<string, FitMaxTokens | null>();
 
   /** @internal use {@link createBudget} */
-  constructor(shared: Shared, chain: Chain, roles: Readonly<Record<string, Omit<ScopeLimits, 'name'>>>) {
+  constructor(shared: Shared, chain: Chain, roles: Readonly<Record<string, RoleOptions>>) {
     this.#shared = shared;
     this.#chain = chain;
+    this.#roleOptions = roles;
     this.#roles = new Map(
-      Object.entries(roles).map(([role, limits]) => {
-        if (limits === null || typeof limits !== 'object')
+      Object.entries(roles).map(([role, options]) => {
+        if (options === null || typeof options !== 'object')
           throw new TypeError(`roles.${role} must be an object`);
-        checkKnownKeys(limits, ['limitUsd', 'maxInFlight'], `roles.${role}`);
+        checkKnownKeys(options, ['limitUsd', 'maxInFlight', 'fitMaxTokens'], `roles.${role}`);
+        const { fitMaxTokens, ...limits } = options;
+        if (fitMaxTokens !== undefined)
+          this.#roleFits.set(role, checkFitMaxTokens(fitMaxTokens, `roles.${role}.fitMaxTokens`));
         return [role, extend(chain, { ...limits, name: role }, `roles.${role}`)];
       }),
     );
@@ -76,11 +84,7 @@ export class Budget implements CallObserver {
 
   /** A budget for a nested scope: its calls reserve in this budget's scopes and in `scope`, all at once. */
   child(scope: ScopeLimits): Budget {
-    return newBudget(
-      this.#shared,
-      extend(this.#chain, scope, 'scope'),
-      Object.fromEntries([...this.#roles].map(([role, chain]) => [role, chain.limits.at(-1) as ScopeLimits])),
-    );
+    return newBudget(this.#shared, extend(this.#chain, scope, 'scope'), this.#roleOptions);
   }
 
   /**
@@ -89,10 +93,10 @@ export class Budget implements CallObserver {
    */
   beforeAttempt(info: AttemptInfo): AttemptHandle | Promise<AttemptHandle> {
     let chain: Chain;
-    let amount: number;
+    let ask: AttemptAsk;
     try {
       chain = this.#chainFor(info.role);
-      amount = this.#amountFor(info, chain);
+      ask = this.#askFor(info, chain);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -102,25 +106,66 @@ export class Budget implements CallObserver {
     if (line !== undefined && line.waiting > 0) {
       const last = line.lastRefusal;
       const limit = last === null ? null : (chain.scopes[last.scopeIndex]?.limitNanoUsd ?? null);
-      if (last !== null && limit !== null && last.counters.spentNanoUsd + amount > limit) {
-        const scope = chain.paths[last.scopeIndex] ?? '';
-        return Promise.reject(spendError(info.model, scope, limit, last, amount, 'spend', ''));
+      if (last !== null && limit !== null && last.counters.spentNanoUsd + ask.amount > limit) {
+        // Fitted to the spend left, it waits in line as any call; else it cannot fit even then.
+        if (!ask.fitTo(limit - last.counters.spentNanoUsd)) {
+          const scope = chain.paths[last.scopeIndex] ?? '';
+          return Promise.reject(spendError(info.model, scope, limit, last, ask, 'spend', ''));
+        }
       }
-      return this.#waitOrRefuse(info, chain, amount, null);
+      return this.#waitOrRefuse(info, chain, ask, null);
     }
-    const first = this.#acquire(chain, amount, info.model);
-    if (!isThenable(first) && first.result.granted) return this.#handle(first, chain, amount);
-    return this.#waitOrRefuse(info, chain, amount, first);
+    const first = this.#acquire(chain, ask.amount, info.model);
+    if (!isThenable(first) && first.result.granted) return this.#handle(first, chain, ask);
+    return this.#waitOrRefuse(info, chain, ask, first);
   }
 
-  /** The attempt's worst case in nano-dollars; throws when it is too dear or the call was cancelled. */
-  #amountFor(info: AttemptInfo, chain: Chain): number {
+  /**
+   * The attempt's worst case, and how it may be fitted; throws when it is too dear or the
+   * call was cancelled.
+   */
+  #askFor(info: AttemptInfo, chain: Chain): AttemptAsk {
     const innermost = chain.paths.at(-1) ?? '';
-    const worst = worstCaseCostUsd(info, this.#shared.pricing, innermost);
-    const amount = reserveNanoUsd(worst);
-    if (amount > MAX_CALL_NANO_USD) throw tooDear(info.model, innermost, worst);
+    const worst = worstCaseOf(info, this.#shared.pricing, innermost);
+    const amount = reserveNanoUsd(worst.usd);
+    if (amount > MAX_CALL_NANO_USD) throw tooDear(info.model, innermost, worst.usd);
     if (info.signal?.aborted) throw cancelled(info.signal);
-    return amount;
+    const fit =
+      info.role !== null && this.#roleFits.has(info.role) ? this.#roleFits.get(info.role) : undefined;
+    // Fitted only where the adapter sends the lower cap: else the reservation would not bound the call.
+    const fitting =
+      info.canLowerMaxTokens === true ? (fit === undefined ? this.#shared.fitMaxTokens : fit) : null;
+    return new AttemptAsk(worst, amount, fitting);
+  }
+
+  /**
+   * After a store refused `acquired` for money: fits the ask to the room left and tries
+   * again, while that helps (each fit lowers the cap; another process may take the room
+   * first). `free`: fit to what is free now (spend and reservations), else to the spend
+   * left, when the call is out of money, leaving calls blocked only by reservations to
+   * wait at their own cap. Answers the last try.
+   */
+  async #fitting(
+    info: AttemptInfo,
+    chain: Chain,
+    ask: AttemptAsk,
+    acquired: Acquired,
+    free: boolean,
+  ): Promise<Acquired> {
+    let last = acquired;
+    for (let tries = 0; tries < MAX_FIT_TRIES && !last.result.granted && ask.fits; tries += 1) {
+      const { result, scopes } = last;
+      if (result.reason !== 'spend' && result.reason !== 'reserved') break;
+      const limit = scopes[result.scopeIndex]?.limitNanoUsd ?? null;
+      if (limit === null) break;
+      const { spentNanoUsd, reservedNanoUsd } = result.counters;
+      const outOfMoney = spentNanoUsd + ask.amount > limit;
+      const toFree = free || !this.#shared.waitForSettlements;
+      if (!outOfMoney && !toFree) break;
+      if (!ask.fitTo(limit - spentNanoUsd - (toFree ? reservedNanoUsd : 0))) break;
+      last = await this.#acquire(chain, ask.amount, info.model);
+    }
+    return last;
   }
 
   /**
@@ -132,16 +177,16 @@ export class Budget implements CallObserver {
   async #waitOrRefuse(
     info: AttemptInfo,
     chain: Chain,
-    amount: number,
+    ask: AttemptAsk,
     firstTry: Acquired | Promise<Acquired> | null,
   ): Promise<AttemptHandle> {
     const innermost = chain.paths.at(-1) ?? '';
     const { slotWaitMs } = this.#shared;
-    const first = firstTry === null ? null : await firstTry;
+    const first = firstTry === null ? null : await this.#fitting(info, chain, ask, await firstTry, false);
     if (first !== null) {
-      if (first.result.granted) return this.#handle(first, chain, amount);
-      this.#refuseUnlessWaiting(info, chain, first, amount);
-      if (slotWaitMs === 0) throw this.#waitedInVain(info, chain, first, amount);
+      if (first.result.granted) return this.#handle(first, chain, ask);
+      this.#refuseUnlessWaiting(info, chain, first, ask);
+      if (slotWaitMs === 0) return this.#lastChance(info, chain, ask, first);
     }
     const deadline = performance.now() + slotWaitMs;
     let queue = this.#shared.queues.get(innermost);
@@ -154,17 +199,35 @@ export class Budget implements CallObserver {
     try {
       for (let round = 0; ; round++) {
         if (info.signal?.aborted) throw cancelled(info.signal);
-        const attempt = await this.#acquire(chain, amount, info.model);
-        if (attempt.result.granted) return this.#handle(attempt, chain, amount);
-        this.#refuseUnlessWaiting(info, chain, attempt, amount);
+        const attempt = await this.#fitting(
+          info,
+          chain,
+          ask,
+          await this.#acquire(chain, ask.amount, info.model),
+          false,
+        );
+        if (attempt.result.granted) return this.#handle(attempt, chain, ask);
+        this.#refuseUnlessWaiting(info, chain, attempt, ask);
         if (!attempt.result.granted) queue.lastRefusal = attempt.result;
         const remaining = deadline - performance.now();
-        if (remaining <= 0) throw this.#waitedInVain(info, chain, attempt, amount);
+        if (remaining <= 0) return this.#lastChance(info, chain, ask, attempt);
         await queue.pause(remaining, info.signal, round);
       }
     } finally {
       queue.leave();
     }
+  }
+
+  /** A wait that ended in vain: fitted to what is free now, when it may be; else refused. */
+  async #lastChance(
+    info: AttemptInfo,
+    chain: Chain,
+    ask: AttemptAsk,
+    acquired: Acquired,
+  ): Promise<AttemptHandle> {
+    const last = await this.#fitting(info, chain, ask, acquired, true);
+    if (last.result.granted) return this.#handle(last, chain, ask);
+    throw this.#waitedInVain(info, chain, last, ask);
   }
 
   /**
@@ -261,7 +324,7 @@ export class Budget implements CallObserver {
    * in flight, the ledger is gone, the lease had ended; or the call is blocked only by
    * reservations and the budget does not wait for settlements. Returns when it may wait.
    */
-  #refuseUnlessWaiting(info: AttemptInfo, chain: Chain, acquired: Acquired, amount: number): void {
+  #refuseUnlessWaiting(info: AttemptInfo, chain: Chain, acquired: Acquired, ask: AttemptAsk): void {
     const { result, scopes } = acquired;
     if (result.granted || result.reason === 'in_flight') return;
     if (result.reason === 'ledger_lost')
@@ -276,15 +339,15 @@ export class Budget implements CallObserver {
     const scope = chain.paths[result.scopeIndex] ?? '';
     const limit = scopes[result.scopeIndex]?.limitNanoUsd ?? 0;
     // Out of money (a store of another make may answer `spend` for both: the counters tell).
-    if (result.counters.spentNanoUsd + amount > limit)
-      throw spendError(info.model, scope, limit, result, amount, 'spend', '');
+    if (result.counters.spentNanoUsd + ask.amount > limit)
+      throw spendError(info.model, scope, limit, result, ask, 'spend', '');
     if (!this.#shared.waitForSettlements) {
       throw spendError(
         info.model,
         scope,
         limit,
         result,
-        amount,
+        ask,
         'reserved',
         '; it fits once calls in flight settle, but the budget does not wait for them (waitForSettlements: false)',
       );
@@ -292,7 +355,7 @@ export class Budget implements CallObserver {
   }
 
   /** The refusal of a call that waited `slotWaitMs` (or could not wait) for a slot or for room. */
-  #waitedInVain(info: AttemptInfo, chain: Chain, acquired: Acquired, amount: number): BudgetError {
+  #waitedInVain(info: AttemptInfo, chain: Chain, acquired: Acquired, ask: AttemptAsk): BudgetError {
     const { result, scopes } = acquired;
     if (!result.granted && result.reason !== 'in_flight') {
       const scope = chain.paths[result.scopeIndex] ?? '';
@@ -302,7 +365,7 @@ export class Budget implements CallObserver {
         scope,
         limit,
         result,
-        amount,
+        ask,
         'reserved',
         `; it fits once calls in flight settle, but not enough of them settled within ${this.#shared.slotWaitMs} ms (slotWaitMs)`,
       );
@@ -426,20 +489,25 @@ export class Budget implements CallObserver {
     return { leaseId, result, store, scopes: chain.scopes };
   }
 
-  #handle(acquired: Acquired, chain: Chain, amount: number): AttemptHandle {
+  #handle(acquired: Acquired, chain: Chain, ask: AttemptAsk): AttemptHandle {
     const { leaseId, store, scopes } = acquired;
+    const amount = ask.amount;
     this.#shared.heartbeat.add({ leaseId, scopes, store });
     // A fallback lease's spend is written back to the store under its own id, once.
     const writeBack = store === this.#shared.store ? null : chain.scopes;
     if (writeBack !== null) this.#shared.fallbackLeaseStarted(`${leaseId}:fallback`, writeBack, amount);
-    return new LeaseHandle(this.#shared, { leaseId, store, scopes, amount, writeBack });
+    return new LeaseHandle(
+      this.#shared,
+      { leaseId, store, scopes, amount, writeBack },
+      { maxTokens: ask.lowered ? ask.cap : null, budgets: chain.charged },
+    );
   }
 }
 
 /** Creates a {@link Budget}, a `CallObserver` to give a `ChatAdapter` (its `observers`). Checks every option now. */
 export function createBudget(options: BudgetOptions): Budget {
   const shared = sharedOf(options);
-  const root: Chain = { paths: [], scopes: [], limits: [] };
+  const root: Chain = { paths: [], scopes: [], limits: [], charged: [] };
   return new Budget(shared, extend(root, options.scope, 'scope'), options.roles ?? {});
 }
 
@@ -473,6 +541,9 @@ function unreachable(chain: Chain, error: unknown, configuration: boolean, why?:
   });
 }
 
+/** How many times one attempt is fitted to a store's refusal at most (each fit lowers its cap). */
+const MAX_FIT_TRIES = 8;
+
 function tooDear(model: string, scope: string, worstUsd: number): BudgetError {
   return new BudgetError({
     reason: 'spend',
@@ -487,10 +558,20 @@ function spendError(
   scope: string,
   limit: number,
   result: Extract<AcquireResult, { granted: false }>,
-  amount: number,
+  ask: AttemptAsk,
   reason: 'spend' | 'reserved',
-  tail: string,
+  given: string,
 ): BudgetError {
+  const amount = ask.amount;
+  const floor = ask.minTokens;
+  // A call that could be fitted says it did not fit even at its floor.
+  const cap = ask.cap;
+  const tail =
+    floor === null || cap === null
+      ? given
+      : cap <= floor && !ask.lowered
+        ? `${given}; its cap of ${cap} output tokens is not above the floor it may be fitted to (fitMaxTokens.minTokens ${floor})`
+        : `${given}; not even with max_tokens lowered to ${floor} (fitMaxTokens.minTokens)`;
   const { spentNanoUsd, reservedNanoUsd, unsettledNanoUsd } = result.counters;
   const unsettled =
     unsettledNanoUsd > 0 ? ` (${formatUsd(unsettledNanoUsd)} of it unsettled worst cases)` : '';

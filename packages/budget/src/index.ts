@@ -1,6 +1,8 @@
 export { Budget, type BudgetOptions, createBudget, type ScopeUsage } from './budget.js';
 export { BudgetError, type BudgetErrorDetails, type BudgetRefusal } from './budget-error.js';
+export type { RoleOptions } from './budget-options.js';
 export type * from './budget-store.js';
+export type { FitMaxTokens } from './fit-max-tokens.js';
 export { MemoryBudgetStore } from './memory-store.js';
 export { NANO_USD_PER_USD } from './nano-usd.js';
 export { PostgresBudgetStore, type PostgresBudgetStoreOptions } from './postgres-store.js';

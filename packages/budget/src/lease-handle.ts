@@ -1,4 +1,10 @@
-import type { AttemptHandle, AttemptOutcome, CallRecord, SettlementKind } from '@switchboard/adapter';
+import type {
+  AttemptHandle,
+  AttemptOutcome,
+  CallRecord,
+  ChargedScope,
+  SettlementKind,
+} from '@switchboard/adapter';
 import { costOf } from '@switchboard/prices';
 import type { BudgetStore, Settlement } from './budget-store.js';
 import { MAX_CALL_NANO_USD, settleNanoUsd, usdOf } from './nano-usd.js';
@@ -22,13 +28,23 @@ export interface Lease {
  * released (0) when the attempt provably never reached the provider.
  */
 export class LeaseHandle implements AttemptHandle {
+  /** The lower cap the attempt was fitted to (`fitMaxTokens`); absent when it was not. */
+  readonly maxTokens?: number;
+  /** The scopes the attempt was charged to, root first, with their limits. */
+  readonly budgets: readonly ChargedScope[];
   readonly #shared: Shared;
   readonly #lease: Lease;
   #ended = false;
 
-  constructor(shared: Shared, lease: Lease) {
+  constructor(
+    shared: Shared,
+    lease: Lease,
+    attempt: { maxTokens: number | null; budgets: readonly ChargedScope[] },
+  ) {
     this.#shared = shared;
     this.#lease = lease;
+    if (attempt.maxTokens !== null) this.maxTokens = attempt.maxTokens;
+    this.budgets = attempt.budgets;
   }
 
   /** Settles or releases the lease, in order with the budget's other settlements. Never throws; later calls do nothing. */

@@ -1,3 +1,4 @@
+import type { ChargedScope } from '@switchboard/adapter';
 import { NANO_USD_PER_USD } from './nano-usd.js';
 import { checkScopeLimits, type ScopeLimits, type StoredScope } from './scope-limits.js';
 
@@ -6,6 +7,8 @@ export interface Chain {
   readonly paths: readonly string[];
   readonly scopes: readonly StoredScope[];
   readonly limits: readonly ScopeLimits[];
+  /** Each scope's path and limit in USD, as a call's record lists the scopes it was charged to. */
+  readonly charged: readonly ChargedScope[];
 }
 
 /** The chain with `scope` (checked; `where` names it in errors) nested under its innermost scope. */
@@ -24,5 +27,9 @@ export function extend(chain: Chain, scope: ScopeLimits, where: string): Chain {
     paths: [...chain.paths, path],
     scopes: [...chain.scopes, stored],
     limits: [...chain.limits, scope],
+    charged: Object.freeze([
+      ...chain.charged,
+      Object.freeze({ scope: path, limitUsd: scope.limitUsd ?? null }),
+    ]),
   };
 }

@@ -1,6 +1,7 @@
 import { PriceBook } from '@switchboard/prices';
 import type { BudgetOptions } from './budget-options.js';
 import type { AcquireResult, BudgetStore } from './budget-store.js';
+import { checkFitMaxTokens, type FitMaxTokens } from './fit-max-tokens.js';
 import { checkKnownKeys } from './known-keys.js';
 import { LeaseHeartbeat } from './lease-heartbeat.js';
 import { MemoryBudgetStore } from './memory-store.js';
@@ -23,6 +24,7 @@ const OPTION_KEYS: readonly (keyof BudgetOptions)[] = [
   'leaseTtlMs',
   'slotWaitMs',
   'waitForSettlements',
+  'fitMaxTokens',
   'fallback',
   'onLedgerLost',
   'onWarning',
@@ -41,6 +43,8 @@ export interface Shared {
   readonly slotWaitMs: number;
   /** A call blocked only by reservations waits (up to `slotWaitMs`) rather than being refused. */
   readonly waitForSettlements: boolean;
+  /** The budget's `fitMaxTokens` (a role's may replace it), or null when calls are not fitted. */
+  readonly fitMaxTokens: FitMaxTokens | null;
   readonly fallback: { readonly store: BudgetStore; readonly share: number } | null;
   readonly onLedgerLost: 'refuse' | 'start-afresh';
   readonly onWarning: (message: string) => void;
@@ -93,6 +97,7 @@ export function sharedOf(options: BudgetOptions): Shared {
   if (typeof waitForSettlements !== 'boolean') {
     throw new TypeError(`waitForSettlements must be true or false, got ${String(waitForSettlements)}`);
   }
+  const fitMaxTokens = checkFitMaxTokens(options.fitMaxTokens, 'fitMaxTokens');
   checkStore(options.store, 'store');
   if (options.fallback !== undefined && (options.fallback === null || typeof options.fallback !== 'object')) {
     throw new TypeError('fallback must be an object: { store?, share? }');
@@ -169,6 +174,7 @@ export function sharedOf(options: BudgetOptions): Shared {
     ttlMs,
     slotWaitMs,
     waitForSettlements,
+    fitMaxTokens,
     fallback,
     onLedgerLost,
     onWarning,

@@ -13,6 +13,16 @@ export interface WorstCasePricing {
   readonly maxCostUsdOf: (model: string) => number | null;
 }
 
+/** An attempt's worst case, and what it would be at a lower answer cap. */
+export interface WorstCase {
+  /** The most the attempt can cost at its own cap, in USD. */
+  readonly usd: number;
+  /** The cap it assumes (`max_tokens`, else the model's configured maximum); null for an unpriced model's fixed bound. */
+  readonly outputTokens: number | null;
+  /** The worst case at cap `outputTokens` (the same prices and prompt bound), in USD. */
+  readonly usdAt: (outputTokens: number) => number;
+}
+
 /**
  * The most an attempt can cost, in USD: every prompt token at the higher of the
  * cache-miss and cache-hit prices (the bound of {@link promptTokenBound}), plus
@@ -20,15 +30,23 @@ export interface WorstCasePricing {
  * price; for prices with prompt-size tiers, at the dearest tier that bound reaches. Throws a {@link BudgetError} when no bound exists (unpriced, uncapped).
  */
 export function worstCaseCostUsd(info: AttemptInfo, pricing: WorstCasePricing, scope: string): number {
+  return worstCaseOf(info, pricing, scope).usd;
+}
+
+/** {@link worstCaseCostUsd} with the cap it assumes and the worst case at a lower cap (a budget fitting the call). */
+export function worstCaseOf(info: AttemptInfo, pricing: WorstCasePricing, scope: string): WorstCase {
   const prices = pricing.maxPricesOf(info.model);
   if (prices === null) {
     const max = pricing.maxCostUsdOf(info.model);
-    if (max !== null) return checked(max, 'maxCostUsdOf', info.model, scope);
-    throw new BudgetError({
-      reason: 'unpriced',
-      scope,
-      message: `budget scope "${scope}" refused a call of ${info.model}: the model has no price, so its worst case is unknown; give the budget maxCostUsdOf for it`,
-    });
+    if (max === null) {
+      throw new BudgetError({
+        reason: 'unpriced',
+        scope,
+        message: `budget scope "${scope}" refused a call of ${info.model}: the model has no price, so its worst case is unknown; give the budget maxCostUsdOf for it`,
+      });
+    }
+    const usd = checked(max, 'maxCostUsdOf', info.model, scope);
+    return { usd, outputTokens: null, usdAt: () => usd };
   }
   const outputTokens = info.maxTokens ?? pricing.maxOutputTokensOf(info.model);
   if (outputTokens !== null && !(Number.isInteger(outputTokens) && outputTokens >= 1)) {
@@ -49,12 +67,14 @@ export function worstCaseCostUsd(info: AttemptInfo, pricing: WorstCasePricing, s
   // A tiered price: the dearest tier the prompt's bound can reach bills the whole call.
   const reached = maxPricesUpToInput(prices, promptTokens);
   const inputPerM = Math.max(reached.inputPerM, reached.cacheHitPerM);
-  return checked(
-    (promptTokens * inputPerM + outputTokens * reached.outputPerM) / 1_000_000,
-    'maxPricesOf',
-    info.model,
-    scope,
-  );
+  const usdAt = (cap: number) =>
+    checked(
+      (promptTokens * inputPerM + cap * reached.outputPerM) / 1_000_000,
+      'maxPricesOf',
+      info.model,
+      scope,
+    );
+  return { usd: usdAt(outputTokens), outputTokens, usdAt };
 }
 
 /** A cost that is not a finite number >= 0 would corrupt the counters: refuse the call instead. */
