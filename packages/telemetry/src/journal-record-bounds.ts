@@ -160,7 +160,24 @@ export function recordCore(record: Fields): Fields {
     providerCostUsd <= JOURNAL_LIMITS.maxCostUsd
   )
     core.providerCostUsd = providerCostUsd;
+  // The budget scopes the call was charged to: what `report --verify` checks settled spend against.
+  const budgets = coreBudgets(read(record, 'budgets'));
+  if (budgets.length > 0) core.budgets = budgets;
   return core;
+}
+
+/** A record's `budgets` as the last resort keeps them: at most 16, each a bounded scope and a limit. */
+function coreBudgets(budgets: unknown): Fields[] {
+  if (!Array.isArray(budgets)) return [];
+  const kept: Fields[] = [];
+  for (const entry of budgets.slice(0, 16)) {
+    const scope = read(entry, 'scope');
+    const limitUsd = read(entry, 'limitUsd');
+    if (typeof scope !== 'string' || scope.length > JOURNAL_LIMITS.maxNameLength) continue;
+    if (limitUsd === null || (typeof limitUsd === 'number' && Number.isFinite(limitUsd)))
+      kept.push({ scope, limitUsd });
+  }
+  return kept;
 }
 
 function boundedError(error: unknown, clamps: JournalClamps): unknown {

@@ -100,10 +100,8 @@ export async function demoCommand(io: Io, options: DemoCommandOptions = {}): Pro
     }
     const { client: adapter, endpoint } = resolved;
     const [detectorModel, judgeModel] = resolveModels(config);
-    const session = openDemoJournal(io, endpoint, options.journal, (role) => [
-      { scope: 'demo', limitUsd: RUN_LIMIT_USD },
-      ...(role === BUDGETED_ROLE ? [{ scope: `demo/${BUDGETED_ROLE}`, limitUsd: TRIAGE_LIMIT_USD }] : []),
-    ]);
+    // Each call's record names the budget scopes it was charged to: the journal writes them for report --verify.
+    const session = openDemoJournal(io, endpoint, options.journal);
     adapter.observe(session.observer);
 
     const steps: Array<[string, () => Promise<RoleOutcome>]> = [

@@ -24,20 +24,10 @@ export interface DemoJournal {
  * Opens the demo session's journal: `path` (appended to, like any journal), or
  * `journal.jsonl` in a new directory under the OS temp directory. A path that
  * cannot be opened exits 2 naming `--journal`; a failed write is a warning. Each line
- * names the budget scopes its call went through (`budgetsOf` its role), with their limits.
+ * names the budget scopes its call was charged to, with their limits: the adapter's record
+ * carries them (`CallRecord.budgets`), so `report --verify` checks them with no annotation.
  */
-/** A budget scope a call went through, as its journal line names it for `report --verify`. */
-export interface JournaledBudget {
-  readonly scope: string;
-  readonly limitUsd: number;
-}
-
-export function openDemoJournal(
-  io: Io,
-  endpoint: EndpointInfo,
-  path: string | undefined,
-  budgetsOf: (role: string | null) => readonly JournaledBudget[] = () => [],
-): DemoJournal {
+export function openDemoJournal(io: Io, endpoint: EndpointInfo, path: string | undefined): DemoJournal {
   const file = path ?? join(mkdtempSync(join(tmpdir(), 'switchboard-demo-')), 'journal.jsonl');
   const since = Date.now();
   try {
@@ -53,11 +43,7 @@ export function openDemoJournal(
       // The demo's steps share one adapter; a pipeline would give each its adapter.forRole(role) view.
       observer: {
         afterCall: (record: CallRecord) => {
-          const role = record.role ?? session.role;
-          // The budget scopes the call went through, with their limits: `report --verify` checks no
-          // scope's settled spend in the journal passes its limit.
-          const budgets = budgetsOf(role);
-          journal.afterCall({ ...record, role, ...(budgets.length > 0 ? { budgets } : {}) });
+          journal.afterCall({ ...record, role: record.role ?? session.role });
         },
       },
     };
