@@ -1,6 +1,7 @@
 import { type Emulator, startEmulator } from '@switchboard/emulator';
 import { costOf, PRICES_VERSION, priceOf } from '@switchboard/prices';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NEVER_STALE_TOML } from './never-stale.js';
 import { runCli } from './run-cli.js';
 import { tempDirectory } from './temp-directory.js';
 
@@ -149,7 +150,8 @@ describe('switchboard cost', () => {
         '{"model": "primary-flash", "at": "soon", "prompt_tokens": 10}',
       ].join('\n'),
     );
-    const run = await runCli(['cost', log, '--model', 'primary-flash']);
+    const config = await file('never-stale.toml', NEVER_STALE_TOML);
+    const run = await runCli(['cost', log, '--model', 'primary-flash', '--config', config]);
     expect(run.code).toBe(2);
     // Each problem once, prefixed like every line the CLI writes to stderr.
     expect(run.stderr.split('\n')).toEqual([
@@ -184,6 +186,30 @@ describe('switchboard cost', () => {
       'switchboard: 1 failed call without usage: nothing to cost',
       `switchboard: 25 lines in ${log} could not be costed, left out of the total`,
     ]);
+  });
+
+  it('warns once per model for lines priced from an entry older than [pricing] stale_after_days at their time', async () => {
+    // A config entry and lines at fixed times: the same output on any date, whatever the shipped table's dates.
+    const prices =
+      '[prices."lab-model"]\ncache_hit_per_m = 0\ninput_per_m = 2\noutput_per_m = 0\nchecked_at = 2026-01-01\n';
+    const log = await file(
+      'dated.jsonl',
+      [
+        // 90 days after 2026-01-01: not stale yet.
+        '{"model": "lab-model", "at": "2026-04-01T23:00:00Z", "prompt_tokens": 10}',
+        '{"model": "lab-model", "at": "2026-04-02T00:00:00Z", "prompt_tokens": 10}',
+        '{"model": "lab-model", "at": "2026-09-01T00:00:00Z", "prompt_tokens": 10}',
+      ].join('\n'),
+    );
+    const stale = await runCli(['cost', log, '--config', await file('dated.toml', prices)]);
+    expect(stale.code).toBe(0);
+    expect(stale.stderr).toBe(
+      'switchboard: warning: the price of "lab-model" was last checked 2026-01-01, 91 days before this call (stale after 90): its costs may not be what the provider bills. Check the price and update @switchboard/prices, or give [prices."lab-model"] in switchboard.toml with the price you checked and its checked_at\n',
+    );
+    const relaxed = await file('dated-relaxed.toml', `[pricing]\nstale_after_days = 365\n${prices}`);
+    const quiet = await runCli(['cost', log, '--config', relaxed]);
+    expect(quiet).toMatchObject({ code: 0, stderr: '' });
+    expect(quiet.stdout).toBe(stale.stdout);
   });
 
   it("prices a model of the config's [prices] entries, and a line's provider cost when it has no price", async () => {

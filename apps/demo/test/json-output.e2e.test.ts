@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sharedEmulator } from '@switchboard/test-support';
 import { describe, expect, it } from 'vitest';
+import { NEVER_STALE_TOML } from './never-stale.js';
 import { runCli } from './run-cli.js';
 import { tempDirectory } from './temp-directory.js';
 
@@ -15,7 +16,8 @@ const live = () => ({ PRIMARY_API_KEY: KEY, PRIMARY_BASE_URL: emulator().url });
 
 describe('--json is machine-readable output on every command', () => {
   it('chat --json prints content, usage, cost and the call records as one document', async () => {
-    const run = await runCli(['chat', 'Say hello', '--json', '--logprobs'], live());
+    const config = await directory.file('never-stale.toml', NEVER_STALE_TOML);
+    const run = await runCli(['chat', 'Say hello', '--json', '--logprobs', '--config', config], live());
     expect(run.code).toBe(0);
     expect(run.stderr).toBe('');
     const document = JSON.parse(run.stdout);
@@ -63,7 +65,8 @@ describe('--json is machine-readable output on every command', () => {
   it('cost --json gives the totals and the malformed lines, and still exits 2 for them', async () => {
     const log = join(directory.path, 'usage.jsonl');
     await writeFile(log, '{"completion_tokens": 1000000}\n[1]\n');
-    const run = await runCli(['cost', log, '--model', 'primary-flash', '--json']);
+    const config = await directory.file('never-stale.toml', NEVER_STALE_TOML);
+    const run = await runCli(['cost', log, '--model', 'primary-flash', '--json', '--config', config]);
     expect(run.code).toBe(2);
     expect(JSON.parse(run.stdout)).toEqual({
       model: 'primary-flash',

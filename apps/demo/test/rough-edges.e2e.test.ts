@@ -2,6 +2,7 @@ import { ChatAdapter, OpenAITransport } from '@switchboard/adapter';
 import { CallJournal } from '@switchboard/telemetry';
 import { sharedEmulator } from '@switchboard/test-support';
 import { describe, expect, it } from 'vitest';
+import { NEVER_STALE_TOML } from './never-stale.js';
 import { runCli } from './run-cli.js';
 import { tempDirectory } from './temp-directory.js';
 
@@ -107,7 +108,9 @@ describe('cost of a journal holding a failed call', () => {
     const document = JSON.parse(run.stdout);
     expect(document).toMatchObject({ calls: 1, problems: [], failedCalls: 1 });
     expect(document.usd).toBeGreaterThan(0);
-    const text = await runCli(['cost', path]);
+    // The journal's calls are made today: pinned, their prices never count as stale.
+    const config = await directory.file('never-stale.toml', NEVER_STALE_TOML);
+    const text = await runCli(['cost', path, '--config', config]);
     expect(text.code).toBe(0);
     expect(text.stderr).toBe('switchboard: 1 failed call without usage: nothing to cost\n');
   });

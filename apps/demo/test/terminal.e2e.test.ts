@@ -3,6 +3,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sharedEmulator } from '@switchboard/test-support';
 import { describe, expect, it } from 'vitest';
+import { NEVER_STALE_TOML } from './never-stale.js';
 import { runCli, runCliInTerminal } from './run-cli.js';
 import { tempDirectory } from './temp-directory.js';
 
@@ -102,7 +103,8 @@ describe('the spinner', () => {
   });
 
   it('writes nothing when stderr is not a terminal', async () => {
-    const run = await runCli(['chat', 'hello'], env());
+    const config = await directory.file('never-stale.toml', NEVER_STALE_TOML);
+    const run = await runCli(['chat', 'hello', '--config', config], env());
     expect(run.code).toBe(0);
     expect(run.stderr).not.toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏\r]|attempt/);
     expect(run.stderr.trim().split('\n')).toHaveLength(1);

@@ -19,7 +19,10 @@ export interface RunCodeBlockOptions {
 /** How a run ended: `ok` when the process exited 0 by itself in time; its output either way. */
 export interface RunOutcome {
   readonly ok: boolean;
+  /** stdout and stderr as they came. */
   readonly output: string;
+  /** stdout alone: what the program printed, without the warnings libraries write on stderr. */
+  readonly stdout: string;
 }
 
 const TSX = join(import.meta.dirname, '../node_modules/tsx/dist/cli.mjs');
@@ -47,10 +50,14 @@ export function runCodeBlock(block: CodeBlock, options: RunCodeBlockOptions): Pr
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
+    let stdout = '';
     const collect = (chunk: Buffer) => {
       output += chunk.toString();
     };
-    child.stdout.on('data', collect);
+    child.stdout.on('data', (chunk: Buffer) => {
+      collect(chunk);
+      stdout += chunk.toString();
+    });
     child.stderr.on('data', collect);
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -67,6 +74,7 @@ export function runCodeBlock(block: CodeBlock, options: RunCodeBlockOptions): Pr
       resolve({
         ok: !timedOut && code === 0,
         output: code === 0 && !timedOut ? output : `${why}\n${output}`,
+        stdout,
       });
     });
   });
@@ -99,10 +107,14 @@ export function runShellRecipe(
       detached: true,
     });
     let output = '';
+    let stdout = '';
     const collect = (chunk: Buffer) => {
       output += chunk.toString();
     };
-    child.stdout.on('data', collect);
+    child.stdout.on('data', (chunk: Buffer) => {
+      collect(chunk);
+      stdout += chunk.toString();
+    });
     child.stderr.on('data', collect);
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -113,7 +125,7 @@ export function runShellRecipe(
     child.on('close', (code) => {
       clearTimeout(timer);
       const why = timedOut ? `did not end within ${timeoutMs / 1000} s` : `exited ${code}`;
-      resolve({ ok: !timedOut && code === 0, output: `${why}\n${output}` });
+      resolve({ ok: !timedOut && code === 0, output: `${why}\n${output}`, stdout });
     });
   });
 }

@@ -1,10 +1,10 @@
 import type { CallRecord, ChatMessage } from '@switchboard/adapter';
 import { BudgetError, createBudget, promptTokenBound } from '@switchboard/budget';
 import type { Emulator, EmulatorOptions } from '@switchboard/emulator';
-import { nanoUsdOf, PRICES_VERSION, STALE_PRICE_WARNING } from '@switchboard/prices';
+import { nanoUsdOf, PRICES_VERSION } from '@switchboard/prices';
 import { CallMeter } from '@switchboard/telemetry';
 import { closeTestEmulators, startTestEmulator } from '@switchboard/test-support';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { isAdapterResolution, parseConfig, resolveChatEndpoint } from '../src/index.js';
 
 // Issue 33 on the wire: a tiered [prices."id"] entry through resolveChatEndpoint, a budget that
@@ -175,46 +175,5 @@ describe("the local figures reconciled with the gateway's usage.cost", () => {
     });
     expect(reconciliation.drift).toBe(((dearCall.costNanoUsd as number) - dearProvider) / dearProvider);
     expect(reconciliation.drift).toBeCloseTo(0.1, 4);
-  });
-});
-
-describe('a stale price through resolveChatEndpoint', () => {
-  it('warns once, with SWITCHBOARD_STALE_PRICE, when [pricing] stale_after_days has passed since checked_at', async () => {
-    const emulator = await start();
-    const warnings: string[] = [];
-    const spy = vi.spyOn(process, 'emitWarning').mockImplementation(((
-      message: string,
-      options?: { code?: string },
-    ) => {
-      if (options?.code === STALE_PRICE_WARNING) warnings.push(message);
-    }) as typeof process.emitWarning);
-    try {
-      const config = parseConfig({
-        pricing: { stale_after_days: 30 },
-        prices: {
-          'primary-v4-pro': {
-            cache_hit_per_m: 0.044,
-            input_per_m: 1.32,
-            output_per_m: 3.96,
-            checked_at: '2026-01-01',
-          },
-        },
-      });
-      const resolved = resolveChatEndpoint(config, {
-        env: { PRIMARY_API_KEY: KEY, PRIMARY_BASE_URL: emulator.url },
-      });
-      if (!isAdapterResolution(resolved)) throw new Error('expected an adapter route');
-      const first = onlyCall(
-        (await resolved.client.complete({ model: 'primary-v4-pro', messages: short })).calls,
-      );
-      await resolved.client.complete({ model: 'primary-v4-pro', messages: short });
-      expect(first.priceCheckedAt).toBe('2026-01-01');
-      expect(warnings).toHaveLength(1);
-      expect(warnings[0]).toMatch(
-        /^the price of "primary-v4-pro" was last checked 2026-01-01, \d+ days before this call \(stale after 30\)/,
-      );
-    } finally {
-      spy.mockRestore();
-    }
   });
 });

@@ -10,8 +10,8 @@ import {
   readCassette,
 } from '@switchboard/cassette';
 import type { SwitchboardConfig } from '@switchboard/endpoint';
-import { PriceBook } from '@switchboard/prices';
 import { BAD_INPUT_EXIT_CODE, CliError } from '../cli-error.js';
+import { configPriceBook } from '../config-price-book.js';
 import { formatCount, formatUsd, renderTable } from '../format.js';
 import type { Io } from '../io.js';
 import { safeJson, safeText } from '../terminal-text.js';
@@ -79,7 +79,7 @@ export function cassetteShowCommand(
   config: SwitchboardConfig = {},
 ): void {
   const cassette = load(file);
-  const book = options.reprice ? new PriceBook().withConfig(config.prices) : null;
+  const book = options.reprice ? configPriceBook(config) : null;
   const now = new Date();
   const rows = cassette.entries.map((entry) => {
     const usage = usageOf(entry);

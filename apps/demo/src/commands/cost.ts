@@ -1,7 +1,7 @@
 import type { SwitchboardConfig } from '@switchboard/endpoint';
-import { PriceBook } from '@switchboard/prices';
 import { checkJournalLine, JOURNAL_LIMITS, MAX_ISSUE_WARNINGS, scanLines } from '@switchboard/telemetry';
 import { BAD_INPUT_EXIT_CODE, CliError } from '../cli-error.js';
+import { configPriceBook } from '../config-price-book.js';
 import { formatUsd } from '../format.js';
 import type { Io } from '../io.js';
 import { plural } from '../plural.js';
@@ -36,7 +36,7 @@ export async function costCommand(
   options: CostCommandOptions,
   config: SwitchboardConfig = {},
 ): Promise<void> {
-  const book = new PriceBook().withConfig(config.prices);
+  const book = configPriceBook(config);
   const defaultModel = options.model?.trim();
   if (defaultModel !== undefined && !book.has(defaultModel)) {
     throw new CliError(

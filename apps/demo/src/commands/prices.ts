@@ -2,12 +2,13 @@ import type { SwitchboardConfig } from '@switchboard/endpoint';
 import {
   type BookPrice,
   PRICE_TABLE_SOURCE,
-  PriceBook,
+  type PriceBook,
   type PriceTier,
   priceAgeDays,
   type TariffRef,
 } from '@switchboard/prices';
 import { BAD_INPUT_EXIT_CODE, CliError } from '../cli-error.js';
+import { configPriceBook } from '../config-price-book.js';
 import { renderTable } from '../format.js';
 import type { Io } from '../io.js';
 import { safeJson, safeText } from '../terminal-text.js';
@@ -91,9 +92,7 @@ function ageText(row: PriceRow): string {
  */
 export function pricesCommand(io: Io, options: PricesCommandOptions, config: SwitchboardConfig = {}): void {
   const at = timeOf(options.at);
-  const staleAfterDays = config.pricing?.stale_after_days;
-  const configured = new PriceBook().withConfig(config.prices);
-  const book = staleAfterDays === undefined ? configured : configured.withOptions({ staleAfterDays });
+  const book = configPriceBook(config);
   const prices = book
     .models()
     .map((model) => book.priceOf(model, { at }))
