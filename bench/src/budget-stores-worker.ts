@@ -1,5 +1,5 @@
 // One worker process of the budget-stores benchmark: `lanes` lanes of reserve then settle, back to back, on a
-// budget whose store is given by kind (memory, redis, postgres) and url. Reports its latencies (ms) over IPC.
+// budget whose store is given by kind (memory, redis, postgres, postgres-settle-async: synchronousCommit 'off') and url. Reports its latencies (ms) over IPC.
 import {
   type BudgetStore,
   createBudget,
@@ -17,7 +17,9 @@ const store: BudgetStore =
     ? new RedisBudgetStore({ url: url ?? '', prefix: 'bench-stores:' })
     : kind === 'postgres'
       ? new PostgresBudgetStore({ url: url ?? '', schema: 'bench' })
-      : new MemoryBudgetStore();
+      : kind === 'postgres-settle-async'
+        ? new PostgresBudgetStore({ url: url ?? '', schema: 'bench_async', synchronousCommit: 'off' })
+        : new MemoryBudgetStore();
 const budget = createBudget({
   store,
   ownsStore: true,

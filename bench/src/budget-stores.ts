@@ -2,9 +2,9 @@
 // in one run on one machine: in memory, on Redis and on PostgreSQL, both on loopback and started here (the
 // helpers of the budget tests). Sequential (1 process, one call after another) and 8 processes × 16 calls at a
 // time, back to back. Needs redis-server and PostgreSQL (Debian's packages).
-import { fork } from 'node:child_process';
+import { type ChildProcess, fork } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startPostgres } from '../../packages/budget/test/support/start-postgres.js';
@@ -36,23 +36,30 @@ interface Row {
   readonly callsPerSecond: number;
   /** Calls refused because the store did not answer in time. */
   readonly refused: number;
+  /** The machine's 1-minute load average when the row started and when it ended. */
+  readonly load: readonly [number, number];
 }
 
 async function row(store: string, url: string, workers: number, lanes: number, calls: number): Promise<Row> {
+  const loadBefore = loadavg()[0] ?? 0;
   const children = Array.from({ length: workers }, () =>
     fork(workerPath, [store, url, String(lanes), String(calls)], { execArgv: ['--import', 'tsx'] }),
   );
-  await Promise.all(
-    children.map((child) => new Promise<void>((resolve) => child.once('message', () => resolve()))),
-  );
-  const results = children.map(
-    (child) =>
-      new Promise<{ bothMs: number[]; wallMs: number; refused: number }>((resolve) =>
-        child.once('message', (message) => resolve(message as never)),
-      ),
-  );
+  // Each worker's next message; a worker that exits first fails the run (rather than leaving it waiting forever).
+  const next = (child: ChildProcess) =>
+    new Promise<unknown>((resolve, reject) => {
+      const exited = (code: number | null) =>
+        reject(new Error(`a ${store} worker exited with ${code} before it reported`));
+      child.once('exit', exited);
+      child.once('message', (message) => {
+        child.off('exit', exited);
+        resolve(message);
+      });
+    });
+  await Promise.all(children.map(next));
+  const results = children.map(next);
   for (const child of children) child.send({ type: 'go' });
-  const done = await Promise.all(results);
+  const done = (await Promise.all(results)) as { bothMs: number[]; wallMs: number; refused: number }[];
   const both = done.flatMap((result) => result.bothMs);
   const wallMs = Math.max(...done.map((result) => result.wallMs));
   return {
@@ -63,10 +70,16 @@ async function row(store: string, url: string, workers: number, lanes: number, c
     p99Ms: percentile(both, 0.99),
     callsPerSecond: (both.length / wallMs) * 1000,
     refused: done.reduce((sum, result) => sum + result.refused, 0),
+    load: [loadBefore, loadavg()[0] ?? 0],
   };
 }
 
 const loadAtStart = loadavg()[0] ?? 0;
+console.log(
+  `load average at the start: ${loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ')} (${cpus().length} CPUs)`,
+);
 const redis = await startRedis();
 const postgres = await startPostgres();
 const rows: Row[] = [];
@@ -75,9 +88,15 @@ try {
     ['memory', ''],
     ['redis', redis.url],
     ['postgres', postgres.url],
+    ['postgres-settle-async', postgres.url],
   ] as const) {
-    rows.push(await row(store, url, 1, 1, SEQUENTIAL_CALLS));
-    rows.push(await row(store, url, WORKERS, LANES, CALLS_PER_WORKER));
+    for (const [workers, lanes, calls] of [
+      [1, 1, SEQUENTIAL_CALLS],
+      [WORKERS, LANES, CALLS_PER_WORKER],
+    ] as const) {
+      rows.push(await row(store, url, workers, lanes, calls));
+      console.error(`${store}, ${workers} × ${lanes}: done`);
+    }
   }
 } finally {
   await redis.stop();
@@ -85,13 +104,20 @@ try {
 }
 
 const micros = (ms: number) => (ms < 1 ? `${Math.round(ms * 1000)} µs` : `${ms.toFixed(2)} ms`);
-console.log('| store | shape | calls | reserve + settle p50 | p99 | calls/s | refused |');
-console.log('|---|---|---:|---:|---:|---:|---:|');
+console.log(
+  '| store | shape | calls | reserve + settle p50 | p99 | calls/s | refused | load (1 min, start → end) |',
+);
+console.log('|---|---|---:|---:|---:|---:|---:|---:|');
 for (const r of rows) {
   console.log(
-    `| ${r.store} | ${r.shape} | ${r.calls} | ${micros(r.p50Ms)} | ${micros(r.p99Ms)} | ${Math.round(r.callsPerSecond).toLocaleString('en-US')} | ${r.refused} |`,
+    `| ${r.store} | ${r.shape} | ${r.calls} | ${micros(r.p50Ms)} | ${micros(r.p99Ms)} | ${Math.round(r.callsPerSecond).toLocaleString('en-US')} | ${r.refused} | ${r.load[0].toFixed(1)} → ${r.load[1].toFixed(1)} |`,
   );
 }
+console.log(
+  `load average at the end: ${loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ')}`,
+);
 const folder = new URL('../results/', import.meta.url);
 mkdirSync(folder, { recursive: true });
 writeFileSync(

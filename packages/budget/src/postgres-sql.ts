@@ -7,6 +7,12 @@ import { PRUNE_BATCH } from './retention.js';
 const HELD_RECORD_MS = 24 * 3_600_000;
 
 /**
+ * The comment `migrate()` looks for on `budget_settle`: the functions of this version are there. Changed
+ * whenever a function's text changes, so a store of a newer version replaces them (`CREATE OR REPLACE`).
+ */
+export const FUNCTIONS_VERSION = 'switchboard budget functions 1';
+
+/**
  * The tables, created by `migrate()` (idempotent; also run on first use, under an
  * advisory lock so processes starting together do not race). docs/budgets.md shows
  * this text for schema `switchboard`.
@@ -62,61 +68,16 @@ CREATE TABLE IF NOT EXISTS ${s}.budget_lease_records (
   forget_after      timestamptz NOT NULL              -- pruned after this
 );
 CREATE INDEX IF NOT EXISTS budget_lease_records_forget ON ${s}.budget_lease_records (forget_after);
-`;
-}
 
-/** `"name"`: an identifier checked by the store's constructor (letters, digits, `_`). */
-function quoted(identifier: string): string {
-  return `"${identifier}"`;
-}
+-- The operations, one function call each (one round trip, one commit). Limits are not stored: each call
+-- passes its own. Amounts are nano-dollars; durations milliseconds; now() is the transaction's start.
 
-/** The statements a store runs, for its schema. */
-export interface Statements {
-  /**
-   * $1 scope keys, $2 retention ms, $3 lease id: makes missing rows and locks every row, in key order;
-   * returns each row's counters, whether a sweep is due there, and the lease's record state.
-   */
-  readonly lock: string;
-  /** $1 scope keys, $2 retention ms: expired leases become unsettled spend; old unsettled entries pruned. */
-  readonly sweep: string;
-  /** $1 scope keys, $2 lease id: counters per scope, and the lease's record state. */
-  readonly read: string;
-  /**
-   * $1 keys, $2 limits, $3 max in flight, $4 amount, $5 lease id, $6 ttl ms, $7 innermost key:
-   * the conditional reservation in every scope, its lease rows and record, when every scope fits.
-   */
-  readonly grant: string;
-  /** $1 lease id: the record, locked. */
-  readonly record: string;
-  /** $1 lease id, $2 scope keys: takes the lease's rows (and whether each had expired) and unsettled entries. */
-  readonly take: string;
-  /**
-   * $1 keys (sorted), $2 spent deltas, $3 reserved deltas, $4 in-flight deltas, $5 unsettled deltas,
-   * $6 unsettled-call deltas, $7 keys of new unsettled entries, $8 lease id, $9 amount,
-   * $10 innermost key, $11 answer, $12 unsettled (bool), $13 retention ms: the deltas applied with the rows
-   * locked in key order, the entries and the lease's record written, old records pruned.
-   */
-  readonly end: string;
-  /** $1 lease ids, $2 scope keys (pairs), $3 ttl ms: extends the live ones; returns those extended. */
-  readonly renew: string;
-}
-
-export function statementsOf(schema: string): Statements {
-  const s = quoted(schema);
-  return {
-    lock: `INSERT INTO ${s}.budget_scopes AS scope (scope_key)
-SELECT key FROM unnest($1::text[]) AS key ORDER BY key
-ON CONFLICT (scope_key) DO UPDATE SET updated_at = now()
-RETURNING scope.scope_key, scope.spent_nano_usd AS spent, scope.reserved_nano_usd AS reserved,
-  scope.in_flight, scope.unsettled_nano_usd AS unsettled, scope.unsettled_calls,
-  EXISTS (SELECT 1 FROM ${s}.budget_leases AS lease
-    WHERE lease.scope_key = scope.scope_key AND lease.expires_at <= now())
-  OR EXISTS (SELECT 1 FROM ${s}.budget_unsettled AS entry
-    WHERE entry.scope_key = scope.scope_key AND entry.counted_at < now() - $2::bigint * interval '1 millisecond') AS due,
-  (SELECT state FROM ${s}.budget_lease_records WHERE lease_id = $3) AS record`,
-    sweep: `WITH expired AS (
+-- Expired leases of the scopes become unsettled spend (their slots freed); old unsettled entries pruned.
+CREATE OR REPLACE FUNCTION ${s}.budget_sweep(keys text[], retention_ms bigint) RETURNS void
+LANGUAGE sql AS $$
+WITH expired AS (
   DELETE FROM ${s}.budget_leases
-  WHERE scope_key = ANY($1::text[]) AND expires_at <= now()
+  WHERE scope_key = ANY(keys) AND expires_at <= now()
   RETURNING scope_key, lease_id, amount_nano_usd
 ), counted AS (
   INSERT INTO ${s}.budget_unsettled (scope_key, lease_id, amount_nano_usd, counted_at)
@@ -124,7 +85,7 @@ RETURNING scope.scope_key, scope.spent_nano_usd AS spent, scope.reserved_nano_us
   ON CONFLICT (scope_key, lease_id) DO NOTHING
 ), old AS (
   SELECT scope_key, lease_id FROM ${s}.budget_unsettled
-  WHERE scope_key = ANY($1::text[]) AND counted_at < now() - $2::bigint * interval '1 millisecond'
+  WHERE scope_key = ANY(keys) AND counted_at < now() - retention_ms * interval '1 millisecond'
   ORDER BY counted_at LIMIT ${PRUNE_BATCH}
 ), pruned AS (
   DELETE FROM ${s}.budget_unsettled AS entry USING old
@@ -138,78 +99,228 @@ UPDATE ${s}.budget_scopes AS scope SET
   in_flight = scope.in_flight - gone.calls,
   updated_at = now()
 FROM (SELECT scope_key, sum(amount_nano_usd) AS total, count(*)::integer AS calls FROM expired GROUP BY scope_key) AS gone
-WHERE scope.scope_key = gone.scope_key`,
-    read: `SELECT chain.key AS scope_key,
-  coalesce(scope.spent_nano_usd, 0) AS spent, coalesce(scope.reserved_nano_usd, 0) AS reserved,
-  coalesce(scope.in_flight, 0) AS in_flight, coalesce(scope.unsettled_nano_usd, 0) AS unsettled,
-  coalesce(scope.unsettled_calls, 0) AS unsettled_calls,
-  (SELECT state FROM ${s}.budget_lease_records WHERE lease_id = $2) AS record
-FROM unnest($1::text[]) WITH ORDINALITY AS chain(key, position)
-LEFT JOIN ${s}.budget_scopes AS scope ON scope.scope_key = chain.key
-ORDER BY chain.position`,
-    grant: `WITH chain AS (
-  SELECT * FROM unnest($1::text[], $2::bigint[], $3::integer[]) AS chain(key, limit_nano_usd, max_in_flight)
-), reserved AS (
+WHERE scope.scope_key = gone.scope_key
+$$;
+
+-- The counters of a chain, in its order (after a sweep where one is due).
+CREATE OR REPLACE FUNCTION ${s}.budget_counters(keys text[], retention_ms bigint,
+  OUT spent bigint[], OUT reserved bigint[], OUT in_flight integer[], OUT unsettled bigint[], OUT unsettled_calls integer[])
+LANGUAGE plpgsql AS $$
+BEGIN
+  IF EXISTS (SELECT 1 FROM ${s}.budget_leases WHERE scope_key = ANY(keys) AND expires_at <= now())
+    OR EXISTS (SELECT 1 FROM ${s}.budget_unsettled
+      WHERE scope_key = ANY(keys) AND counted_at < now() - retention_ms * interval '1 millisecond') THEN
+    PERFORM ${s}.budget_sweep(keys, retention_ms);
+  END IF;
+  SELECT array_agg(coalesce(scope.spent_nano_usd, 0) ORDER BY chain.position),
+    array_agg(coalesce(scope.reserved_nano_usd, 0) ORDER BY chain.position),
+    array_agg(coalesce(scope.in_flight, 0) ORDER BY chain.position),
+    array_agg(coalesce(scope.unsettled_nano_usd, 0) ORDER BY chain.position),
+    array_agg(coalesce(scope.unsettled_calls, 0) ORDER BY chain.position)
+  INTO spent, reserved, in_flight, unsettled, unsettled_calls
+  FROM unnest(keys) WITH ORDINALITY AS chain(key, position)
+  LEFT JOIN ${s}.budget_scopes AS scope ON scope.scope_key = chain.key;
+END
+$$;
+
+-- A reservation of amount in every scope of the chain, or in none: the chain's rows made when missing and
+-- locked in key order (two chains never deadlock), a sweep where one is due, then the checks in the order
+-- spend, reservations, slots. granted, or reason ('ended', 'spend', 'reserved', 'in_flight') and the
+-- 0-based index of the scope that refused; the counters as they are after it.
+CREATE OR REPLACE FUNCTION ${s}.budget_acquire(keys text[], limits bigint[], max_in_flight integer[],
+  amount bigint, lease text, ttl_ms bigint, retention_ms bigint,
+  OUT granted boolean, OUT reason text, OUT scope_index integer,
+  OUT spent bigint[], OUT reserved bigint[], OUT in_flight integer[], OUT unsettled bigint[], OUT unsettled_calls integer[])
+LANGUAGE plpgsql AS $$
+DECLARE
+  n integer := cardinality(keys);
+  record_state text;
+BEGIN
+  INSERT INTO ${s}.budget_scopes (scope_key)
+  SELECT key FROM unnest(keys) AS key ORDER BY key
+  ON CONFLICT (scope_key) DO NOTHING;
+  PERFORM 1 FROM ${s}.budget_scopes WHERE scope_key = ANY(keys) ORDER BY scope_key FOR UPDATE;
+  SELECT c.spent, c.reserved, c.in_flight, c.unsettled, c.unsettled_calls
+  INTO spent, reserved, in_flight, unsettled, unsettled_calls
+  FROM ${s}.budget_counters(keys, retention_ms) AS c;
+  SELECT r.state INTO record_state FROM ${s}.budget_lease_records AS r WHERE r.lease_id = lease;
+  IF record_state = 'held' THEN
+    granted := true;
+    RETURN;
+  ELSIF record_state IS NOT NULL THEN
+    granted := false; reason := 'ended'; scope_index := 0;
+    RETURN;
+  END IF;
+  granted := false;
+  FOR i IN 1..n LOOP
+    IF limits[i] IS NOT NULL AND spent[i] + amount > limits[i] THEN
+      reason := 'spend'; scope_index := i - 1; RETURN;
+    END IF;
+  END LOOP;
+  FOR i IN 1..n LOOP
+    IF limits[i] IS NOT NULL AND spent[i] + reserved[i] + amount > limits[i] THEN
+      reason := 'reserved'; scope_index := i - 1; RETURN;
+    END IF;
+  END LOOP;
+  FOR i IN 1..n LOOP
+    IF max_in_flight[i] IS NOT NULL AND in_flight[i] >= max_in_flight[i] THEN
+      reason := 'in_flight'; scope_index := i - 1; RETURN;
+    END IF;
+  END LOOP;
   UPDATE ${s}.budget_scopes AS scope SET
-    reserved_nano_usd = scope.reserved_nano_usd + $4::bigint,
-    in_flight = scope.in_flight + 1,
-    updated_at = now()
-  FROM chain
-  WHERE scope.scope_key = chain.key
-    AND (chain.limit_nano_usd IS NULL OR scope.spent_nano_usd + scope.reserved_nano_usd + $4::bigint <= chain.limit_nano_usd)
-    AND (chain.max_in_flight IS NULL OR scope.in_flight < chain.max_in_flight)
-  RETURNING scope.scope_key
-), all_fit AS (
-  SELECT (SELECT count(*) FROM reserved) = cardinality($1::text[]) AS fit
-), leases AS (
+    reserved_nano_usd = scope.reserved_nano_usd + amount, in_flight = scope.in_flight + 1, updated_at = now()
+  WHERE scope.scope_key = ANY(keys);
   INSERT INTO ${s}.budget_leases (scope_key, lease_id, amount_nano_usd, expires_at)
-  SELECT scope_key, $5, $4::bigint, now() + $6::bigint * interval '1 millisecond'
-  FROM reserved WHERE (SELECT fit FROM all_fit)
-), record AS (
+  SELECT key, lease, amount, now() + ttl_ms * interval '1 millisecond' FROM unnest(keys) AS key;
   INSERT INTO ${s}.budget_lease_records (lease_id, scope_key, state, reserved_nano_usd, forget_after)
-  SELECT $5, $7, 'held', $4::bigint, now() + interval '${HELD_RECORD_MS} milliseconds'
-  WHERE (SELECT fit FROM all_fit)
-)
-SELECT fit FROM all_fit`,
-    record: `SELECT state, answer FROM ${s}.budget_lease_records WHERE lease_id = $1 FOR UPDATE`,
-    take: `WITH lease AS (
-  DELETE FROM ${s}.budget_leases WHERE lease_id = $1 AND scope_key = ANY($2::text[])
-  RETURNING scope_key, amount_nano_usd, expires_at <= now() AS expired
-), entry AS (
-  DELETE FROM ${s}.budget_unsettled WHERE lease_id = $1 AND scope_key = ANY($2::text[])
-  RETURNING scope_key, amount_nano_usd
-)
-SELECT 'lease' AS kind, scope_key, amount_nano_usd, expired FROM lease
-UNION ALL SELECT 'unsettled', scope_key, amount_nano_usd, false FROM entry`,
-    // The proposed row must pass the table's CHECK before its conflict is found: what a settlement
-    // returns (never negative) is carried positive and subtracted. A scope with no row held nothing.
-    end: `WITH counted AS (
+  VALUES (lease, keys[n], 'held', amount, now() + interval '${HELD_RECORD_MS} milliseconds');
+  FOR i IN 1..n LOOP
+    reserved[i] := reserved[i] + amount;
+    in_flight[i] := in_flight[i] + 1;
+  END LOOP;
+  granted := true;
+END
+$$;
+
+-- A lease's settlement at actual (unsettled: counted at a worst case). Returns whether the lease was still
+-- held. The lease's record is locked first (a settlement sent twice waits, then answers as the first did);
+-- the scope rows only by the last statements, in key order, so a settlement holds them briefly. A lease
+-- found expired but not yet swept counts as swept and replaced by this settlement. durable false: this
+-- transaction's commit does not wait for its WAL flush (synchronous_commit off, this transaction only).
+CREATE OR REPLACE FUNCTION ${s}.budget_settle(lease text, keys text[], actual bigint, is_unsettled boolean,
+  leased boolean, retention_ms bigint, durable boolean) RETURNS boolean
+LANGUAGE plpgsql AS $$
+DECLARE
+  record_state text;
+  record_answer boolean;
+  held boolean;
+  counted boolean;
+  scope_name text;
+  taken bigint;
+  expired boolean;
+  worst bigint;
+  d_spent bigint;
+  d_reserved bigint;
+  d_in_flight integer;
+  d_unsettled bigint;
+  d_calls integer;
+  sorted text[] := ARRAY(SELECT k FROM unnest(keys) AS k ORDER BY k);
+  spent_deltas bigint[] := '{}';
+  reserved_deltas bigint[] := '{}';
+  in_flight_deltas integer[] := '{}';
+  unsettled_deltas bigint[] := '{}';
+  calls_deltas integer[] := '{}';
+  entry_keys text[] := '{}';
+BEGIN
+  IF NOT durable THEN
+    PERFORM set_config('synchronous_commit', 'off', true);
+  END IF;
+  SELECT r.state, r.answer INTO record_state, record_answer
+  FROM ${s}.budget_lease_records AS r WHERE r.lease_id = lease FOR UPDATE;
+  IF record_state = 'ended' THEN
+    RETURN coalesce(record_answer, false);
+  END IF;
+  held := record_state IS NOT DISTINCT FROM 'held';
+  leased := held OR coalesce(leased, false);
+  FOREACH scope_name IN ARRAY sorted LOOP
+    taken := NULL; worst := NULL; expired := false;
+    DELETE FROM ${s}.budget_leases AS l WHERE l.lease_id = lease AND l.scope_key = scope_name
+    RETURNING l.amount_nano_usd, l.expires_at <= now() INTO taken, expired;
+    DELETE FROM ${s}.budget_unsettled AS u WHERE u.lease_id = lease AND u.scope_key = scope_name
+    RETURNING u.amount_nano_usd INTO worst;
+    d_spent := 0; d_reserved := 0; d_in_flight := 0; d_unsettled := 0; d_calls := 0;
+    counted := true;
+    IF taken IS NOT NULL THEN
+      -- Carried positive, subtracted below: the proposed row must pass the table's CHECK.
+      d_reserved := taken;
+      d_in_flight := 1;
+      IF expired THEN held := false; END IF;
+    ELSE
+      held := false;
+      IF worst IS NOT NULL THEN
+        d_spent := -worst; d_unsettled := -worst; d_calls := -1;
+      ELSIF leased THEN
+        -- Pruned (or settled before and forgotten): it stays at its worst case, counted once.
+        counted := false;
+      END IF;
+    END IF;
+    IF counted THEN
+      d_spent := d_spent + actual;
+      IF is_unsettled THEN
+        d_unsettled := d_unsettled + actual;
+        d_calls := d_calls + 1;
+        entry_keys := entry_keys || scope_name;
+      END IF;
+    END IF;
+    spent_deltas := spent_deltas || d_spent;
+    reserved_deltas := reserved_deltas || d_reserved;
+    in_flight_deltas := in_flight_deltas || d_in_flight;
+    unsettled_deltas := unsettled_deltas || d_unsettled;
+    calls_deltas := calls_deltas || d_calls;
+  END LOOP;
+  -- The deltas commute: applied in key order with no read first. A scope with no row held nothing.
   INSERT INTO ${s}.budget_scopes AS scope
     (scope_key, spent_nano_usd, reserved_nano_usd, in_flight, unsettled_nano_usd, unsettled_calls)
-  SELECT key, spent, -reserved, -in_flight, unsettled, unsettled_calls
-  FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::integer[], $5::bigint[], $6::integer[])
-    AS delta(key, spent, reserved, in_flight, unsettled, unsettled_calls)
-  ORDER BY key
+  SELECT d.key, d.spent, d.reserved, d.in_flight, d.unsettled, d.calls
+  FROM unnest(sorted, spent_deltas, reserved_deltas, in_flight_deltas, unsettled_deltas, calls_deltas)
+    AS d(key, spent, reserved, in_flight, unsettled, calls)
+  ORDER BY d.key
   ON CONFLICT (scope_key) DO UPDATE SET
     spent_nano_usd = scope.spent_nano_usd + EXCLUDED.spent_nano_usd,
     reserved_nano_usd = scope.reserved_nano_usd - EXCLUDED.reserved_nano_usd,
     in_flight = scope.in_flight - EXCLUDED.in_flight,
     unsettled_nano_usd = scope.unsettled_nano_usd + EXCLUDED.unsettled_nano_usd,
     unsettled_calls = scope.unsettled_calls + EXCLUDED.unsettled_calls,
-    updated_at = now()
-), entries AS (
+    updated_at = now();
   INSERT INTO ${s}.budget_unsettled (scope_key, lease_id, amount_nano_usd, counted_at)
-  SELECT key, $8, $9::bigint, now() FROM unnest($7::text[]) AS key
-  ON CONFLICT (scope_key, lease_id) DO UPDATE SET amount_nano_usd = EXCLUDED.amount_nano_usd, counted_at = now()
-), forgotten AS (
+  SELECT k, lease, actual, now() FROM unnest(entry_keys) AS k
+  ON CONFLICT (scope_key, lease_id) DO UPDATE SET amount_nano_usd = EXCLUDED.amount_nano_usd, counted_at = now();
   DELETE FROM ${s}.budget_lease_records WHERE lease_id IN (
-    SELECT lease_id FROM ${s}.budget_lease_records WHERE forget_after < now() AND lease_id <> $8 LIMIT ${PRUNE_BATCH}
-  )
-)
-INSERT INTO ${s}.budget_lease_records (lease_id, scope_key, state, actual_nano_usd, unsettled, answer, ended_at, forget_after)
-VALUES ($8, $10, 'ended', $9::bigint, $12, $11, now(), now() + $13::bigint * interval '1 millisecond')
-ON CONFLICT (lease_id) DO UPDATE SET state = 'ended', actual_nano_usd = EXCLUDED.actual_nano_usd,
-  unsettled = EXCLUDED.unsettled, answer = EXCLUDED.answer, ended_at = now(), forget_after = EXCLUDED.forget_after`,
+    SELECT stale.lease_id FROM ${s}.budget_lease_records AS stale
+    WHERE stale.forget_after < now() AND stale.lease_id <> lease LIMIT ${PRUNE_BATCH});
+  INSERT INTO ${s}.budget_lease_records
+    (lease_id, scope_key, state, actual_nano_usd, unsettled, answer, ended_at, forget_after)
+  VALUES (lease, keys[cardinality(keys)], 'ended', actual, is_unsettled, held, now(),
+    now() + retention_ms * interval '1 millisecond')
+  ON CONFLICT (lease_id) DO UPDATE SET state = 'ended', actual_nano_usd = EXCLUDED.actual_nano_usd,
+    unsettled = EXCLUDED.unsettled, answer = EXCLUDED.answer, ended_at = now(), forget_after = EXCLUDED.forget_after;
+  RETURN held;
+END
+$$;
+
+COMMENT ON FUNCTION ${s}.budget_settle(text, text[], bigint, boolean, boolean, bigint, boolean) IS '${FUNCTIONS_VERSION}';
+`;
+}
+
+/** `"name"`: an identifier checked by the store's constructor (letters, digits, `_`). */
+function quoted(identifier: string): string {
+  return `"${identifier}"`;
+}
+
+/** The statements a store runs, for its schema: one function call per operation (autocommit). */
+export interface Statements {
+  /**
+   * $1 keys, $2 limits, $3 max in flight, $4 amount, $5 lease id, $6 ttl ms, $7 retention ms: granted, or the
+   * reason and index of the refusing scope; the chain's counters (arrays, in its order).
+   */
+  readonly acquire: string;
+  /**
+   * $1 lease id, $2 keys, $3 actual, $4 unsettled, $5 leased, $6 retention ms, $7 durable: whether the
+   * lease was still held (`held`).
+   */
+  readonly settle: string;
+  /** $1 keys, $2 retention ms: the chain's counters (arrays, in its order), after a sweep where one is due. */
+  readonly counters: string;
+  /** $1 lease ids, $2 scope keys (pairs), $3 ttl ms: extends the live ones; returns those extended. */
+  readonly renew: string;
+}
+
+export function statementsOf(schema: string): Statements {
+  const s = quoted(schema);
+  return {
+    acquire: `SELECT * FROM ${s}.budget_acquire($1::text[], $2::bigint[], $3::integer[], $4::bigint, $5::text, $6::bigint, $7::bigint)`,
+    settle: `SELECT ${s}.budget_settle($1::text, $2::text[], $3::bigint, $4::boolean, $5::boolean, $6::bigint, $7::boolean) AS held`,
+    counters: `SELECT * FROM ${s}.budget_counters($1::text[], $2::bigint)`,
     renew: `UPDATE ${s}.budget_leases AS lease SET expires_at = now() + $3::bigint * interval '1 millisecond'
 FROM unnest($1::text[], $2::text[]) AS wanted(lease_id, scope_key)
 WHERE lease.lease_id = wanted.lease_id AND lease.scope_key = wanted.scope_key AND lease.expires_at > now()

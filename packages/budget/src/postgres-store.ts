@@ -8,7 +8,7 @@ import type {
 import { checkKnownKeys } from './known-keys.js';
 import { loadPg, type PgClient, type PgPool } from './load-pg.js';
 import { pgErrorOf } from './postgres-error.js';
-import { type Statements, schemaSql, statementsOf } from './postgres-sql.js';
+import { FUNCTIONS_VERSION, type Statements, schemaSql, statementsOf } from './postgres-sql.js';
 import { DEFAULT_RETENTION_MS } from './retention.js';
 import type { StoredScope } from './scope-limits.js';
 import { StoreError } from './store-error.js';
@@ -21,9 +21,19 @@ export interface PostgresBudgetStoreOptions {
   pool?: unknown;
   /** The schema of the budget's tables: letters, digits and `_`. Default `switchboard`. */
   schema?: string;
+  /**
+   * `'on'` (the default): every operation returns once its commit is on disk. `'off'`: settlements (only
+   * they) return before their commit's WAL is flushed (`synchronous_commit = off` for that transaction), so
+   * a crash of the server can lose the settlements of its last moments (up to three times
+   * `wal_writer_delay`, 0.6 s by default): each such lease is back as held, and counts at its worst case
+   * once it expires (the books err upwards, never below the bill). Reservations always wait for the disk.
+   */
+  synchronousCommit?: 'on' | 'off';
 }
 
 type Query = (text: string, values?: readonly unknown[]) => Promise<Record<string, unknown>[]>;
+
+const REASONS = new Set(['ended', 'spend', 'reserved', 'in_flight']);
 
 /** Deadlocks and serialization failures roll the whole transaction back: it is run again. */
 const RETRIED = new Set(['40P01', '40001']);
@@ -35,11 +45,12 @@ const NO_ERROR = (): void => {};
  * Budget counters in PostgreSQL tables, shared by every process and machine that
  * uses the same database and schema, and durable: a settled call is a committed
  * row, so a crash or restart of the server loses nothing (no `ledger_lost`). Each
- * acquisition, settlement and sweep is one transaction that locks the chain's
- * scope rows in key order; a reservation is a conditional `UPDATE … WHERE spent +
- * reserved + amount <= limit`. Every operation is idempotent by lease id (its row
- * in `budget_lease_records`). Expired leases are swept by whichever operation next
- * touches their scope. The tables' SQL is in docs/budgets.md.
+ * acquisition, settlement and read of the counters is one call of a function that
+ * `migrate()` creates (`budget_acquire`, `budget_settle`, `budget_counters`), its
+ * own transaction: one round trip, one commit. An acquisition locks the chain's
+ * scope rows in key order, then reserves in every scope or in none. Every operation
+ * is idempotent by lease id (its row in `budget_lease_records`). Expired leases are
+ * swept by whichever operation next touches their scope. The SQL is in docs/budgets.md.
  */
 export class PostgresBudgetStore implements BudgetStore {
   /** The schema of the tables. */
@@ -51,6 +62,7 @@ export class PostgresBudgetStore implements BudgetStore {
   readonly #secrets: readonly string[];
   readonly #sql: Statements;
   readonly #retentionMs = DEFAULT_RETENTION_MS;
+  readonly #durableSettlements: boolean;
   #migrated: Promise<void> | null = null;
   #closed = false;
 
@@ -58,7 +70,14 @@ export class PostgresBudgetStore implements BudgetStore {
     if (options === null || typeof options !== 'object') {
       throw new TypeError('PostgresBudgetStore options must be an object with a url or a pool');
     }
-    checkKnownKeys(options, ['url', 'pool', 'schema'], 'PostgresBudgetStore options');
+    checkKnownKeys(options, ['url', 'pool', 'schema', 'synchronousCommit'], 'PostgresBudgetStore options');
+    const synchronousCommit = options.synchronousCommit ?? 'on';
+    if (synchronousCommit !== 'on' && synchronousCommit !== 'off') {
+      throw new TypeError(
+        `PostgresBudgetStore options.synchronousCommit must be 'on' or 'off', got ${JSON.stringify(synchronousCommit)}`,
+      );
+    }
+    this.#durableSettlements = synchronousCommit === 'on';
     const schema = options.schema ?? 'switchboard';
     if (typeof schema !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) {
       throw new TypeError(
@@ -113,110 +132,44 @@ export class PostgresBudgetStore implements BudgetStore {
 
   async acquire(request: AcquireRequest): Promise<AcquireResult> {
     const keys = request.scopes.map((scope) => scope.key);
-    return this.#transaction(async (query) => {
-      // The chain's rows, locked in key order, with their counters: the sweep runs only where one is due.
-      const locked = await query(this.#sql.lock, [keys, this.#retentionMs, request.leaseId]);
-      let rows = keys.map((key) => locked.find((row) => row.scope_key === key) as Record<string, unknown>);
-      if (locked.some((row) => row.due === true)) {
-        await query(this.#sql.sweep, [keys, this.#retentionMs]);
-        rows = await query(this.#sql.read, [keys, request.leaseId]);
-      }
-      const counters = rows.map(countersOf);
-      const record = locked[0]?.record ?? null;
-      if (record === 'held') return { granted: true, counters };
-      if (record !== null) {
-        return { granted: false, reason: 'ended', scopeIndex: 0, counters: counters[0] as ScopeCounters };
-      }
-      const amount = request.amountNanoUsd;
-      const refusal = refusalOf(request.scopes, counters, amount);
-      if (refusal !== null) return refusal;
-      const [fit] = await query(this.#sql.grant, [
-        keys,
-        request.scopes.map((scope) => (scope.limitNanoUsd === null ? null : integer(scope.limitNanoUsd))),
-        request.scopes.map((scope) => scope.maxInFlight),
-        integer(amount),
-        request.leaseId,
-        Math.ceil(request.ttlMs),
-        keys.at(-1),
-      ]);
-      // The rows are locked and were checked: a conditional update that misses one is a bug, rolled back.
-      if (fit?.fit !== true)
-        throw new StoreError(`PostgreSQL at ${this.#where}: a reservation did not fit after its check`);
-      return {
-        granted: true,
-        counters: counters.map((row) => ({
-          ...row,
-          reservedNanoUsd: row.reservedNanoUsd + amount,
-          inFlight: row.inFlight + 1,
-        })),
-      };
-    });
+    // One function call: the rows locked in key order, a sweep where due, the checks and the reservation.
+    const [row] = await this.#call(this.#sql.acquire, [
+      keys,
+      request.scopes.map((scope) => (scope.limitNanoUsd === null ? null : integer(scope.limitNanoUsd))),
+      request.scopes.map((scope) => scope.maxInFlight),
+      integer(request.amountNanoUsd),
+      request.leaseId,
+      Math.ceil(request.ttlMs),
+      this.#retentionMs,
+    ]);
+    if (row === undefined)
+      throw new StoreError(`PostgreSQL at ${this.#where}: budget_acquire returned no row`);
+    const counters = countersOf(row, keys.length);
+    if (row.granted === true) return { granted: true, counters };
+    const scopeIndex = Number(row.scope_index);
+    const reason = String(row.reason);
+    if (!REASONS.has(reason) || !(scopeIndex >= 0 && scopeIndex < keys.length)) {
+      throw new StoreError(`PostgreSQL at ${this.#where}: budget_acquire refused for an unknown reason`);
+    }
+    return {
+      granted: false,
+      reason: reason as 'ended' | 'spend' | 'reserved' | 'in_flight',
+      scopeIndex,
+      counters: counters[scopeIndex] as ScopeCounters,
+    };
   }
 
   async settle(leaseId: string, scopes: readonly StoredScope[], settlement: Settlement): Promise<boolean> {
-    const keys = scopes.map((scope) => scope.key);
-    return this.#transaction(async (query) => {
-      // The lease's record, locked: a settlement sent twice waits here for the first, then answers as it did.
-      const [record] = await query(this.#sql.record, [leaseId]);
-      if (record?.state === 'ended') return record.answer === true;
-      let held = record?.state === 'held';
-      const granted = held || settlement.leased === true;
-      const taken = await query(this.#sql.take, [leaseId, keys]);
-      const actual = integer(settlement.actualNanoUsd);
-      const unsettled = settlement.unsettled === true;
-      // The scopes' rows are locked only by the last statement (in key order), so a settlement holds
-      // them for one statement and its commit. Deltas commute: nothing here needs to read them first.
-      const sorted = [...keys].sort();
-      const deltas = sorted.map(() => ({ spent: 0, reserved: 0, inFlight: 0, unsettled: 0, calls: 0 }));
-      const entryKeys: string[] = [];
-      for (const [index, key] of sorted.entries()) {
-        const delta = deltas[index] as (typeof deltas)[number];
-        const lease = taken.find((row) => row.kind === 'lease' && row.scope_key === key);
-        const worst = taken.find((row) => row.kind === 'unsettled' && row.scope_key === key);
-        let count = true;
-        if (lease !== undefined) {
-          delta.reserved = -Number(lease.amount_nano_usd);
-          delta.inFlight = -1;
-          // Expired but not swept yet: as if swept (its worst case counted) and now replaced by this settlement.
-          if (lease.expired === true) held = false;
-        } else {
-          held = false;
-          if (worst !== undefined) {
-            const amount = Number(worst.amount_nano_usd);
-            delta.spent -= amount;
-            delta.unsettled -= amount;
-            delta.calls -= 1;
-          } else if (granted) {
-            // Pruned (or settled before and forgotten): it stays at its worst case, counted once.
-            count = false;
-          }
-        }
-        if (count) {
-          delta.spent += actual;
-          if (unsettled) {
-            delta.unsettled += actual;
-            delta.calls += 1;
-            entryKeys.push(key);
-          }
-        }
-      }
-      await query(this.#sql.end, [
-        sorted,
-        deltas.map((delta) => delta.spent),
-        deltas.map((delta) => delta.reserved),
-        deltas.map((delta) => delta.inFlight),
-        deltas.map((delta) => delta.unsettled),
-        deltas.map((delta) => delta.calls),
-        entryKeys,
-        leaseId,
-        actual,
-        keys.at(-1) ?? '',
-        held,
-        unsettled,
-        this.#retentionMs,
-      ]);
-      return held;
-    });
+    const [row] = await this.#call(this.#sql.settle, [
+      leaseId,
+      scopes.map((scope) => scope.key),
+      integer(settlement.actualNanoUsd),
+      settlement.unsettled === true,
+      settlement.leased === true,
+      this.#retentionMs,
+      this.#durableSettlements,
+    ]);
+    return row?.held === true;
   }
 
   async renew(
@@ -226,7 +179,7 @@ export class PostgresBudgetStore implements BudgetStore {
     if (leases.length === 0) return [];
     const ids = leases.flatMap(({ leaseId, scopes }) => scopes.map(() => leaseId));
     const keys = leases.flatMap(({ scopes }) => scopes.map((scope) => scope.key));
-    const renewed = await this.#transaction((query) => query(this.#sql.renew, [ids, keys, Math.ceil(ttlMs)]));
+    const renewed = await this.#call(this.#sql.renew, [ids, keys, Math.ceil(ttlMs)]);
     const extended = new Map<string, number>();
     for (const row of renewed)
       extended.set(String(row.lease_id), (extended.get(String(row.lease_id)) ?? 0) + 1);
@@ -237,10 +190,8 @@ export class PostgresBudgetStore implements BudgetStore {
 
   async counters(scopes: readonly StoredScope[]): Promise<ScopeCounters[]> {
     const keys = scopes.map((scope) => scope.key);
-    return this.#transaction(async (query) => {
-      await query(this.#sql.sweep, [keys, this.#retentionMs]);
-      return (await query(this.#sql.read, [keys, ''])).map(countersOf);
-    });
+    const [row] = await this.#call(this.#sql.counters, [keys, this.#retentionMs]);
+    return countersOf(row ?? {}, keys.length);
   }
 
   /** Nothing to do: a committed ledger is never lost, so no scope is ever `ledger_lost`. */
@@ -263,57 +214,75 @@ export class PostgresBudgetStore implements BudgetStore {
   }
 
   async #migrate(): Promise<void> {
-    await this.#run(async (query) => {
-      // Made already (by a DBA, or another process): nothing to create, and no right to create anything needed.
-      const [found] = await query(
-        'SELECT count(*)::integer AS tables FROM pg_catalog.pg_tables WHERE schemaname = $1 AND tablename = ANY($2::text[])',
-        [this.schema, TABLES],
-      );
-      if (found?.tables === TABLES.length) return;
+    const client = await this.#connect();
+    let broken: Error | undefined;
+    try {
+      const query = async (text: string, values?: readonly unknown[]) =>
+        (await client.query(text, values)).rows;
+      // Made already (by a DBA, another process, or an earlier run): nothing to create, and maybe no right to.
+      if (await this.#ready(query)) return;
+      await query('BEGIN');
       // Processes starting together would race on CREATE … IF NOT EXISTS: one at a time.
       await query('SELECT pg_advisory_xact_lock(hashtext($1))', [`switchboard-budget:${this.schema}`]);
-      await query(schemaSql(this.schema));
-    });
+      if (!(await this.#ready(query))) await query(schemaSql(this.schema));
+      await query('COMMIT');
+    } catch (error) {
+      broken = error instanceof Error ? error : new Error(String(error));
+      if (typeof (error as { code?: unknown }).code === 'string') {
+        await client.query('ROLLBACK').then(() => (broken = undefined), NO_ERROR);
+      }
+      throw this.#error(error, true);
+    } finally {
+      client.removeListener('error', NO_ERROR);
+      client.release(broken ?? false);
+    }
   }
 
-  /** Runs `work` in a transaction, after the migration; retried on a deadlock. Errors in words, never a secret. */
-  async #transaction<T>(work: (query: Query) => Promise<T>): Promise<T> {
+  /** The four tables and the functions of this version are there. */
+  async #ready(query: Query): Promise<boolean> {
+    const [found] = await query(
+      `SELECT (SELECT count(*)::integer FROM pg_catalog.pg_tables WHERE schemaname = $1 AND tablename = ANY($2::text[])) AS tables,
+  (SELECT count(*)::integer FROM pg_catalog.pg_proc AS proc JOIN pg_catalog.pg_namespace AS ns ON ns.oid = proc.pronamespace
+    WHERE ns.nspname = $1 AND proc.proname = 'budget_settle' AND obj_description(proc.oid, 'pg_proc') = $3) AS functions`,
+      [this.schema, TABLES, FUNCTIONS_VERSION],
+    );
+    return found?.tables === TABLES.length && found?.functions === 1;
+  }
+
+  async #connect(): Promise<PgClient> {
+    let client: PgClient;
+    try {
+      client = await this.#pool.connect();
+    } catch (error) {
+      // Nothing was sent: nothing ran.
+      throw this.#error(error, true);
+    }
+    // A connection that dies while checked out emits 'error' on the client: caught here, the query rejects.
+    client.on('error', NO_ERROR);
+    return client;
+  }
+
+  /**
+   * One statement (a function call), after the migration, in its own transaction (autocommit: one round trip,
+   * one commit); run again on a deadlock. Errors in words, never a secret.
+   */
+  async #call(text: string, values: readonly unknown[]): Promise<Record<string, unknown>[]> {
     if (this.#closed) throw new StoreError(`PostgreSQL at ${this.#where}: the store was closed`, false, true);
     await this.migrate();
-    return this.#run(work);
-  }
-
-  async #run<T>(work: (query: Query) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
-      let client: PgClient;
-      try {
-        client = await this.#pool.connect();
-      } catch (error) {
-        // Nothing was sent: nothing ran.
-        throw this.#error(error, true);
-      }
-      // A connection that dies while checked out emits 'error' on the client: caught here, the query rejects.
-      client.on('error', NO_ERROR);
-      let committing = false;
+      const client = await this.#connect();
       let broken: Error | undefined;
       try {
-        const query: Query = async (text, values) => (await client.query(text, values)).rows;
-        await query('BEGIN');
-        const result = await work(query);
-        committing = true;
-        await query('COMMIT');
-        return result;
+        return (await client.query(text, values)).rows;
       } catch (error) {
-        broken = error instanceof Error ? error : new Error(String(error));
         const code = (error as { code?: unknown }).code;
-        // A server's error (an SQLSTATE) leaves the connection usable once rolled back; any other (a
-        // timeout, a broken connection) destroys it, and the server rolls the transaction back itself.
-        if (!committing && typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) {
-          await client.query('ROLLBACK').then(() => (broken = undefined), NO_ERROR);
-        }
-        if (!committing && typeof code === 'string' && RETRIED.has(code) && attempt < ATTEMPTS) continue;
-        // Before COMMIT was sent, the transaction was rolled back (or dies with its connection): nothing ran.
-        throw this.#error(error, !committing);
+        // A server's error (an SQLSTATE): the statement, its own transaction, was rolled back and the
+        // connection stays usable; it ran nothing. Any other (a timeout, a lost connection) destroys the
+        // connection, and the statement may have committed before its answer was lost.
+        const sqlState = typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code);
+        if (!sqlState) broken = error instanceof Error ? error : new Error(String(error));
+        if (sqlState && RETRIED.has(code) && attempt < ATTEMPTS) continue;
+        throw this.#error(error, sqlState);
       } finally {
         client.removeListener('error', NO_ERROR);
         client.release(broken ?? false);
@@ -326,41 +295,19 @@ export class PostgresBudgetStore implements BudgetStore {
   }
 }
 
-function refusalOf(
-  scopes: readonly StoredScope[],
-  counters: readonly ScopeCounters[],
-  amount: number,
-): AcquireResult | null {
-  // Out of money in any scope first (waiting cannot help), then held by reservations (it can), then slots.
-  for (const [index, scope] of scopes.entries()) {
-    const row = counters[index] as ScopeCounters;
-    if (scope.limitNanoUsd !== null && row.spentNanoUsd + amount > scope.limitNanoUsd) {
-      return { granted: false, reason: 'spend', scopeIndex: index, counters: row };
-    }
-  }
-  for (const [index, scope] of scopes.entries()) {
-    const row = counters[index] as ScopeCounters;
-    if (scope.limitNanoUsd !== null && row.spentNanoUsd + row.reservedNanoUsd + amount > scope.limitNanoUsd) {
-      return { granted: false, reason: 'reserved', scopeIndex: index, counters: row };
-    }
-  }
-  for (const [index, scope] of scopes.entries()) {
-    const row = counters[index] as ScopeCounters;
-    if (scope.maxInFlight !== null && row.inFlight >= scope.maxInFlight) {
-      return { granted: false, reason: 'in_flight', scopeIndex: index, counters: row };
-    }
-  }
-  return null;
-}
-
-function countersOf(row: Record<string, unknown>): ScopeCounters {
-  return {
-    spentNanoUsd: Number(row.spent),
-    reservedNanoUsd: Number(row.reserved),
-    inFlight: Number(row.in_flight),
-    unsettledNanoUsd: Number(row.unsettled),
-    unsettledCalls: Number(row.unsettled_calls),
+/** The counters of a chain, from a function's arrays (in the chain's order). */
+function countersOf(row: Record<string, unknown>, length: number): ScopeCounters[] {
+  const at = (name: string, index: number) => {
+    const values = row[name];
+    return Array.isArray(values) ? Number(values[index] ?? 0) : 0;
   };
+  return Array.from({ length }, (_, index) => ({
+    spentNanoUsd: at('spent', index),
+    reservedNanoUsd: at('reserved', index),
+    inFlight: at('in_flight', index),
+    unsettledNanoUsd: at('unsettled', index),
+    unsettledCalls: at('unsettled_calls', index),
+  }));
 }
 
 /** A whole number of nano-dollars, as PostgreSQL's bigint takes it. */

@@ -123,7 +123,7 @@ describe('a budget on PostgreSQL through a server crash', () => {
     const surelyNothing = [...failed.values()].filter(Boolean).length;
     expect(surelyNothing).toBeGreaterThan(0);
     expect(settledAfterFailure.filter((entry) => entry.ranNothing)).toEqual([]);
-    // Only an acquisition whose COMMIT was sent and unanswered may owe a release.
+    // Only an acquisition whose statement was sent and unanswered (it may have committed) may owe a release.
     // (A release is retried while the server is away: counted once per lease.)
     expect(new Set(settledAfterFailure.map((entry) => entry.leaseId)).size).toBeLessThanOrEqual(
       failed.size - surelyNothing,
@@ -171,8 +171,8 @@ describe('a budget on PostgreSQL through a server crash', () => {
     await pool.end();
   });
 
-  it('a COMMIT whose reply is lost: the acquisition is released behind it, the settlement retried and counted once', async () => {
-    // A TCP proxy that lets the COMMIT reach the server, then drops the connection before its answer.
+  it('a statement whose reply is lost: the acquisition is released behind it, the settlement retried and counted once', async () => {
+    // A TCP proxy that lets the function call (its own transaction) reach the server, then drops the connection before its answer.
     const proxy = await startRedisProxy(postgres.port);
     const url = postgres.url.replace(`:${postgres.port}/`, `:${new URL(proxy.url).port}/`);
     const store = new PostgresBudgetStore({ url, schema: 'lost_reply' });
@@ -191,7 +191,7 @@ describe('a budget on PostgreSQL through a server crash', () => {
       tools: undefined,
       signal: undefined,
     };
-    const lost = proxy.dropReplyTo('COMMIT');
+    const lost = proxy.dropReplyTo('budget_acquire');
     const refused = await Promise.resolve(budget.beforeAttempt({ ...info, maxTokens: 3 })).catch(
       (error) => error,
     );
@@ -215,7 +215,7 @@ describe('a budget on PostgreSQL through a server crash', () => {
     expect(rows).toEqual([{ reserved_nano_usd: '3000000000', actual_nano_usd: '0' }]);
 
     const handle = await budget.beforeAttempt({ ...info, maxTokens: 3 });
-    const dropped = proxy.dropReplyTo('COMMIT');
+    const dropped = proxy.dropReplyTo('budget_settle');
     await handle.end({
       record: {
         model: 'test-model',

@@ -1,0 +1,92 @@
+// PostgresBudgetStore's `synchronousCommit` option: 'off' makes each settlement's own
+// transaction commit without waiting for its WAL flush (synchronous_commit = off, for that
+// transaction only); reservations, and every operation by default, wait for the disk.
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PostgresBudgetStore } from '../src/postgres-store.js';
+import { startPostgres, type TestPostgres } from './support/start-postgres.js';
+
+describe("PostgresBudgetStore's synchronousCommit", () => {
+  let postgres: TestPostgres;
+  beforeAll(async () => {
+    postgres = await startPostgres();
+  });
+  afterAll(() => postgres?.stop());
+
+  it("accepts 'on' and 'off' only", () => {
+    expect(
+      () => new PostgresBudgetStore({ url: 'postgres://u@127.0.0.1/db', synchronousCommit: 'local' as 'on' }),
+    ).toThrow(/synchronousCommit must be 'on' or 'off', got "local"/);
+  });
+
+  /** A caller's pool whose connections note the synchronous_commit each statement ran under. */
+  function watchedPool() {
+    const pool = new pg.Pool({ connectionString: postgres.url, max: 2 });
+    const seen: { statement: string; setting: string }[] = [];
+    const watched = new WeakSet<object>();
+    const connect = pool.connect.bind(pool);
+    (pool as unknown as { connect: () => Promise<pg.PoolClient> }).connect = async () => {
+      const client = await connect();
+      // A pooled connection comes back: watched once.
+      if (watched.has(client)) return client;
+      watched.add(client);
+      const query = client.query.bind(client) as (
+        text: string,
+        values?: unknown[],
+      ) => Promise<pg.QueryResult>;
+      (client as unknown as { query: unknown }).query = async (text: string, values?: unknown[]) => {
+        if (!/^SELECT .*\.budget_(acquire|settle)\(\$1/.test(text)) return query(text, values);
+        // The statement and SHOW in one transaction: what its commit will use.
+        await query('BEGIN');
+        try {
+          const result = await query(text, values);
+          const [row] = (await query('SHOW synchronous_commit')).rows;
+          seen.push({
+            statement: /budget_acquire/.test(text) ? 'acquire' : 'settle',
+            setting: row.synchronous_commit,
+          });
+          await query('COMMIT');
+          return result;
+        } catch (error) {
+          await query('ROLLBACK');
+          throw error;
+        }
+      };
+      return client;
+    };
+    return { pool, seen };
+  }
+
+  for (const [option, settle] of [
+    [undefined, 'on'],
+    ['on', 'on'],
+    ['off', 'off'],
+  ] as const) {
+    it(`${option === undefined ? 'by default' : `'${option}'`}: reservations commit on, settlements ${settle}`, async () => {
+      const { pool, seen } = watchedPool();
+      const store = new PostgresBudgetStore({
+        pool,
+        schema: `sync_${option ?? 'default'}`,
+        ...(option === undefined ? {} : { synchronousCommit: option }),
+      });
+      const scopes = [{ key: '{sync}', limitNanoUsd: 100, maxInFlight: null }];
+      expect(await store.acquire({ leaseId: 'l1', scopes, amountNanoUsd: 40, ttlMs: 10_000 })).toMatchObject({
+        granted: true,
+      });
+      expect(await store.settle('l1', scopes, { actualNanoUsd: 30 })).toBe(true);
+      expect(await store.counters(scopes)).toEqual([
+        { spentNanoUsd: 30, reservedNanoUsd: 0, inFlight: 0, unsettledNanoUsd: 0, unsettledCalls: 0 },
+      ]);
+      expect(seen).toEqual([
+        { statement: 'acquire', setting: 'on' },
+        { statement: 'settle', setting: settle },
+      ]);
+      // Only that transaction: the connection's next one is back to the server's setting.
+      const client = await pool.connect();
+      expect((await client.query('SHOW synchronous_commit')).rows[0].synchronous_commit).toBe('on');
+      client.release();
+      await store.close();
+      await pool.end();
+    });
+  }
+});
