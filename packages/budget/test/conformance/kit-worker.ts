@@ -1,7 +1,8 @@
 // One worker process of the conformance kit: makes a store from a spec (a module,
 // an export, constructor options), runs `calls` acquisitions on one chain,
 // `concurrency` at a time, settles each granted lease at a random cost up to its
-// reservation, and reports what it settled. Run with `node --import tsx`.
+// reservation, and reports what it settled; or (`hold`) takes leases, reports them and
+// waits to be killed holding them. Run with `node --import tsx`.
 import type { BudgetStore } from '../../src/budget-store.js';
 import type { StoredScope } from '../../src/scope-limits.js';
 
@@ -17,6 +18,12 @@ export interface KitWorkerSettings {
   readonly calls: number;
   readonly concurrency: number;
   readonly maxAmount: number;
+  /**
+   * Instead of calls: take this many leases of `maxAmount` each (with `holdTtlMs`), report
+   * `{ held: [lease ids] }` and wait, holding them, to be killed.
+   */
+  readonly hold?: number;
+  readonly holdTtlMs?: number;
 }
 
 /** What a worker reports when done. */
@@ -37,6 +44,24 @@ const exported = (await import(settings.store.module)) as Record<
 const Store = exported[settings.store.exportName];
 if (Store === undefined) throw new Error(`${settings.store.module} exports no ${settings.store.exportName}`);
 const store = new Store(settings.store.options);
+
+if (settings.hold !== undefined) {
+  const held: string[] = [];
+  for (let index = 0; index < settings.hold; index++) {
+    const leaseId = `held-${settings.index}-${index}-${process.pid}`;
+    const result = await store.acquire({
+      leaseId,
+      scopes: settings.scopes,
+      amountNanoUsd: settings.maxAmount,
+      ttlMs: settings.holdTtlMs ?? 30_000,
+    });
+    if (result.granted) held.push(leaseId);
+  }
+  process.send?.({ held });
+  // Held until the parent kills this process (SIGKILL): nothing is released or settled.
+  setInterval(() => {}, 60_000);
+  await new Promise(() => {});
+}
 
 let next = 0;
 let settledNanoUsd = 0;

@@ -28,10 +28,53 @@ export interface ConformanceTarget {
   readonly durable?: boolean;
   /** How a worker process makes a store on the same ledger: a module (absolute path), its export, options (JSON). */
   processStore?(): KitWorkerSettings['store'];
+  /**
+   * A store on the same ledger whose connection goes through a TCP proxy that can lose the reply to
+   * the next acquisition or settlement: the command reaches the server, then the connection drops.
+   */
+  lossyStore?(): Promise<LossyStore>;
+}
+
+/** A store behind a proxy that loses replies (see {@link ConformanceTarget.lossyStore}). */
+interface LossyStore {
+  readonly store: BudgetStore;
+  /** Arms the proxy for the next command of that operation; resolves once its reply was dropped. */
+  loseReplyTo(operation: 'acquire' | 'settle'): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** `promise`, or a failure naming `what` after `ms`. */
+function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not happen within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+/** `work` until it answers (a store reconnecting after a dropped connection refuses meanwhile). */
+async function untilAnswered<T>(work: () => T | Promise<T>): Promise<T> {
+  for (let tries = 0; ; tries++) {
+    try {
+      return await work();
+    } catch (error) {
+      if (tries >= 100) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
 }
 
 const workerPath = fileURLToPath(new URL('./kit-worker.ts', import.meta.url));
 const packageRoot = fileURLToPath(new URL('../../', import.meta.url));
+
+/** A worker process of the kit (`kit-worker.ts`), run with tsx, its output in this process's. */
+function forkWorker(settings: KitWorkerSettings): ChildProcess {
+  return fork(workerPath, [JSON.stringify(settings)], {
+    cwd: packageRoot,
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+}
 
 /** Counters without `ledgerLost` (a store may leave it out). */
 function plain(counters: readonly ScopeCounters[]): ScopeCounters[] {
@@ -178,8 +221,16 @@ export function describeStoreConformance(target: ConformanceTarget): void {
             await store.acquire(settled);
             await store.settle(settled.leaseId, scopes, { actualNanoUsd: 70 });
             await store.acquire(held);
+            const refused = lease(scopes, 1);
+            let error: unknown = null;
             await crash(async () => {
-              await expect(Promise.resolve().then(() => store.acquire(lease(scopes, 1)))).rejects.toThrow();
+              error = await Promise.resolve()
+                .then(() => store.acquire(refused))
+                .then(
+                  () => null,
+                  (caught: unknown) => caught,
+                );
+              expect(error).toBeInstanceOf(Error);
             });
             if (target.durable !== true) return;
             // Retried until the server answers again.
@@ -189,6 +240,12 @@ export function describeStoreConformance(target: ConformanceTarget): void {
                 await new Promise((resolve) => setTimeout(resolve, 100));
                 return null;
               });
+            }
+            if ((error as { ranNothing?: unknown }).ranNothing !== true) {
+              // The error did not say the acquisition surely ran nothing (a client may still send a command
+              // it queued, once the server is back): released, as the budget does, counting nothing.
+              await store.settle(refused.leaseId, scopes, { actualNanoUsd: 0 });
+              counters = await store.counters(scopes);
             }
             expect(plain(counters ?? [])[0]).toEqual(
               zero({ spentNanoUsd: 70, reservedNanoUsd: 200, inFlight: 1 }),
@@ -200,9 +257,105 @@ export function describeStoreConformance(target: ConformanceTarget): void {
       });
     }
 
+    if (target.lossyStore !== undefined) {
+      const lossyStore = target.lossyStore.bind(target);
+      describe('replies lost with their connection', () => {
+        it('an acquisition and a settlement whose replies were lost, re-sent: each counts once', async () => {
+          const lossy = await lossyStore();
+          try {
+            const scopes = chain({ limitNanoUsd: 100 });
+            // A first round trip, so the store is connected (and has loaded what it needs) before the losses.
+            const warm = lease(scopes, 1);
+            await lossy.store.acquire(warm);
+            await lossy.store.settle(warm.leaseId, scopes, { actualNanoUsd: 0 });
+            const reader = target.create();
+            const request = lease(scopes, 40);
+            // The command fails, or its client sends it again on a new connection by itself (ioredis does):
+            // either way it ran once, and sent again it changes nothing.
+            const lostGrant = lossy.loseReplyTo('acquire');
+            const granted = await Promise.resolve()
+              .then(() => lossy.store.acquire(request))
+              .catch(() => null);
+            await within(lostGrant, 10_000, 'the proxy losing the reply to the acquisition');
+            expect(granted ?? { granted: true }).toMatchObject({ granted: true });
+            expect(plain(await reader.counters(scopes))[0]).toEqual(
+              zero({ reservedNanoUsd: 40, inFlight: 1 }),
+            );
+            expect(await untilAnswered(() => lossy.store.acquire(request))).toMatchObject({ granted: true });
+            expect(plain(await reader.counters(scopes))[0]).toEqual(
+              zero({ reservedNanoUsd: 40, inFlight: 1 }),
+            );
+            const lostSettlement = lossy.loseReplyTo('settle');
+            const held = await Promise.resolve()
+              .then(() => lossy.store.settle(request.leaseId, scopes, { actualNanoUsd: 25 }))
+              .catch(() => null);
+            await within(lostSettlement, 10_000, 'the proxy losing the reply to the settlement');
+            expect(held ?? true).toBe(true);
+            expect(plain(await reader.counters(scopes))[0]).toEqual(zero({ spentNanoUsd: 25 }));
+            // Sent again: it answers as the first did (the lease was held) and counts nothing again.
+            expect(
+              await untilAnswered(() => lossy.store.settle(request.leaseId, scopes, { actualNanoUsd: 25 })),
+            ).toBe(true);
+            expect(plain(await reader.counters(scopes))[0]).toEqual(zero({ spentNanoUsd: 25 }));
+          } finally {
+            await lossy.close();
+          }
+        });
+      });
+    }
+
     if (target.processStore !== undefined) {
       const processStore = target.processStore.bind(target);
       describe('worker processes sharing the ledger', () => {
+        it('a worker SIGKILLed holding leases: its reservations count until they expire, then at their worst case, unsettled', async () => {
+          const scopes = chain({ limitNanoUsd: 1000, maxInFlight: 5 });
+          const settings: KitWorkerSettings = {
+            index: 0,
+            store: processStore(),
+            scopes,
+            calls: 0,
+            concurrency: 1,
+            maxAmount: 30,
+            hold: 3,
+            holdTtlMs: 1500,
+          };
+          const child = forkWorker(settings);
+          const held = await new Promise<string[]>((resolve, reject) => {
+            child.on('message', (message) => {
+              if (typeof message === 'object' && message !== null && 'held' in message)
+                resolve((message as { held: string[] }).held);
+            });
+            child.once('exit', (code) =>
+              reject(new Error(`the worker exited with ${code} before it held leases`)),
+            );
+          });
+          const exited = new Promise((resolve) => child.once('exit', resolve));
+          child.kill('SIGKILL');
+          await exited;
+          expect(held).toHaveLength(3);
+          const reader = target.create();
+          // At any moment, each of the killed worker's calls is counted: reserved (with its slot) while its
+          // lease lives, at its worst case (unsettled) once expired and swept.
+          const [during] = plain(await reader.counters(scopes)) as [ScopeCounters];
+          expect(during.reservedNanoUsd + during.spentNanoUsd).toBe(90);
+          expect(during.inFlight + during.unsettledCalls).toBe(3);
+          // Once expired, whoever touches the scope next counts them at their worst case, unsettled.
+          for (let tries = 0; tries < 100; tries++) {
+            const [root] = plain(await reader.counters(scopes));
+            if (root?.inFlight === 0) break;
+            await new Promise((resolve) => setTimeout(resolve, 100));
+          }
+          expect(plain(await reader.counters(scopes))).toEqual([
+            zero({ spentNanoUsd: 90, unsettledNanoUsd: 90, unsettledCalls: 3 }),
+            zero({ spentNanoUsd: 90, unsettledNanoUsd: 90, unsettledCalls: 3 }),
+          ]);
+          // A late settlement of one of them (its worker's queue, written after a restart) replaces its worst case.
+          expect(await reader.settle(held[0] as string, scopes, { actualNanoUsd: 12 })).toBe(false);
+          expect(plain(await reader.counters(scopes))[0]).toEqual(
+            zero({ spentNanoUsd: 72, unsettledNanoUsd: 60, unsettledCalls: 2 }),
+          );
+        });
+
         it('8 processes × 64 calls, 4 at a time: never over the limit; the books equal what the workers settled', async () => {
           const scopes = chain({ limitNanoUsd: 8 * 64 * 5, maxInFlight: 12 }, { limitNanoUsd: 8 * 64 * 2 });
           const children: ChildProcess[] = [];
@@ -215,11 +368,7 @@ export function describeStoreConformance(target: ConformanceTarget): void {
               concurrency: 4,
               maxAmount: 20,
             };
-            const child = fork(workerPath, [JSON.stringify(settings)], {
-              cwd: packageRoot,
-              execArgv: ['--import', 'tsx'],
-              stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-            });
+            const child = forkWorker(settings);
             children.push(child);
             return new Promise<KitWorkerReport>((resolve, reject) => {
               child.on('message', (message) => {

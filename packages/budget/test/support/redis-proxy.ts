@@ -6,10 +6,10 @@ export interface RedisProxy {
   readonly url: string;
   /**
    * The next time a client sends a command containing `marker` (e.g. a script's
-   * SHA1), let the command reach Redis, then drop that connection before its reply
+   * SHA1), or any of several, let the command reach Redis, then drop that connection before its reply
    * goes back. Resolves when it happened.
    */
-  dropReplyTo(marker: string): Promise<void>;
+  dropReplyTo(marker: string | readonly string[]): Promise<void>;
   /** Replies lost so far. */
   readonly dropped: number;
   close(): Promise<void>;
@@ -22,7 +22,7 @@ export function scriptSha(lua: string): string {
 
 /** Starts a proxy on a free loopback port forwarding to `127.0.0.1:targetPort`. */
 export async function startRedisProxy(targetPort: number): Promise<RedisProxy> {
-  let armed: { marker: string; done: () => void } | null = null;
+  let armed: { markers: readonly string[]; done: () => void } | null = null;
   let dropped = 0;
   const sockets = new Set<Socket>();
   const server: Server = createServer((client) => {
@@ -37,7 +37,7 @@ export async function startRedisProxy(targetPort: number): Promise<RedisProxy> {
       sockets.delete(upstream);
     };
     client.on('data', (chunk: Buffer) => {
-      if (armed !== null && chunk.includes(armed.marker)) {
+      if (armed?.markers.some((marker) => chunk.includes(marker))) {
         dropNextReply = armed.done;
         armed = null;
       }
@@ -67,7 +67,7 @@ export async function startRedisProxy(targetPort: number): Promise<RedisProxy> {
     url: `redis://127.0.0.1:${port}`,
     dropReplyTo(marker) {
       return new Promise((resolve) => {
-        armed = { marker, done: resolve };
+        armed = { markers: typeof marker === 'string' ? [marker] : marker, done: resolve };
       });
     },
     get dropped() {
