@@ -8,7 +8,7 @@ import type {
   Settlement,
 } from './budget-store.js';
 import { checkKnownKeys } from './known-keys.js';
-import { loadIoredis } from './load-ioredis.js';
+import { hideFromIoredisDebug, loadIoredis } from './load-ioredis.js';
 import {
   ACQUIRE_SCRIPT,
   COUNTERS_SCRIPT,
@@ -149,6 +149,11 @@ export class RedisBudgetStore implements BudgetStore {
     } else {
       throw new TypeError('RedisBudgetStore needs options.client (an ioredis client) or options.url');
     }
+    // ioredis's debug output (DEBUG=ioredis:*) logs AUTH's arguments: the password is hidden there.
+    const auth = isCluster(this.#client)
+      ? (this.#client.options.redisOptions ?? {})
+      : (this.#client.options ?? {});
+    hideFromIoredisDebug(auth.username, auth.password);
     // Connection errors surface on the commands; without a listener ioredis would log each.
     this.#client.on('error', (error: unknown) => {
       this.#lastError = error;
