@@ -55,7 +55,9 @@ describe('CompleteRequest.deadlineSeconds over the wire', () => {
     expect(error.kind).toBe('timeout');
     expect(error.message).toMatch(/deadline of 1\.4 s \(deadlineSeconds/);
     expect(error.message).toContain(`"${emulator.url}/chat/completions"`);
-    expect(seconds).toBeGreaterThanOrEqual(1.35);
+    // Not before the 1 s attempt timeout plus most of the rest: Node arms a timer from the event
+    // loop's cached clock, which a busy machine leaves tens of ms stale, so it may fire that early.
+    expect(seconds).toBeGreaterThanOrEqual(1.2);
     expect(seconds).toBeLessThan(3);
     // The first attempt timed out at 1 s, the second was cut by the deadline.
     expect(emulator.requests).toHaveLength(2);
