@@ -562,16 +562,21 @@ function spendError(
   reason: 'spend' | 'reserved',
   given: string,
 ): BudgetError {
-  const amount = ask.amount;
+  // The call's worst case at its own cap (the one it asked for), not at the last cap it was fitted to.
+  const amount = ask.askedAmount;
+  const needs = `this call needs up to ${formatUsd(amount)}`;
   const floor = ask.minTokens;
-  // A call that could be fitted says it did not fit even at its floor.
-  const cap = ask.cap;
-  const tail =
-    floor === null || cap === null
-      ? given
-      : cap <= floor && !ask.lowered
-        ? `${given}; its cap of ${cap} output tokens is not above the floor it may be fitted to (fitMaxTokens.minTokens ${floor})`
-        : `${given}; not even with max_tokens lowered to ${floor} (fitMaxTokens.minTokens)`;
+  const cap = ask.askedCap;
+  let tail: string;
+  if (floor === null || cap === null) tail = `${needs}${given}`;
+  else if (cap <= floor)
+    tail = `${needs}${given}; its cap of ${cap} output tokens is not above the floor it may be fitted to (fitMaxTokens.minTokens ${floor})`;
+  else {
+    // A call that could be fitted: its own cap, the cap its last try was fitted to (what `given`
+    // speaks of), and that even its floor does not fit, at the floor's worst case.
+    const fitted = ask.lowered ? `; fitted to ${ask.cap} output tokens (up to ${formatUsd(ask.amount)})` : '';
+    tail = `${needs} at its cap of ${cap} output tokens${fitted}${given}; not even with max_tokens lowered to ${floor} (fitMaxTokens.minTokens), up to ${formatUsd(ask.amountAt(floor))}, does it fit`;
+  }
   const { spentNanoUsd, reservedNanoUsd, unsettledNanoUsd } = result.counters;
   const unsettled =
     unsettledNanoUsd > 0 ? ` (${formatUsd(unsettledNanoUsd)} of it unsettled worst cases)` : '';
@@ -582,7 +587,7 @@ function spendError(
     spentUsd: usdOf(spentNanoUsd),
     reservedUsd: usdOf(reservedNanoUsd),
     requestedUsd: usdOf(amount),
-    message: `budget scope "${scope}" refused a call of ${model}: limit ${formatUsd(limit)}, spent ${formatUsd(spentNanoUsd)}${unsettled}, reserved ${formatUsd(reservedNanoUsd)} by calls in flight, this call needs up to ${formatUsd(amount)}${tail}`,
+    message: `budget scope "${scope}" refused a call of ${model}: limit ${formatUsd(limit)}, spent ${formatUsd(spentNanoUsd)}${unsettled}, reserved ${formatUsd(reservedNanoUsd)} by calls in flight, ${tail}`,
   });
 }
 

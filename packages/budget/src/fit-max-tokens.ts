@@ -35,6 +35,10 @@ export class AttemptAsk {
   cap: number | null;
   /** True once the cap was lowered. */
   lowered = false;
+  /** The worst case at the call's own cap, in nano-dollars, before any fitting. */
+  readonly askedAmount: number;
+  /** The call's own cap (its `max_tokens`, or the assumed `maxOutputTokens`); null for an unpriced model's fixed bound. */
+  readonly askedCap: number | null;
   readonly #worst: WorstCase;
   readonly #fit: FitMaxTokens | null;
 
@@ -42,6 +46,8 @@ export class AttemptAsk {
     this.#worst = worst;
     this.amount = amount;
     this.cap = worst.outputTokens;
+    this.askedAmount = amount;
+    this.askedCap = worst.outputTokens;
     this.#fit = fit;
   }
 
@@ -55,6 +61,11 @@ export class AttemptAsk {
     return this.#fit?.minTokens ?? null;
   }
 
+  /** The worst case at a cap of `tokens`, in nano-dollars (the floor's, for messages). */
+  amountAt(tokens: number): number {
+    return reserveNanoUsd(this.#worst.usdAt(tokens));
+  }
+
   /**
    * Lowers the cap to the highest one, not below the floor, whose worst case fits in
    * `roomNanoUsd`; false (nothing changed) when even the floor's does not.
@@ -63,7 +74,7 @@ export class AttemptAsk {
     const floor = this.#fit?.minTokens;
     const cap = this.cap;
     if (floor === undefined || cap === null || floor >= cap) return false;
-    const costAt = (tokens: number) => reserveNanoUsd(this.#worst.usdAt(tokens));
+    const costAt = (tokens: number) => this.amountAt(tokens);
     if (costAt(floor) > roomNanoUsd) return false;
     // The worst case grows with the cap: the highest cap below the current one that fits.
     let low = floor;

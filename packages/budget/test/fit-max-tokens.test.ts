@@ -92,9 +92,47 @@ describe.each([memoryStores(), redisStores(), postgresStores()])('fitting max_to
     const refused = askFor30(budget);
     await expect(refused).rejects.toMatchObject({ kind: 'budget', reason: 'spend' });
     await expect(refused).rejects.toThrow(
-      /not even with max_tokens lowered to 8 \(fitMaxTokens\.minTokens\)/,
+      /this call needs up to \$30\.000000 at its cap of 30 output tokens; not even with max_tokens lowered to 8 \(fitMaxTokens\.minTokens\), up to \$8\.000000, does it fit$/,
     );
     expect(suite.emulator.requests).toHaveLength(0);
+    await budget.close();
+  });
+
+  it("names the call's own cap and cost, and the floor's cost, when a fitted call then lost the room to another", async () => {
+    const store = factory.create();
+    // Once armed: between the refusal the call is fitted to (7 tokens, the $7 left) and its second
+    // try, another call takes $5; the fitted cap no longer fits, nor does the floor of 4 tokens ($4).
+    let tries = -1;
+    const racing = new Proxy(store, {
+      get(target, name) {
+        if (name !== 'acquire') {
+          const value = Reflect.get(target, name);
+          return typeof value === 'function' ? value.bind(target) : value;
+        }
+        return async (request: Parameters<BudgetStore['acquire']>[0]) => {
+          if (tries >= 0) tries += 1;
+          if (tries === 2) {
+            const other = { ...request, leaseId: `${request.leaseId}-other`, amountNanoUsd: 5e9 };
+            expect((await target.acquire(other)).granted).toBe(true);
+          }
+          return target.acquire(request);
+        };
+      },
+    });
+    const budget = budgetOn(racing, { fitMaxTokens: { minTokens: 4 }, waitForSettlements: false });
+    await spend(budget, 3);
+    await budget.idle();
+    tries = 0;
+    const refused = Promise.resolve(budget.beforeAttempt(attemptInfo({ ...fittable, maxTokens: 30 })));
+    await expect(refused).rejects.toMatchObject({ reason: 'reserved', requestedUsd: 30 });
+    expect(tries).toBe(2);
+    const { message } = (await refused.catch((error: unknown) => error)) as BudgetError;
+    expect(message).toContain(
+      'spent $3.000000, reserved $5.000000 by calls in flight, this call needs up to $30.000000 at its cap of 30 output tokens; fitted to 7 output tokens (up to $7.000000); it fits once calls in flight settle',
+    );
+    expect(message).toMatch(
+      /; not even with max_tokens lowered to 4 \(fitMaxTokens\.minTokens\), up to \$4\.000000, does it fit$/,
+    );
     await budget.close();
   });
 

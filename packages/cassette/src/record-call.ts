@@ -1,4 +1,11 @@
-import { ChatError, type ChatTransport, type CostModel, type TransportRequest } from '@switchboard/adapter';
+import {
+  type AttemptOverrides,
+  ChatError,
+  type ChatTransport,
+  type CostModel,
+  type TransportRequest,
+} from '@switchboard/adapter';
+import { appliesOverrides, isThenable, withAttemptCap } from './attempt-cap.js';
 import { pricingOf, usageOfEvents } from './call-pricing.js';
 import { requestHash } from './canonical-json.js';
 import type {
@@ -37,24 +44,58 @@ const NOT_RECORDED = new Set(['aborted', 'budget', 'cassette_miss']);
 class CallTrace {
   readonly started = performance.now();
   readonly attempts: RecordedAttempt[] = [];
+  /** The request handed to the wrapped transport: the caller's, its attempt hooks watched. */
   readonly request: TransportRequest;
+  readonly #original: TransportRequest;
   readonly #reports: boolean;
   readonly #rules: SecretRules;
   #open = false;
+  /** What the first attempt's `beforeAttempt` answered (a lower cap), once it answered. */
+  #first: { readonly overrides: AttemptOverrides | undefined } | null = null;
 
-  constructor(request: TransportRequest, reportsAttempts: boolean, rules: SecretRules) {
-    this.#reports = reportsAttempts;
+  /** `transport` makes the call: its attempts are watched when it reports them. */
+  constructor(request: TransportRequest, transport: ChatTransport, rules: SecretRules) {
+    this.#original = request;
+    this.#reports = transport.reportsAttempts === true;
     this.#rules = rules;
-    this.request = reportsAttempts
+    const before = request.beforeAttempt;
+    this.request = this.#reports
       ? {
           ...request,
-          afterAttempt: (attempt, failure) => {
+          // A transport that applies overrides sends its attempts with the cap a budget fitted
+          // them to: the first attempt's is the request recorded (replay matches it so).
+          ...(before !== undefined && appliesOverrides(transport)
+            ? { beforeAttempt: (attempt: number) => this.#watch(before(attempt)) }
+            : {}),
+          afterAttempt: (attempt, failure, sent) => {
             // A stream's opening attempt ends with the stream: it was recorded when the stream opened.
             if (!this.#open) this.#push(failure);
-            request.afterAttempt?.(attempt, failure);
+            request.afterAttempt?.(attempt, failure, sent);
           },
         }
       : request;
+  }
+
+  /**
+   * The request as its first attempt was sent: with `max_tokens` lowered when that
+   * attempt's `beforeAttempt` lowered it (a transport that does not report attempts was
+   * given the lowered request by the adapter already).
+   */
+  get sent(): TransportRequest {
+    return withAttemptCap(this.#original, this.#first?.overrides);
+  }
+
+  /** Keeps the first answer of `beforeAttempt`; answers it as it came (at once when it came at once). */
+  #watch<T>(answer: T): T {
+    if (this.#first !== null) return answer;
+    if (!isThenable<AttemptOverrides | undefined>(answer)) {
+      this.#first = { overrides: (answer ?? undefined) as AttemptOverrides | undefined };
+      return answer;
+    }
+    return Promise.resolve(answer).then((overrides) => {
+      if (this.#first === null) this.#first = { overrides: overrides ?? undefined };
+      return overrides;
+    }) as T;
   }
 
   elapsed(): number {
@@ -90,7 +131,8 @@ function write(
   usage: unknown,
 ): CassetteEntry {
   const rules = context.writer.rules;
-  const body = scrubJson(wireBody(request, streamed), rules);
+  // The body as the first attempt sent it (a cap a budget lowered included); timeout and model as asked.
+  const body = scrubJson(wireBody(trace.sent, streamed), rules);
   const entry = context.writer.write(
     {
       match: requestHash(body),
@@ -130,7 +172,7 @@ export async function recordPlainCall(
   transport: ChatTransport,
   request: TransportRequest,
 ): Promise<unknown> {
-  const trace = new CallTrace(request, transport.reportsAttempts === true, context.writer.rules);
+  const trace = new CallTrace(request, transport, context.writer.rules);
   let body: unknown;
   try {
     body =
@@ -160,7 +202,7 @@ export async function recordStreamCall(
   if (typeof transport.streamChatRaw !== 'function') {
     throw new TypeError('this transport cannot stream: it has no streamChatRaw(request) method');
   }
-  const trace = new CallTrace(request, transport.reportsAttempts === true, context.writer.rules);
+  const trace = new CallTrace(request, transport, context.writer.rules);
   let stream: TransportEventStream;
   try {
     stream = await transport.streamChatRaw(trace.request);

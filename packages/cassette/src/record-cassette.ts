@@ -82,6 +82,12 @@ export function recordCassette(
 export class RecordingTransport implements ChatTransport {
   /** As the wrapped transport: true when it reports each attempt (its retries are recorded one by one). */
   readonly reportsAttempts: boolean;
+  /**
+   * As the wrapped transport: true when it sends each attempt with the overrides its
+   * `beforeAttempt` answered (a `max_tokens` a budget with `fitMaxTokens` lowered); the
+   * call is then recorded with the cap its first attempt was sent with.
+   */
+  readonly appliesAttemptOverrides: boolean;
   readonly #inner: ChatTransport & StreamingTransport;
   readonly #context: RecordContext;
 
@@ -90,6 +96,7 @@ export class RecordingTransport implements ChatTransport {
     this.#inner = inner;
     this.#context = context;
     this.reportsAttempts = inner.reportsAttempts === true;
+    this.appliesAttemptOverrides = inner.appliesAttemptOverrides === true;
   }
 
   /** The cassette file. */

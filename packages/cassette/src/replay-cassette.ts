@@ -1,6 +1,7 @@
 import { lstatSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
+  type AttemptOverrides,
   ChatError,
   type ChatTransport,
   type CostModel,
@@ -8,6 +9,7 @@ import {
   type TransportRequest,
   type UsageEntry,
 } from '@switchboard/adapter';
+import { withAttemptCap } from './attempt-cap.js';
 import type { CassetteEntry, RecordedEndpoint, RecordedStream } from './cassette-entry.js';
 import { CassetteWriter } from './cassette-writer.js';
 import { messageOf } from './message-of.js';
@@ -130,10 +132,22 @@ interface Shared {
   passthrough: { transport: ChatTransport & StreamingTransport; context: RecordContext } | null;
 }
 
+/** An attempt whose `beforeAttempt` already let it through, before its recording was looked up. */
+interface HeldAttempt {
+  readonly number: number;
+  readonly overrides: AttemptOverrides | undefined;
+}
+
 /** The transport {@link replayCassette} returns. */
 export class ReplayTransport implements ChatTransport {
   /** Replay tells each recorded attempt to the request's `beforeAttempt` / `afterAttempt`. */
   readonly reportsAttempts = true;
+  /**
+   * A call is matched with the `max_tokens` its first attempt's `beforeAttempt` answered (a
+   * budget with `fitMaxTokens` lowering it), so it gets the recording made with that cap. False
+   * only when misses pass through to a transport that reports attempts without applying them.
+   */
+  readonly appliesAttemptOverrides: boolean;
   /** The endpoint record the cassette was recorded against, or null. */
   readonly endpoint: RecordedEndpoint | null;
   readonly #shared: Shared;
@@ -144,6 +158,11 @@ export class ReplayTransport implements ChatTransport {
     this.#shared = shared;
     this.endpoint = endpoint;
     this.#maxAttempts = maxAttempts;
+    const passthrough = shared.passthrough?.transport;
+    this.appliesAttemptOverrides =
+      passthrough === undefined ||
+      passthrough.reportsAttempts !== true ||
+      passthrough.appliesAttemptOverrides === true;
   }
 
   /** The cassette file. */
@@ -179,13 +198,14 @@ export class ReplayTransport implements ChatTransport {
   }
 
   async completeChatRaw(request: TransportRequest): Promise<unknown> {
-    const entry = this.#take(request, false);
-    if (entry === null) {
+    const found = await this.#take(request, false);
+    if (found.entry === null) {
       const passthrough = this.#passthrough();
-      return recordPlainCall(passthrough.context, passthrough.transport, request);
+      return recordPlainCall(passthrough.context, passthrough.transport, found.onward);
     }
+    const { entry } = found;
     const reply = entry.reply;
-    await this.#playAttempts(entry, request, false);
+    await this.#playAttempts(entry, request, false, found.held);
     if (isFailure(reply)) throw replayedError(reply.error);
     if (isStream(reply)) throw new TypeError(`call ${entry.call} has no plain reply`);
     return structuredClone(reply.body);
@@ -197,12 +217,13 @@ export class ReplayTransport implements ChatTransport {
 
   /** Replays a recorded stream event by event: the same data, in the same order, byte for byte. */
   async streamChatRaw(request: TransportRequest): Promise<TransportEventStream> {
-    const entry = this.#take(request, true);
-    if (entry === null) {
+    const found = await this.#take(request, true);
+    if (found.entry === null) {
       const passthrough = this.#passthrough();
-      return recordStreamCall(passthrough.context, passthrough.transport, request);
+      return recordStreamCall(passthrough.context, passthrough.transport, found.onward);
     }
-    const number = await this.#playAttempts(entry, request, true);
+    const { entry } = found;
+    const number = await this.#playAttempts(entry, request, true, found.held);
     if (isFailure(entry.reply)) throw replayedError(entry.reply.error);
     const reply = entry.reply as RecordedStream;
     return new ReplayedStream(reply, this.#shared.timing, request, number);
@@ -218,11 +239,61 @@ export class ReplayTransport implements ChatTransport {
     return { cassette: this.path, maxAttempts: this.#maxAttempts };
   }
 
-  #take(request: TransportRequest, streamed: boolean): CassetteEntry | null {
+  /**
+   * The recording that answers `request`, taken. As a live transport does before sending,
+   * the first attempt's `beforeAttempt` runs first (a budget may wait, refuse, or lower
+   * `max_tokens`): the request is matched as that attempt is sent, lowered cap included.
+   * None left: a miss (the held attempt told it was not sent), or in pass-through mode
+   * the request to send onward, whose first attempt is the held one.
+   */
+  async #take(
+    request: TransportRequest,
+    streamed: boolean,
+  ): Promise<
+    | { readonly entry: CassetteEntry; readonly held: HeldAttempt | null }
+    | { readonly entry: null; readonly onward: TransportRequest }
+  > {
     if (request.signal?.aborted) throw abortedError(request.signal);
-    const entry = this.#shared.state.take(request, streamed);
-    if (entry !== null || this.#shared.passthrough !== null) return entry;
-    throw this.#shared.state.miss(request, streamed);
+    let held: HeldAttempt | null = null;
+    if (request.beforeAttempt !== undefined) {
+      // A stream reopened after a failure continues the numbering of its raw call's attempts.
+      const number = (request.retryOf?.attempts ?? 0) + 1;
+      held = { number, overrides: (await request.beforeAttempt(number)) ?? undefined };
+    }
+    const asked = withAttemptCap(request, held?.overrides);
+    const state = this.#shared.state;
+    const entry = state.take(asked, streamed);
+    if (entry !== null) return { entry, held };
+    if (this.#shared.passthrough === null) {
+      const miss = state.miss(asked, streamed);
+      if (held !== null) request.afterAttempt?.(held.number, miss, false);
+      throw miss;
+    }
+    return { entry: null, onward: this.#onward(request, held, () => state.miss(asked, streamed)) };
+  }
+
+  /** A missed request as it goes to the pass-through transport, with the attempt already held. */
+  #onward(request: TransportRequest, held: HeldAttempt | null, miss: () => unknown): TransportRequest {
+    if (held === null) return request;
+    const transport = this.#shared.passthrough?.transport;
+    if (transport?.reportsAttempts !== true) {
+      // A transport that does not report its attempts is not watched here: the held one is given back.
+      request.afterAttempt?.(held.number, miss(), false);
+      return request;
+    }
+    // Its first attempt is the one the hooks let through: answered again without asking twice.
+    const before = request.beforeAttempt;
+    let pending = true;
+    return {
+      ...request,
+      beforeAttempt: (attempt) => {
+        if (pending && attempt === held.number) {
+          pending = false;
+          return held.overrides;
+        }
+        return before?.(attempt);
+      },
+    };
   }
 
   #passthrough(): NonNullable<Shared['passthrough']> {
@@ -240,13 +311,19 @@ export class ReplayTransport implements ChatTransport {
    * with `recorded` timing; rejects with the last attempt's failure. Returns the
    * number of the attempt that got the reply (a stream's afterAttempt comes when it ends).
    */
-  async #playAttempts(entry: CassetteEntry, request: TransportRequest, streamed: boolean): Promise<number> {
+  async #playAttempts(
+    entry: CassetteEntry,
+    request: TransportRequest,
+    streamed: boolean,
+    held: HeldAttempt | null,
+  ): Promise<number> {
     // A stream reopened after a failure continues the numbering of its raw call's attempts.
-    const first = (request as { retryOf?: { attempts: number } }).retryOf?.attempts ?? 0;
+    const first = request.retryOf?.attempts ?? 0;
     let previousMs = 0;
     for (const [index, attempt] of entry.attempts.entries()) {
       const number = first + index + 1;
-      await request.beforeAttempt?.(number);
+      // The first attempt's hooks ran before its recording was looked up.
+      if (index > 0 || held === null) await request.beforeAttempt?.(number);
       if (this.#shared.timing === 'recorded') await pause(attempt.ms - previousMs, request.signal);
       previousMs = attempt.ms;
       const last = index === entry.attempts.length - 1;
