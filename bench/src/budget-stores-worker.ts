@@ -1,5 +1,8 @@
 // One worker process of the budget-stores benchmark: `lanes` lanes of reserve then settle, back to back, on a
 // budget whose store is given by kind (memory, redis, postgres, postgres-settle-async: synchronousCommit 'off') and url. Reports its latencies (ms) over IPC.
+// Kind redis-ping: no budget, two PINGs back to back on one ioredis connection (the client the Redis store uses),
+// the floor of reserve + settle's two round trips on this machine.
+import { createRequire } from 'node:module';
 import {
   type BudgetStore,
   createBudget,
@@ -12,6 +15,17 @@ import { BUDGET_INFO, BUDGET_PRICES, BUDGET_RECORD } from './budget-settings.js'
 const [kind, url, lanesText, callsText] = process.argv.slice(2);
 const lanes = Number(lanesText);
 const calls = Number(callsText);
+/** What the PING row uses of an ioredis client. */
+interface PingClient {
+  ping(): Promise<string>;
+  disconnect(): void;
+}
+// ioredis is the budget package's (optional) dependency, not the bench's.
+const requireFromBudget = createRequire(new URL('../../packages/budget/package.json', import.meta.url));
+const redisPing: PingClient | null =
+  kind === 'redis-ping'
+    ? new (requireFromBudget('ioredis') as { Redis: new (url: string) => PingClient }).Redis(url ?? '')
+    : null;
 const store: BudgetStore =
   kind === 'redis'
     ? new RedisBudgetStore({ url: url ?? '', prefix: 'bench-stores:' })
@@ -26,6 +40,17 @@ const budget = createBudget({
   scope: { name: 'bench-stores', limitUsd: 1_000_000, maxInFlight: 100_000 },
   maxPricesOf: () => BUDGET_PRICES,
 });
+/** One reserve then settle; or, for redis-ping, two PINGs. */
+async function reserveAndSettle(): Promise<void> {
+  if (redisPing !== null) {
+    await redisPing.ping();
+    await redisPing.ping();
+    return;
+  }
+  const handle = await budget.beforeAttempt(BUDGET_INFO);
+  await handle.end({ record: BUDGET_RECORD, error: null, mayHaveBeenBilled: true });
+}
+
 const bothMs: number[] = [];
 let refused = 0;
 let next = 0;
@@ -35,8 +60,7 @@ async function lane(): Promise<void> {
     next += 1;
     const started = performance.now();
     try {
-      const handle = await budget.beforeAttempt(BUDGET_INFO);
-      await handle.end({ record: BUDGET_RECORD, error: null, mayHaveBeenBilled: true });
+      await reserveAndSettle();
       bothMs.push(performance.now() - started);
     } catch {
       // Refused (the store did not answer in time): counted, not timed.
@@ -46,10 +70,7 @@ async function lane(): Promise<void> {
 }
 
 // Warm up (connections, scripts, the tables), then wait for the parent's go so all workers start together.
-for (let warmUp = 0; warmUp < 30; warmUp++) {
-  const handle = await budget.beforeAttempt(BUDGET_INFO);
-  await handle.end({ record: BUDGET_RECORD, error: null, mayHaveBeenBilled: true });
-}
+for (let warmUp = 0; warmUp < 30; warmUp++) await reserveAndSettle();
 bothMs.length = 0;
 process.send?.({ type: 'ready' });
 process.once('message', async () => {
@@ -57,5 +78,6 @@ process.once('message', async () => {
   await Promise.all(Array.from({ length: lanes }, () => lane()));
   const wallMs = performance.now() - started;
   await budget.close({ timeoutMs: 10_000 });
+  redisPing?.disconnect();
   process.send?.({ type: 'done', bothMs, wallMs, refused }, () => process.disconnect());
 });

@@ -13,8 +13,20 @@ import { machineInfo } from './machine.js';
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((argument) => argument !== '--'),
-  options: { quick: { type: 'boolean', default: false } },
+  options: {
+    quick: { type: 'boolean', default: false },
+    // Only these stores, comma-separated (memory, redis, redis-ping, postgres, postgres-settle-async); default all.
+    stores: { type: 'string' },
+    // Only the sequential rows.
+    sequential: { type: 'boolean', default: false },
+  },
 });
+const ALL_STORES = ['memory', 'redis', 'redis-ping', 'postgres', 'postgres-settle-async'] as const;
+const chosen = values.stores === undefined ? [...ALL_STORES] : values.stores.split(',');
+for (const store of chosen) {
+  if (!(ALL_STORES as readonly string[]).includes(store))
+    throw new Error(`--stores: unknown store ${store} (known: ${ALL_STORES.join(', ')})`);
+}
 const quick = values.quick === true;
 const SEQUENTIAL_CALLS = quick ? 300 : 2_000;
 const WORKERS = 8;
@@ -80,29 +92,28 @@ console.log(
     .map((value) => value.toFixed(2))
     .join(' ')} (${cpus().length} CPUs)`,
 );
-const redis = await startRedis();
-const postgres = await startPostgres();
+const redis = chosen.some((store) => store.startsWith('redis')) ? await startRedis() : null;
+const postgres = chosen.some((store) => store.startsWith('postgres')) ? await startPostgres() : null;
 const rows: Row[] = [];
 try {
-  for (const [store, url] of [
-    ['memory', ''],
-    ['redis', redis.url],
-    ['postgres', postgres.url],
-    ['postgres-settle-async', postgres.url],
-  ] as const) {
-    for (const [workers, lanes, calls] of [
+  for (const store of chosen) {
+    const url = store.startsWith('redis') ? redis?.url : store.startsWith('postgres') ? postgres?.url : '';
+    const shapes = [
       [1, 1, SEQUENTIAL_CALLS],
       [WORKERS, LANES, CALLS_PER_WORKER],
-    ] as const) {
-      rows.push(await row(store, url, workers, lanes, calls));
+    ] as const;
+    for (const [workers, lanes, calls] of values.sequential ? shapes.slice(0, 1) : shapes) {
+      rows.push(await row(store, url ?? '', workers, lanes, calls));
       console.error(`${store}, ${workers} × ${lanes}: done`);
     }
   }
 } finally {
-  await redis.stop();
-  await postgres.stop();
+  await redis?.stop();
+  await postgres?.stop();
 }
 
+// redis-ping is no store: two PINGs per row entry, the floor of reserve + settle's two round trips.
+const shown = (store: string) => (store === 'redis-ping' ? 'redis: 2 PINGs (floor)' : store);
 const micros = (ms: number) => (ms < 1 ? `${Math.round(ms * 1000)} µs` : `${ms.toFixed(2)} ms`);
 console.log(
   '| store | shape | calls | reserve + settle p50 | p99 | calls/s | refused | load (1 min, start → end) |',
@@ -110,7 +121,7 @@ console.log(
 console.log('|---|---|---:|---:|---:|---:|---:|---:|');
 for (const r of rows) {
   console.log(
-    `| ${r.store} | ${r.shape} | ${r.calls} | ${micros(r.p50Ms)} | ${micros(r.p99Ms)} | ${Math.round(r.callsPerSecond).toLocaleString('en-US')} | ${r.refused} | ${r.load[0].toFixed(1)} → ${r.load[1].toFixed(1)} |`,
+    `| ${shown(r.store)} | ${r.shape} | ${r.calls} | ${micros(r.p50Ms)} | ${micros(r.p99Ms)} | ${Math.round(r.callsPerSecond).toLocaleString('en-US')} | ${r.refused} | ${r.load[0].toFixed(1)} → ${r.load[1].toFixed(1)} |`,
   );
 }
 console.log(
