@@ -78,6 +78,20 @@ async function session(transport: ChatTransport, budget: Budget): Promise<Outcom
   return outcomes;
 }
 
+const SHORT = ask('One short line, please', 30);
+
+/** One call recorded through the emulator under a $12 budget: fitted from 30 to 12 tokens. */
+async function recordedAt12() {
+  const emulator = await startTestEmulator({ key: KEY });
+  const path = nextCassette();
+  const live = new OpenAITransport({ apiKey: KEY, baseUrl: emulator.url, maxAttempts: 1 });
+  const recorder = new ChatAdapter(recordCassette(path, live, { apiKey: KEY }), {
+    observers: [dollarPerToken(12, true)],
+  });
+  const response = await recorder.complete(SHORT);
+  return { emulator, path, live, response };
+}
+
 describe('fitMaxTokens through a cassette', () => {
   it('records the calls with the caps the budget lowered, and replays them the same with the same budget', async () => {
     const emulator = await startTestEmulator({ key: KEY });
@@ -105,13 +119,7 @@ describe('fitMaxTokens through a cassette', () => {
   });
 
   it("does not answer a call sent with another cap: a budget that lowers it differently misses, and the miss's reservation is given back", async () => {
-    const emulator = await startTestEmulator({ key: KEY });
-    const path = nextCassette();
-    const live = new OpenAITransport({ apiKey: KEY, baseUrl: emulator.url, maxAttempts: 1 });
-    const recorder = new ChatAdapter(recordCassette(path, live, { apiKey: KEY }), {
-      observers: [dollarPerToken(12, true)],
-    });
-    const response = await recorder.complete(ask('One short line, please', 30));
+    const { emulator, path, response } = await recordedAt12();
     expect(response.calls[0]?.maxTokensLowered).toEqual({ from: 30, to: 12 });
     expect(readCassette(path).entries[0]?.request.max_tokens).toBe(12);
     await emulator.close();
@@ -119,7 +127,7 @@ describe('fitMaxTokens through a cassette', () => {
     // The same request under a budget with room for the whole cap: sent with 30, no recording has it.
     const roomy = dollarPerToken(100, true);
     const replayer = new ChatAdapter(replayCassette(path, { apiKey: 'replay' }), { observers: [roomy] });
-    const miss = await replayer.complete(ask('One short line, please', 30)).catch((error: unknown) => error);
+    const miss = await replayer.complete(SHORT).catch((error: unknown) => error);
     expect(miss).toBeInstanceOf(CassetteMissError);
     expect((miss as CassetteMissError).differences.join('\n')).toMatch(/max_tokens/);
     await roomy.idle();
@@ -130,9 +138,31 @@ describe('fitMaxTokens through a cassette', () => {
     const tight = dollarPerToken(12, true);
     const again = await new ChatAdapter(replayCassette(path, { apiKey: 'replay' }), {
       observers: [tight],
-    }).complete(ask('One short line, please', 30));
+    }).complete(SHORT);
     expect(again.content).toBe(response.content);
     expect(again.calls[0]?.maxTokensLowered).toEqual({ from: 30, to: 12 });
     await Promise.all([roomy.close(), tight.close()]);
+  });
+
+  it('sends a miss in passthrough mode on with the attempt its budget already let through, at the lowered cap', async () => {
+    const { emulator, path, live } = await recordedAt12();
+
+    // Room for 20 tokens: lowered to 20, which no recording has; the miss goes to the emulator, appended.
+    const budget = dollarPerToken(20, true);
+    const replayer = new ChatAdapter(
+      replayCassette(path, { apiKey: KEY, mode: 'passthrough', transport: live }),
+      { observers: [budget] },
+    );
+    const response = await replayer.complete(SHORT);
+    expect(response.calls[0]).toMatchObject({ attempts: 1, maxTokensLowered: { from: 30, to: 20 } });
+    const sent = emulator.requests.map((request) => (request.body as { max_tokens?: unknown }).max_tokens);
+    expect(sent).toEqual([12, 20]);
+    expect(readCassette(path).entries.map((entry) => entry.request.max_tokens)).toEqual([12, 20]);
+    // One reservation for the one attempt, settled at the call's cost.
+    await budget.idle();
+    const [usage] = await budget.usage();
+    expect(usage).toMatchObject({ reservedNanoUsd: 0, inFlight: 0 });
+    expect(usage?.spentUsd).toBeCloseTo(response.calls[0]?.usage?.completion_tokens ?? Number.NaN, 9);
+    await budget.close();
   });
 });
