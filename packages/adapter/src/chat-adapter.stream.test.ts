@@ -221,4 +221,20 @@ describe('ChatAdapter.stream: streams no event can blow up', () => {
     expect(text.endsWith('{"ok":true}')).toBe(true);
     expect((await stream.response).content).toBe(text);
   });
+
+  it('a reader that takes one delta and stops asking does not stall the rest of a short stream', async () => {
+    const pieces = Array.from({ length: 20 }, (_, index) => chunk({ content: `p${index}` }));
+    const adapter = new ChatAdapter(
+      transportOf([...pieces, chunk({}, { finish_reason: 'stop' }), { data: '[DONE]' }]),
+    );
+    const stream = adapter.stream(request);
+    const iterator = stream[Symbol.asyncIterator]();
+    expect(await iterator.next()).toEqual({ done: false, value: { type: 'content', text: 'p0' } });
+    // It never asks again: the stream still reads to its end.
+    const response = await stream.response;
+    expect(response.content).toBe(Array.from({ length: 20 }, (_, index) => `p${index}`).join(''));
+    const rest = [];
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) rest.push(next.value);
+    expect(rest).toHaveLength(19);
+  });
 });

@@ -65,6 +65,91 @@ describe('SseParser', () => {
     ]);
   });
 
+  it('gives the same events when each push or more() stops after a few, the rest left for later', () => {
+    const text =
+      ': keep-alive\r\n\r\ndata: {"content":"héllo wörld 🚀"}\r\n\r\ndata: x\rdata: y\r\r\ndata: a\n\ndata:b\n\nevent: e\ndata: c\n\ndata: [DONE]\n\n';
+    const whole = parse(text);
+    const bytes = encode(text);
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.integer({ min: 1, max: bytes.length - 1 }), { maxLength: 8 }),
+        fc.integer({ min: 1, max: 3 }),
+        fc.array(fc.boolean(), { minLength: 16, maxLength: 16 }),
+        (cuts, limit, drains) => {
+          const parser = new SseParser(1 << 20);
+          const events: TransportStreamEvent[] = [];
+          let start = 0;
+          let turn = 0;
+          for (const cut of [...cuts.sort((a, b) => a - b), bytes.length]) {
+            events.push(...parser.push(bytes.subarray(start, cut), limit));
+            start = cut;
+            // Some of what is left is taken now, the rest with the next push (which parses it first).
+            while (parser.hasMore && (drains[turn++ % drains.length] ?? true)) {
+              const more = parser.more(limit);
+              expect(more.length).toBeLessThanOrEqual(limit);
+              events.push(...more);
+            }
+          }
+          events.push(...parser.end());
+          expect(parser.hasMore).toBe(false);
+          expect(events).toEqual(whole);
+        },
+      ),
+    );
+    const parser = new SseParser(1 << 20);
+    expect(parser.push(encode('data: 1\n\ndata: 2\n\ndata: 3\n\n'), 1)).toEqual([{ data: '1' }]);
+    expect(parser.hasMore).toBe(true);
+    expect(parser.more(1)).toEqual([{ data: '2' }]);
+    expect(parser.more()).toEqual([{ data: '3' }]);
+    expect(parser.hasMore).toBe(false);
+    expect(parser.more()).toEqual([]);
+  });
+
+  it("decodes as a streaming TextDecoder('utf-8') would, BOMs, broken and split characters included", () => {
+    const pieces = [
+      [0xef, 0xbb, 0xbf],
+      [...encode('data: ')],
+      [...encode('data:é')],
+      [...encode(': c')],
+      [0x0a],
+      [0x0d],
+      [0x0a, 0x0a],
+      [0x61],
+      [0xc3, 0xa9],
+      [0xf0, 0x9f, 0x9a, 0x80],
+      [0xe2, 0x82],
+      [0xff],
+      [0x80],
+      [0xc3],
+      [0xed, 0xa0, 0x80],
+    ];
+    // The reference: the whole body decoded by TextDecoder, BOMs kept, then parsed as UTF-8 text.
+    const reference = new TextDecoder('utf-8', { ignoreBOM: true });
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: pieces.length - 1 }), { maxLength: 40 }),
+        fc.uniqueArray(fc.integer({ min: 1, max: 200 }), { maxLength: 10 }),
+        (picks, cuts) => {
+          const bytes = Uint8Array.from(picks.flatMap((pick) => pieces[pick] ?? []));
+          const text = reference.decode(bytes);
+          const within = cuts.filter((cut) => cut < bytes.length);
+          const bytesParsed = new SseParser(1 << 20);
+          const events: TransportStreamEvent[] = [];
+          let start = 0;
+          for (const cut of within.sort((a, b) => a - b)) {
+            events.push(...bytesParsed.push(bytes.subarray(start, cut)));
+            start = cut;
+          }
+          events.push(...bytesParsed.push(bytes.subarray(start)), ...bytesParsed.end());
+          // The same text as valid UTF-8, in one piece: its BOMs dropped as the bytes' were.
+          const textParsed = new SseParser(1 << 20);
+          expect(events).toEqual([...textParsed.push(encode(text)), ...textParsed.end()]);
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
   it('throws once one event passes its cap, also while its line is still arriving', () => {
     expect(() => parse(`data: ${'x'.repeat(100)}\n\n`, [], 64)).toThrow(EventTooLargeError);
     expect(() => parse(`data: ${'x'.repeat(30)}\ndata: ${'y'.repeat(40)}\n\n`, [], 64)).toThrow(

@@ -21,6 +21,9 @@ export interface SseStreamOptions {
 
 const DONE: IteratorResult<TransportStreamEvent> = Object.freeze({ done: true, value: undefined });
 
+/** How many events of a stream are parsed one at a time (the first delta comes among them). */
+const ONE_AT_A_TIME = 64;
+
 /**
  * The open body of a 2xx streamed reply, read as Server-Sent Events with
  * {@link SseParser}. An idle timer bounds the wait for the first event (from the
@@ -86,6 +89,28 @@ export class SseStream implements TransportStream {
     };
   }
 
+  /**
+   * The next event when it is parsed already (from the body's last read) and the stream is open:
+   * what `next()` would resolve with, taken without a promise; undefined when the next event is to be
+   * read (call `next()`). Like `next()`, it stops the idle clock; it throws what `next()` would reject
+   * with when the event passes its cap.
+   */
+  takeBuffered(): TransportStreamEvent | undefined {
+    if (this.#failure !== null || this.#closed) return undefined;
+    if (this.#next >= this.#events.length) {
+      if (!this.#parser.hasMore) return undefined;
+      // The rest of the last read, parsed now that its events are asked for.
+      this.#events = this.#parse(() => this.#parser.more(this.#batch()));
+      this.#next = 0;
+      if (this.#events.length === 0) return undefined;
+    }
+    const event = this.#events[this.#next] as TransportStreamEvent;
+    this.#next += 1;
+    this.#count += 1;
+    this.#waiting = false;
+    return event;
+  }
+
   close(failure?: unknown): void {
     if (this.#closed) return;
     this.#finish(failure ?? null);
@@ -109,6 +134,12 @@ export class SseStream implements TransportStream {
         this.#waiting = false;
         return { done: false, value: event };
       }
+      if (this.#parser.hasMore) {
+        // The rest of the last read: parsed now that its events are asked for.
+        this.#events = this.#parse(() => this.#parser.more(this.#batch()));
+        this.#next = 0;
+        continue;
+      }
       if (this.#bodyDone || this.#reader === null) {
         this.#finish(null);
         return DONE;
@@ -131,29 +162,40 @@ export class SseStream implements TransportStream {
       }
       if (this.#failure !== null) throw this.#failure;
       if (this.#closed) return DONE;
-      try {
-        if (chunk.done) {
-          this.#bodyDone = true;
-          this.#events = this.#parser.end();
-          continue;
-        }
-        this.#bytes += chunk.value.byteLength;
-        if (this.#bytes > this.#options.maxReplyBytes) {
-          this.#fail(
-            this.#badReply(
-              `the stream passed the ${this.#options.maxReplyBytes}-byte cap (maxReplyBytes) after ${this.#count} events; the connection was dropped`,
-            ),
-          );
-          throw this.#failure;
-        }
-        this.#events = this.#parser.push(chunk.value);
-      } catch (error) {
-        if (error instanceof EventTooLargeError) {
-          this.#fail(this.#badReply(`${error.message}; the connection was dropped`));
-          throw this.#failure;
-        }
-        throw error;
+      if (chunk.done) {
+        this.#bodyDone = true;
+        this.#events = this.#parse(() => this.#parser.end());
+        continue;
       }
+      this.#bytes += chunk.value.byteLength;
+      if (this.#bytes > this.#options.maxReplyBytes) {
+        this.#fail(
+          this.#badReply(
+            `the stream passed the ${this.#options.maxReplyBytes}-byte cap (maxReplyBytes) after ${this.#count} events; the connection was dropped`,
+          ),
+        );
+        throw this.#failure;
+      }
+      const value = chunk.value;
+      this.#events = this.#parse(() => this.#parser.push(value, this.#batch()));
+    }
+  }
+
+  // The first events are parsed one at a time, so the first delta does not wait for the whole read
+  // that carried it; after them, each read is parsed whole.
+  #batch(): number {
+    return this.#count < ONE_AT_A_TIME ? 1 : Number.POSITIVE_INFINITY;
+  }
+
+  #parse(parse: () => TransportStreamEvent[]): TransportStreamEvent[] {
+    try {
+      return parse();
+    } catch (error) {
+      if (error instanceof EventTooLargeError) {
+        this.#fail(this.#badReply(`${error.message}; the connection was dropped`));
+        throw this.#failure;
+      }
+      throw error;
     }
   }
 

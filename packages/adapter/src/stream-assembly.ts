@@ -168,7 +168,7 @@ export class StreamAssembly {
   #text(type: 'content' | 'reasoning', text: string, deltas: ChatDelta[]): void {
     if (text === '') return;
     this.pieces += 1;
-    this.outputBytes += Buffer.byteLength(text, 'utf8');
+    this.outputBytes += utf8Bytes(text);
     deltas.push({ type, text });
   }
 
@@ -254,4 +254,26 @@ export class StreamAssembly {
     const context: CallContext = { method: 'POST', url: '', apiKey: '', timeoutMs: 0, model: this.#model };
     return embeddedFailure(chunk, context, undefined, `an event of the stream of ${this.#model}`);
   }
+}
+
+/** The UTF-8 bytes of `text`, as `Buffer.byteLength(text, 'utf8')` counts them; a short text without a native call. */
+function utf8Bytes(text: string): number {
+  const length = text.length;
+  if (length > 32) return Buffer.byteLength(text, 'utf8');
+  let bytes = length;
+  for (let index = 0; index < length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code < 0x80) continue;
+    if (code < 0x800) {
+      bytes += 1;
+      continue;
+    }
+    // A surrogate pair is 4 bytes (2 counted already); anything else here, a lone surrogate included, 3.
+    if (code >= 0xd800 && code <= 0xdbff && index + 1 < length) {
+      const next = text.charCodeAt(index + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) index += 1;
+    }
+    bytes += 2;
+  }
+  return bytes;
 }

@@ -8,6 +8,7 @@ import type { TransportRequest, TransportStream, TransportStreamEvent } from './
 import { estimatedUsage } from './estimated-usage.js';
 import { type RawCallSetup, trackerOf, withRequestOverrides } from './raw-call.js';
 import { isCount } from './settlement-rule.js';
+import { SseStream } from './sse-stream.js';
 import { StreamAssembly } from './stream-assembly.js';
 import type { StreamBreakPolicy } from './stream-break.js';
 import { untilAborted } from './until-aborted.js';
@@ -75,6 +76,9 @@ export class StreamCall implements ChatStream {
   #iterating = false;
   #iterated = false;
   #wake: (() => void) | null = null;
+  // The first deltas are handed over one by one to a waiting reader (latency); later ones, a read at a time.
+  #handOvers = 0;
+  #handedOver: (() => void) | null = null;
   #drained: (() => void) | null = null;
   // A stream broken off by the caller and drained: what the iterator ends with at once, the drain's timer.
   #broken: ChatError | null = null;
@@ -121,6 +125,8 @@ export class StreamCall implements ChatStream {
   }
 
   async #next(): Promise<IteratorResult<ChatDelta>> {
+    // The reader is back for more: the delta handed over was handled.
+    this.#resumeHandOver();
     for (;;) {
       if (this.#broken !== null) {
         this.#iterating = false;
@@ -160,6 +166,23 @@ export class StreamCall implements ChatStream {
     wake?.();
   }
 
+  /**
+   * Waits until the reader asks for its next delta (it has handled the one woken for), or the
+   * event loop's next turn, whichever is first: a reader that stops asking never stalls the stream.
+   */
+  #handOver(): Promise<void> {
+    return new Promise((resolve) => {
+      this.#handedOver = resolve;
+      setImmediate(resolve);
+    });
+  }
+
+  #resumeHandOver(): void {
+    const handedOver = this.#handedOver;
+    this.#handedOver = null;
+    handedOver?.();
+  }
+
   #release(): void {
     const drained = this.#drained;
     this.#drained = null;
@@ -193,6 +216,7 @@ export class StreamCall implements ChatStream {
     this.#controller.abort(cause.kind === 'abort' ? cause.reason : undefined);
     open?.close(this.#stopError());
     this.#release();
+    this.#resumeHandOver();
   }
 
   /** Whether the stream is being read on after the caller broke it off (`onStreamBreak: 'drain'`). */
@@ -384,16 +408,23 @@ export class StreamCall implements ChatStream {
   ): Promise<void> {
     const deltas: ChatDelta[] = [];
     const iterator = stream[Symbol.asyncIterator]();
+    // The events one read of the body gave are taken in one run, without a promise (and a turn) each.
+    const buffered = stream instanceof SseStream ? stream : null;
     let output = false;
     // When the previous chunk was done with (its deltas handed over, back-pressure over): the time
     // per output chunk is measured from there, so a slow reader does not count as a slow provider.
     let previousChunkEnd: number | null = null;
     const { observers, request, role } = this.#setup;
+    // Without observers no one is told of a chunk: its clock is not read.
+    const timed = observers.length > 0;
     for (;;) {
-      const next = await iterator.next();
-      if (this.#stop !== null && !this.#draining) throw this.#stopError();
-      if (next.done) break;
-      const event = next.value;
+      let event = buffered?.takeBuffered();
+      if (event === undefined) {
+        const next = await iterator.next();
+        if (this.#stop !== null && !this.#draining) throw this.#stopError();
+        if (next.done) break;
+        event = next.value;
+      } else if (this.#stop !== null && !this.#draining) throw this.#stopError();
       if (!('data' in event)) continue;
       if (assembly.accept(event.data, event.event, deltas) === 'done') {
         // The reply is whole: whatever the drain meets after `[DONE]` does not unmake it.
@@ -409,15 +440,25 @@ export class StreamCall implements ChatStream {
       if (deltas.length > 0) {
         // A drained stream's deltas reach no one: only its usage is wanted.
         if (!this.#draining) {
-          if (previousChunkEnd !== null) {
+          if (previousChunkEnd !== null && timed) {
             const sinceLastChunkMs = performance.now() - previousChunkEnd;
             notifyAfterChunk(observers, { model: request.model, role, sinceLastChunkMs });
           }
+          // A reader waiting for the stream's first deltas gets each before the rest of its read is taken.
+          const handOver = this.#wake !== null && this.#handOvers < HIGH_WATER;
           for (const delta of deltas) this.#emit(delta);
+          if (handOver && this.#wake === null) {
+            this.#handOvers += 1;
+            await this.#handOver();
+          }
         }
-        deltas.length = 0;
-        await this.#backPressure();
-        previousChunkEnd = performance.now();
+        // Most chunks carry one delta: popping it is cheaper than setting the length.
+        if (deltas.length === 1) deltas.pop();
+        else deltas.length = 0;
+        if (this.#iterating && this.#queue.length - this.#head >= HIGH_WATER && this.#stop === null) {
+          await this.#backPressure();
+        }
+        previousChunkEnd = timed ? performance.now() : 0;
       }
     }
     // A body that ended without `[DONE]` is whole only when its finish reason came.
