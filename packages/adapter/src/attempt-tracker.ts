@@ -89,6 +89,20 @@ export class AttemptTracker {
     else this.#replied.push(...handles);
   }
 
+  /**
+   * The current attempt failed after its transport counted it done (a stream that opened, then
+   * broke before any delta reached the caller) and the call tries again: its handles, which
+   * waited for the record, end now by the one rule, so the next attempt neither waits behind
+   * their reservations nor lends them its own outcome.
+   */
+  retrying(failure: unknown): void {
+    const handles = this.#replied;
+    this.#replied = [];
+    if (handles.length === 0) return;
+    const settlement = this.settlement(failure, null);
+    endAll(handles, outcomeOf(null, failure, settlement));
+  }
+
   /** Output of the current attempt arrived (a stream's chunk): it is never settled as free. */
   outputArrived(): void {
     this.#output = true;

@@ -336,6 +336,7 @@ export class StreamCall implements ChatStream {
         tracker.attempts > 0 &&
         this.#openedLast;
       if (canRetry) {
+        tracker.retrying(failure);
         retryOf = { attempts: tracker.attempts, failure: failure as ChatError };
         assembly = new StreamAssembly(request.model);
         this.#held = '';

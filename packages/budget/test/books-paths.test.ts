@@ -160,6 +160,19 @@ describe.each(stores)('the books on every path, on $name', (factory) => {
     expect(scope).toMatchObject({ unsettledCalls: 0, spentNanoUsd: bill.totalNanoUsd });
   });
 
+  it('9. a stream that opened and ended before any delta is tried again: the first attempt keeps its own worst case', async () => {
+    // The first stream ends after its first event (what the provider generated is billed); the retry is whole.
+    emulator.setFaults([{ stream: { endAfterEvents: 1 }, times: 1 }]);
+    const { budget, adapter, records } = setUp();
+    const { error } = await readAll(adapter.stream(request));
+    expect(error).toBeNull();
+    expect(records[0]).toMatchObject({ attempts: 2, settlement: 'exact' });
+    const { scope, bill } = await books(budget, 2);
+    expect(bill.requests.map((billed) => billed.outcome)).toEqual(['cut', 'whole']);
+    // The cut attempt is an unknown fate of its own, not settled at the retry's cost.
+    expect(scope?.unsettledCalls).toBe(1);
+  });
+
   it('8. a stream broken off after three deltas records an estimate below the whole reply, and keeps the worst case', async () => {
     const whole = await setUp().adapter.stream(request).response;
     const wholeNano = nanoUsdOf(whole.costUsd ?? 0);
