@@ -1,4 +1,4 @@
-import { StoreError, withoutUserinfo } from './store-error.js';
+import { codeOf, StoreError, withoutUserinfo } from './store-error.js';
 
 const CODES: Readonly<Record<string, string>> = {
   ECONNREFUSED: 'connection refused (ECONNREFUSED): is PostgreSQL running there?',
@@ -51,14 +51,4 @@ export function pgErrorOf(
     false,
     ranNothing,
   );
-}
-
-function codeOf(error: unknown): string | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 4 && typeof current === 'object' && current !== null; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string') return code;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
 }

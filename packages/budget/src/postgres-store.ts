@@ -12,6 +12,7 @@ import { FUNCTIONS_VERSION, type Statements, schemaSql, statementsOf } from './p
 import { DEFAULT_RETENTION_MS } from './retention.js';
 import type { StoredScope } from './scope-limits.js';
 import { StoreError } from './store-error.js';
+import { checkedStoreUrl } from './store-url.js';
 
 /** Options of a {@link PostgresBudgetStore}: one of `url` and `pool`. */
 export interface PostgresBudgetStoreOptions {
@@ -317,20 +318,12 @@ function integer(value: number): number {
 
 /** The url checked: postgres:// or postgresql://, named in errors without its userinfo. */
 function parseUrl(text: string): URL {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new TypeError(
-      'PostgresBudgetStore options.url must be a postgres:// address, e.g. postgres://user@127.0.0.1:5432/db (the given text is not a URL; not shown, as it may hold a password)',
-    );
-  }
-  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
-    throw new TypeError(
-      `PostgresBudgetStore options.url must be a postgres:// or postgresql:// address, got ${url.protocol}// at ${url.host}`,
-    );
-  }
-  return url;
+  return checkedStoreUrl(
+    text,
+    ['postgres:', 'postgresql:'],
+    'PostgresBudgetStore options.url must be a postgres:// address, e.g. postgres://user@127.0.0.1:5432/db (the given text is not a URL; not shown, as it may hold a password)',
+    'PostgresBudgetStore options.url must be a postgres:// or postgresql:// address',
+  );
 }
 
 function whereOfPool(pool: PgPool): string {

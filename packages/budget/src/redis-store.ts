@@ -19,6 +19,7 @@ import {
 import { retentionOf } from './retention.js';
 import type { StoredScope } from './scope-limits.js';
 import { StoreError, storeErrorOf, withoutUserinfo } from './store-error.js';
+import { checkedStoreUrl } from './store-url.js';
 
 /** Options of a {@link RedisBudgetStore}. */
 export interface RedisBudgetStoreOptions {
@@ -431,20 +432,12 @@ function countersOf(row: readonly (string | number)[]): ScopeCounters {
 
 /** The url checked: redis:// or rediss://, named in errors without its userinfo. */
 function parseUrl(text: string): URL {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new TypeError(
-      'options.url must be a redis:// or rediss:// address, e.g. redis://127.0.0.1:6379 (the given text is not a URL; not shown, as it may hold a password)',
-    );
-  }
-  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') {
-    throw new TypeError(
-      `options.url must be a redis:// or rediss:// address, got ${url.protocol}// at ${url.host}`,
-    );
-  }
-  return url;
+  return checkedStoreUrl(
+    text,
+    ['redis:', 'rediss:'],
+    'options.url must be a redis:// or rediss:// address, e.g. redis://127.0.0.1:6379 (the given text is not a URL; not shown, as it may hold a password)',
+    'options.url must be a redis:// or rediss:// address',
+  );
 }
 
 function isCluster(client: Redis | Cluster): client is Cluster {

@@ -71,7 +71,8 @@ export function storeErrorOf(error: unknown, where: string, lastConnectionError?
   return new StoreError(`Redis at ${where}: ${withoutUserinfo(message).slice(0, 300)}`);
 }
 
-function codeOf(error: unknown): string | undefined {
+/** The first string `code` on an error or the causes it wraps (a few deep): a Node or driver error code. */
+export function codeOf(error: unknown): string | undefined {
   let current: unknown = error;
   for (let depth = 0; depth < 4 && typeof current === 'object' && current !== null; depth++) {
     const code = (current as { code?: unknown }).code;
