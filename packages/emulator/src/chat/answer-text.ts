@@ -1,3 +1,4 @@
+import { BoundedMemo } from '../tokens/bounded-memo.js';
 import { countTokens, truncateToTokens } from '../tokens/tokenize.js';
 import { messageText } from './message-text.js';
 import { hashText, seededRandom } from './seeded-random.js';
@@ -28,6 +29,13 @@ function snippet(text: string, count: number): string {
  * that many (never shorter than `start` itself).
  */
 function fillToTokens(start: string, seed: string, tokens: number): string {
+  // A pure function of its arguments: a repeated request (thinking off, temperature 0) reads it back.
+  return filled.get(`${tokens}\u0000${seed}\u0000${start}`, () => fill(start, seed, tokens));
+}
+
+const filled = new BoundedMemo<string>(64);
+
+function fill(start: string, seed: string, tokens: number): string {
   const random = seededRandom(seed);
   const parts = [start];
   let count = countTokens(start);

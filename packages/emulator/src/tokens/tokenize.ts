@@ -1,3 +1,5 @@
+import { BoundedMemo } from './bounded-memo.js';
+
 /** Where one token sits in a text: `text.slice(start, end)` is the token. */
 export interface TokenSpan {
   readonly start: number;
@@ -29,8 +31,14 @@ export function tokenize(text: string): string[] {
 
 /** The number of tokens in `text`, as the emulator counts them (see {@link tokenize}). */
 export function countTokens(text: string): number {
-  return tokenSpans(text).length;
+  // A long text (a large answer) is counted once while it repeats; a short one costs less than the lookup.
+  if (text.length < LONG_TEXT) return tokenSpans(text).length;
+  return longCounts.get(text, () => tokenSpans(text).length);
 }
+
+/** From this length on, a text's count is remembered. */
+const LONG_TEXT = 4096;
+const longCounts = new BoundedMemo<number>(32);
 
 /** The longest prefix of `text` holding at most `maxTokens` tokens (trailing whitespace dropped). */
 export function truncateToTokens(text: string, maxTokens: number): string {
