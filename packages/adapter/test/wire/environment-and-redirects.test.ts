@@ -91,13 +91,15 @@ describe('OpenAITransport under OPENAI_* variables (issue 10.3)', () => {
 
 describe('OpenAITransport and redirects (issue 10.4)', () => {
   it.each([307, 308, 301, 302, 303] as const)(
-    'refuses a %i to another origin: bad_reply naming status and origin, nothing sent there',
+    'refuses a %i to another origin: bad_reply, not retried, nothing sent there',
     async (status) => {
       emulator().setFaults([{ redirect: { status, location: `${elsewhere.url}/chat/completions?token=x` } }]);
       const error = await failureOf(transportTo(emulator(), KEY).completeChatRaw(request));
-      expect(error).toMatchObject({ kind: 'bad_reply', status, retryable: false });
-      expect(error.message).toContain(`redirects are refused (to ${elsewhere.url})`);
+      // fetch refuses the redirect itself (`redirect: 'error'`), and keeps neither its status nor its target.
+      expect(error).toMatchObject({ kind: 'bad_reply', status: null, retryable: false });
+      expect(error.message).toContain('answered with a redirect (301, 302, 303, 307 or 308); redirects are refused');
       expect(error.message).not.toContain('token=x');
+      expect(error.message).not.toContain(elsewhere.url);
       expect(chatRequests(emulator())).toBe(1);
       expect(elsewhere.requests).toHaveLength(0);
     },
@@ -111,7 +113,23 @@ describe('OpenAITransport and redirects (issue 10.4)', () => {
       fetch: (input, init) => fetch(input, init),
     });
     const error = await failureOf(transport.completeChatRaw(request));
-    expect(error).toMatchObject({ kind: 'bad_reply', status: 307 });
+    expect(error).toMatchObject({ kind: 'bad_reply', retryable: false });
+    expect(chatRequests(emulator())).toBe(1);
+    expect(elsewhere.requests).toHaveLength(0);
+  });
+
+  it('refuses a redirect a given fetch hands back as a reply, naming its status and origin only', async () => {
+    emulator().setFaults([{ redirect: { status: 308, location: `${elsewhere.url}/chat/completions?token=x` } }]);
+    const transport = new OpenAITransport({
+      apiKey: KEY,
+      baseUrl: emulator().url,
+      // A fetch of the caller's that answers redirects itself rather than failing them.
+      fetch: (input, init) => fetch(input, { ...init, redirect: 'manual' }),
+    });
+    const error = await failureOf(transport.completeChatRaw(request));
+    expect(error).toMatchObject({ kind: 'bad_reply', status: 308, retryable: false });
+    expect(error.message).toContain(`redirects are refused (to ${elsewhere.url})`);
+    expect(error.message).not.toContain('token=x');
     expect(elsewhere.requests).toHaveLength(0);
   });
 });
