@@ -97,7 +97,9 @@ describe('OpenAITransport and redirects (issue 10.4)', () => {
       const error = await failureOf(transportTo(emulator(), KEY).completeChatRaw(request));
       // fetch refuses the redirect itself (`redirect: 'error'`), and keeps neither its status nor its target.
       expect(error).toMatchObject({ kind: 'bad_reply', status: null, retryable: false });
-      expect(error.message).toContain('answered with a redirect (301, 302, 303, 307 or 308); redirects are refused');
+      expect(error.message).toContain(
+        'answered with a redirect (301, 302, 303, 307 or 308); redirects are refused',
+      );
       expect(error.message).not.toContain('token=x');
       expect(error.message).not.toContain(elsewhere.url);
       expect(chatRequests(emulator())).toBe(1);
@@ -119,7 +121,9 @@ describe('OpenAITransport and redirects (issue 10.4)', () => {
   });
 
   it('refuses a redirect a given fetch hands back as a reply, naming its status and origin only', async () => {
-    emulator().setFaults([{ redirect: { status: 308, location: `${elsewhere.url}/chat/completions?token=x` } }]);
+    emulator().setFaults([
+      { redirect: { status: 308, location: `${elsewhere.url}/chat/completions?token=x` } },
+    ]);
     const transport = new OpenAITransport({
       apiKey: KEY,
       baseUrl: emulator().url,
