@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BudgetStore, ScopeCounters } from '../../src/budget-store.js';
 import type { StoredScope } from '../../src/scope-limits.js';
+import { scopeCounters, withoutLedgerLost } from '../support/scope-counters.js';
 import type { KitWorkerReport, KitWorkerSettings } from './kit-worker.js';
 
 /** A store under test, and the faults it can be put through. */
@@ -76,22 +77,6 @@ function forkWorker(settings: KitWorkerSettings): ChildProcess {
   });
 }
 
-/** Counters without `ledgerLost` (a store may leave it out). */
-function plain(counters: readonly ScopeCounters[]): ScopeCounters[] {
-  return counters.map(({ ledgerLost: _, ...rest }) => rest);
-}
-
-function zero(figures: Partial<ScopeCounters> = {}): ScopeCounters {
-  return {
-    spentNanoUsd: 0,
-    reservedNanoUsd: 0,
-    inFlight: 0,
-    unsettledNanoUsd: 0,
-    unsettledCalls: 0,
-    ...figures,
-  };
-}
-
 /** Registers the kit's suites for `target`. */
 export function describeStoreConformance(target: ConformanceTarget): void {
   describe(`${target.name} conforms to BudgetStore`, () => {
@@ -125,11 +110,11 @@ export function describeStoreConformance(target: ConformanceTarget): void {
           reason: 'spend',
           scopeIndex: 1,
         });
-        expect(plain(await store.counters(scopes))).toEqual([zero(), zero()]);
+        expect(withoutLedgerLost(await store.counters(scopes))).toEqual([scopeCounters(), scopeCounters()]);
         expect(await store.acquire(lease(scopes, 50))).toMatchObject({ granted: true });
-        expect(plain(await store.counters(scopes))).toEqual([
-          zero({ reservedNanoUsd: 50, inFlight: 1 }),
-          zero({ reservedNanoUsd: 50, inFlight: 1 }),
+        expect(withoutLedgerLost(await store.counters(scopes))).toEqual([
+          scopeCounters({ reservedNanoUsd: 50, inFlight: 1 }),
+          scopeCounters({ reservedNanoUsd: 50, inFlight: 1 }),
         ]);
       });
 
@@ -156,7 +141,9 @@ export function describeStoreConformance(target: ConformanceTarget): void {
         expect(await store.settle(request.leaseId, scopes, { actualNanoUsd: 25 })).toBe(true);
         expect(await store.settle(request.leaseId, scopes, { actualNanoUsd: 25 })).toBe(true);
         expect(await store.acquire(request)).toMatchObject({ granted: false, reason: 'ended' });
-        expect(plain(await store.counters(scopes))[0]).toEqual(zero({ spentNanoUsd: 25 }));
+        expect(withoutLedgerLost(await store.counters(scopes))[0]).toEqual(
+          scopeCounters({ spentNanoUsd: 25 }),
+        );
       });
 
       it('renews live leases only; a lease that expired counts at its worst case, unsettled, until settled', async () => {
@@ -176,8 +163,8 @@ export function describeStoreConformance(target: ConformanceTarget): void {
             30_000,
           ),
         ).toEqual([short.leaseId]);
-        expect(plain(await store.counters(scopes))[0]).toEqual(
-          zero({
+        expect(withoutLedgerLost(await store.counters(scopes))[0]).toEqual(
+          scopeCounters({
             spentNanoUsd: 30,
             reservedNanoUsd: 10,
             inFlight: 1,
@@ -186,8 +173,8 @@ export function describeStoreConformance(target: ConformanceTarget): void {
           }),
         );
         expect(await store.settle(short.leaseId, scopes, { actualNanoUsd: 12 })).toBe(false);
-        expect(plain(await store.counters(scopes))[0]).toEqual(
-          zero({ spentNanoUsd: 12, reservedNanoUsd: 10, inFlight: 1 }),
+        expect(withoutLedgerLost(await store.counters(scopes))[0]).toEqual(
+          scopeCounters({ spentNanoUsd: 12, reservedNanoUsd: 10, inFlight: 1 }),
         );
       });
 
@@ -201,8 +188,8 @@ export function describeStoreConformance(target: ConformanceTarget): void {
         );
         const granted = results.filter((result) => result.granted).length;
         expect(granted).toBe(16);
-        const [root] = plain(await (stores[0] as BudgetStore).counters(scopes));
-        expect(root).toEqual(zero({ reservedNanoUsd: 160, inFlight: 16 }));
+        const [root] = withoutLedgerLost(await (stores[0] as BudgetStore).counters(scopes));
+        expect(root).toEqual(scopeCounters({ reservedNanoUsd: 160, inFlight: 16 }));
       });
     });
 
@@ -247,11 +234,13 @@ export function describeStoreConformance(target: ConformanceTarget): void {
               await store.settle(refused.leaseId, scopes, { actualNanoUsd: 0 });
               counters = await store.counters(scopes);
             }
-            expect(plain(counters ?? [])[0]).toEqual(
-              zero({ spentNanoUsd: 70, reservedNanoUsd: 200, inFlight: 1 }),
+            expect(withoutLedgerLost(counters ?? [])[0]).toEqual(
+              scopeCounters({ spentNanoUsd: 70, reservedNanoUsd: 200, inFlight: 1 }),
             );
             expect(await store.settle(held.leaseId, scopes, { actualNanoUsd: 150 })).toBe(true);
-            expect(plain(await store.counters(scopes))[0]).toEqual(zero({ spentNanoUsd: 220 }));
+            expect(withoutLedgerLost(await store.counters(scopes))[0]).toEqual(
+              scopeCounters({ spentNanoUsd: 220 }),
+            );
           },
         );
       });
@@ -278,12 +267,12 @@ export function describeStoreConformance(target: ConformanceTarget): void {
               .catch(() => null);
             await within(lostGrant, 10_000, 'the proxy losing the reply to the acquisition');
             expect(granted ?? { granted: true }).toMatchObject({ granted: true });
-            expect(plain(await reader.counters(scopes))[0]).toEqual(
-              zero({ reservedNanoUsd: 40, inFlight: 1 }),
+            expect(withoutLedgerLost(await reader.counters(scopes))[0]).toEqual(
+              scopeCounters({ reservedNanoUsd: 40, inFlight: 1 }),
             );
             expect(await untilAnswered(() => lossy.store.acquire(request))).toMatchObject({ granted: true });
-            expect(plain(await reader.counters(scopes))[0]).toEqual(
-              zero({ reservedNanoUsd: 40, inFlight: 1 }),
+            expect(withoutLedgerLost(await reader.counters(scopes))[0]).toEqual(
+              scopeCounters({ reservedNanoUsd: 40, inFlight: 1 }),
             );
             const lostSettlement = lossy.loseReplyTo('settle');
             const held = await Promise.resolve()
@@ -291,12 +280,16 @@ export function describeStoreConformance(target: ConformanceTarget): void {
               .catch(() => null);
             await within(lostSettlement, 10_000, 'the proxy losing the reply to the settlement');
             expect(held ?? true).toBe(true);
-            expect(plain(await reader.counters(scopes))[0]).toEqual(zero({ spentNanoUsd: 25 }));
+            expect(withoutLedgerLost(await reader.counters(scopes))[0]).toEqual(
+              scopeCounters({ spentNanoUsd: 25 }),
+            );
             // Sent again: it answers as the first did (the lease was held) and counts nothing again.
             expect(
               await untilAnswered(() => lossy.store.settle(request.leaseId, scopes, { actualNanoUsd: 25 })),
             ).toBe(true);
-            expect(plain(await reader.counters(scopes))[0]).toEqual(zero({ spentNanoUsd: 25 }));
+            expect(withoutLedgerLost(await reader.counters(scopes))[0]).toEqual(
+              scopeCounters({ spentNanoUsd: 25 }),
+            );
           } finally {
             await lossy.close();
           }
@@ -336,23 +329,23 @@ export function describeStoreConformance(target: ConformanceTarget): void {
           const reader = target.create();
           // At any moment, each of the killed worker's calls is counted: reserved (with its slot) while its
           // lease lives, at its worst case (unsettled) once expired and swept.
-          const [during] = plain(await reader.counters(scopes)) as [ScopeCounters];
+          const [during] = withoutLedgerLost(await reader.counters(scopes)) as [ScopeCounters];
           expect(during.reservedNanoUsd + during.spentNanoUsd).toBe(90);
           expect(during.inFlight + during.unsettledCalls).toBe(3);
           // Once expired, whoever touches the scope next counts them at their worst case, unsettled.
           for (let tries = 0; tries < 100; tries++) {
-            const [root] = plain(await reader.counters(scopes));
+            const [root] = withoutLedgerLost(await reader.counters(scopes));
             if (root?.inFlight === 0) break;
             await new Promise((resolve) => setTimeout(resolve, 100));
           }
-          expect(plain(await reader.counters(scopes))).toEqual([
-            zero({ spentNanoUsd: 90, unsettledNanoUsd: 90, unsettledCalls: 3 }),
-            zero({ spentNanoUsd: 90, unsettledNanoUsd: 90, unsettledCalls: 3 }),
+          expect(withoutLedgerLost(await reader.counters(scopes))).toEqual([
+            scopeCounters({ spentNanoUsd: 90, unsettledNanoUsd: 90, unsettledCalls: 3 }),
+            scopeCounters({ spentNanoUsd: 90, unsettledNanoUsd: 90, unsettledCalls: 3 }),
           ]);
           // A late settlement of one of them (its worker's queue, written after a restart) replaces its worst case.
           expect(await reader.settle(held[0] as string, scopes, { actualNanoUsd: 12 })).toBe(false);
-          expect(plain(await reader.counters(scopes))[0]).toEqual(
-            zero({ spentNanoUsd: 72, unsettledNanoUsd: 60, unsettledCalls: 2 }),
+          expect(withoutLedgerLost(await reader.counters(scopes))[0]).toEqual(
+            scopeCounters({ spentNanoUsd: 72, unsettledNanoUsd: 60, unsettledCalls: 2 }),
           );
         });
 
@@ -394,9 +387,9 @@ export function describeStoreConformance(target: ConformanceTarget): void {
             ),
           ).toBeGreaterThan(0);
           const reader = target.create();
-          const [root, child] = plain(await reader.counters(scopes));
-          expect(root).toEqual(zero({ spentNanoUsd: settled }));
-          expect(child).toEqual(zero({ spentNanoUsd: settled }));
+          const [root, child] = withoutLedgerLost(await reader.counters(scopes));
+          expect(root).toEqual(scopeCounters({ spentNanoUsd: settled }));
+          expect(child).toEqual(scopeCounters({ spentNanoUsd: settled }));
           expect(settled).toBeLessThanOrEqual(8 * 64 * 2);
         });
       });
