@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBudget } from '../src/budget.js';
 import type { BudgetStore } from '../src/budget-store.js';
 import { PostgresBudgetStore } from '../src/postgres-store.js';
+import { attemptInfo, callRecord, DOLLAR_PER_OUTPUT_TOKEN } from './support/attempt-info.js';
 import { startRedisProxy } from './support/redis-proxy.js';
 import { startPostgres, type TestPostgres } from './support/start-postgres.js';
 
@@ -180,21 +181,11 @@ describe('a budget on PostgreSQL through a server crash', () => {
     const budget = createBudget({
       store,
       scope: { name: 'lost-reply', limitUsd: 10 },
-      maxPricesOf: () => ({ cacheHitPerM: 0, inputPerM: 0, outputPerM: 1_000_000 }),
+      maxPricesOf: () => DOLLAR_PER_OUTPUT_TOKEN,
       onWarning: () => {},
     });
-    const info = {
-      model: 'test-model',
-      attempt: 1,
-      role: null,
-      messages: [],
-      tools: undefined,
-      signal: undefined,
-    };
     const lost = proxy.dropReplyTo('budget_acquire');
-    const refused = await Promise.resolve(budget.beforeAttempt({ ...info, maxTokens: 3 })).catch(
-      (error) => error,
-    );
+    const refused = await Promise.resolve(budget.beforeAttempt(attemptInfo())).catch((error) => error);
     await lost;
     // It did commit: the store cannot know, so the error does not say it ran nothing, and a release follows.
     expect(refused).toMatchObject({ kind: 'budget', reason: 'store_unreachable' });
@@ -214,24 +205,10 @@ describe('a budget on PostgreSQL through a server crash', () => {
     await admin.end();
     expect(rows).toEqual([{ reserved_nano_usd: '3000000000', actual_nano_usd: '0' }]);
 
-    const handle = await budget.beforeAttempt({ ...info, maxTokens: 3 });
+    const handle = await budget.beforeAttempt(attemptInfo());
     const dropped = proxy.dropReplyTo('budget_settle');
     await handle.end({
-      record: {
-        model: 'test-model',
-        usage: { prompt_tokens: 1, completion_tokens: 1 },
-        costUsd: 1.25,
-        costNanoUsd: 1_250_000_000,
-        pricedAs: 'test-model',
-        priceSource: 'table',
-        tariff: null,
-        at: new Date().toISOString(),
-        durationMs: 1,
-        attempts: 1,
-        streamed: false,
-        firstDeltaMs: null,
-        settlement: 'exact',
-      },
+      record: callRecord(1.25),
       error: null,
       mayHaveBeenBilled: true,
     });
@@ -282,15 +259,7 @@ describe('a budget on PostgreSQL through a server crash', () => {
     expect(JSON.stringify(store)).not.toContain('not-the-password-42');
     const budget = createBudget({ store, scope: { name: 'secret-run', limitUsd: 1 }, onWarning: () => {} });
     const error = await Promise.resolve(
-      budget.beforeAttempt({
-        model: MODEL,
-        attempt: 1,
-        role: null,
-        messages: [],
-        tools: undefined,
-        maxTokens: 8,
-        signal: undefined,
-      }),
+      budget.beforeAttempt(attemptInfo({ model: MODEL, maxTokens: 8 })),
     ).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ kind: 'budget', reason: 'store_unreachable' });
     const text = `${String((error as Error).message)} ${inspect(error, { depth: 8 })}`;
