@@ -1,24 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { GATEWAY_DETECTOR_CALL, PRIMARY_JUDGE_CALL } from './__fixtures__/call-records.js';
+import { GATEWAY_DETECTOR_CALL, judgeCallCosting } from './__fixtures__/call-records.js';
 import { PriceAgeTally } from './price-age-tally.js';
 import { renderReport } from './render-report.js';
 import { renderReportHtml } from './render-report-html.js';
 import { ReportAccumulator } from './report-accumulator.js';
-import type { TelemetryRecord } from './telemetry-record.js';
 
 const AT = '2026-11-23T08:00:10.500Z';
 
 function priced(checkedAt: string | undefined, costNanoUsd: number, model = 'primary-flash') {
-  const { priceCheckedAt: _dropped, ...record } = { ...PRIMARY_JUDGE_CALL, priceCheckedAt: undefined };
-  return {
-    ...record,
-    model,
-    pricedAs: model,
+  return judgeCallCosting(model, costNanoUsd, {
     at: AT,
-    costNanoUsd,
-    costUsd: costNanoUsd / 1e9,
     ...(checkedAt === undefined ? {} : { priceCheckedAt: checkedAt }),
-  } as TelemetryRecord;
+  });
 }
 
 describe('the age of the prices a run was costed with', () => {

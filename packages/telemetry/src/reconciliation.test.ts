@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GATEWAY_DETECTOR_CALL, PRIMARY_JUDGE_CALL } from './__fixtures__/call-records.js';
+import { GATEWAY_DETECTOR_CALL, judgeCallCosting } from './__fixtures__/call-records.js';
 import { CallMeter } from './call-meter.js';
 import { ReconciliationTally } from './reconciliation.js';
 import { renderReport } from './render-report.js';
@@ -14,15 +14,10 @@ function call(
   providerUsd: number | undefined,
   extra: Partial<TelemetryRecord> = {},
 ) {
-  return {
-    ...PRIMARY_JUDGE_CALL,
-    model,
-    pricedAs: model,
-    costNanoUsd: localNano,
-    costUsd: localNano / 1e9,
+  return judgeCallCosting(model, localNano, {
     ...(providerUsd === undefined ? {} : { providerCostUsd: providerUsd }),
     ...extra,
-  } as TelemetryRecord;
+  });
 }
 
 describe('reconciliation', () => {

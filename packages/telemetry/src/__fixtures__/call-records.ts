@@ -34,6 +34,22 @@ export const PRIMARY_JUDGE_CALL: TelemetryRecord = Object.freeze({
   finishReason: 'stop',
 });
 
+/** {@link PRIMARY_JUDGE_CALL} for `model` (priced as itself) at `costNanoUsd`, with `extra` on top. */
+export function judgeCallCosting(
+  model: string,
+  costNanoUsd: number,
+  extra: Partial<TelemetryRecord> = {},
+): TelemetryRecord {
+  return {
+    ...PRIMARY_JUDGE_CALL,
+    model,
+    pricedAs: model,
+    costNanoUsd,
+    costUsd: costNanoUsd / 1e9,
+    ...extra,
+  };
+}
+
 /** A detector call through the gateway: OpenAI-shaped usage with the provider's own cost. */
 export const GATEWAY_DETECTOR_CALL: TelemetryRecord = Object.freeze({
   model: 'primary-v4-pro',
