@@ -2,29 +2,14 @@
 // emulator's own bill, in memory and on a real redis-server: a real ChatAdapter over
 // OpenAITransport, a budget observing it. For every case, the budget's spend (settled plus
 // unsettled worst cases) is at least what the emulator billed.
-import {
-  type CallRecord,
-  ChatAdapter,
-  type ChatAdapterOptions,
-  type ChatDelta,
-  type ChatStream,
-  type CompleteRequest,
-  OpenAITransport,
-} from '@switchboard/adapter';
-import { type Emulator, startEmulator } from '@switchboard/emulator';
-import { costOf, nanoUsdOf, priceOf } from '@switchboard/prices';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Budget, createBudget } from '../src/budget.js';
+import { nanoUsdOf } from '@switchboard/prices';
+import { describe, expect, it } from 'vitest';
+import type { Budget } from '../src/budget.js';
 import { memoryStores, postgresStores, redisStores } from './support/store-factories.js';
+import { listRequest, readStream, wireSuite } from './support/wire-suite.js';
 
 const KEY = 'sk-books-paths-test';
-const MODEL = 'primary-flash';
-const endpoint = { cost: (usage: unknown) => costOf(priceOf(MODEL), usage) };
-const request: CompleteRequest = {
-  model: MODEL,
-  messages: [{ role: 'user', content: 'List the steps of the failing build, one by one.' }],
-  maxTokens: 256,
-};
+const request = listRequest(256);
 const ODD_USAGES: ReadonlyArray<[string, unknown]> = [
   ['{}', {}],
   ['counts as strings', { prompt_tokens: '40', completion_tokens: '12', total_tokens: '52' }],
@@ -33,56 +18,18 @@ const ODD_USAGES: ReadonlyArray<[string, unknown]> = [
   ['negative counts', { prompt_tokens: -40, completion_tokens: -12 }],
 ];
 
-async function readAll(stream: ChatStream, stopAfter = Number.POSITIVE_INFINITY) {
-  const deltas: ChatDelta[] = [];
-  try {
-    for await (const delta of stream) {
-      deltas.push(delta);
-      if (deltas.length >= stopAfter) break;
-    }
-  } catch (error) {
-    return { deltas, error };
-  }
-  return { deltas, error: null };
-}
-
 const stores = [memoryStores(), redisStores(), postgresStores()];
 describe.each(stores)('the books on every path, on $name', (factory) => {
-  let emulator: Emulator;
-  let runs = 0;
-
-  beforeAll(async () => {
-    await factory.setUp();
-    emulator = await startEmulator({ key: KEY });
-  });
-  beforeEach(() => emulator.reset());
-  afterAll(async () => {
-    await emulator?.close();
-    await factory.tearDown();
-  });
-
-  function setUp(options: ChatAdapterOptions = {}) {
-    runs += 1;
-    const budget = createBudget({
-      store: factory.create(),
-      scope: { name: `books-${runs}`, limitUsd: 1 },
-      onWarning: () => {},
-    });
-    const transport = new OpenAITransport({ apiKey: KEY, baseUrl: emulator.url, retryBackoffSeconds: 0.01 });
-    const adapter = new ChatAdapter(transport, { endpoint, observers: [budget], ...options });
-    const records: CallRecord[] = [];
-    adapter.observe({ afterCall: (record) => void records.push(record) });
-    return { budget, adapter, records };
-  }
+  const wire = wireSuite(factory, { key: KEY, scope: 'books' });
 
   /** Waits for the emulator to bill `count` requests and the budget to settle; its scope and the bill. */
   async function books(budget: Budget, count: number) {
-    for (let tries = 0; emulator.bill().requests.length < count && tries < 400; tries += 1) {
+    for (let tries = 0; wire.emulator.bill().requests.length < count && tries < 400; tries += 1) {
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
     await budget.idle();
     const [scope] = await budget.usage();
-    const bill = emulator.bill();
+    const bill = wire.emulator.bill();
     expect(bill.requests).toHaveLength(count);
     expect(scope?.spentNanoUsd).toBeGreaterThanOrEqual(bill.totalNanoUsd);
     expect(scope?.reservedNanoUsd).toBe(0);
@@ -93,9 +40,9 @@ describe.each(stores)('the books on every path, on $name', (factory) => {
     ['a data event carrying {"error":{"code":429}}', { errorAt: 8, errorCode: 429 }],
     ['an `event: error` with 500', { errorAt: 8, errorCode: 500, errorEvent: true }],
   ])('1. an error after output (%s) is never free: estimated, the worst case kept', async (_, fault) => {
-    emulator.setFaults([{ stream: fault }]);
-    const { budget, adapter, records } = setUp();
-    const { deltas, error } = await readAll(adapter.stream(request));
+    wire.emulator.setFaults([{ stream: fault }]);
+    const { budget, adapter, records } = wire.setUp();
+    const { deltas, error } = await readStream(adapter.stream(request));
     expect(error).not.toBeNull();
     expect(deltas.length).toBeGreaterThan(0);
     expect(records[0]).toMatchObject({ settlement: 'estimate', priceSource: 'estimate' });
@@ -109,11 +56,11 @@ describe.each(stores)('the books on every path, on $name', (factory) => {
   it.each(ODD_USAGES)(
     '2. a usage without usable counts (%s) is estimated, never an exact $0',
     async (_, usage) => {
-      emulator.setFaults([
+      wire.emulator.setFaults([
         { usage, times: 1 },
         { stream: { usage }, times: 1 },
       ]);
-      const { budget, adapter, records } = setUp();
+      const { budget, adapter, records } = wire.setUp();
       await adapter.complete(request);
       await adapter.stream(request).response;
       expect(records).toHaveLength(2);
@@ -128,9 +75,9 @@ describe.each(stores)('the books on every path, on $name', (factory) => {
   );
 
   it('3. a stream cut after a running usage is an estimate, not exact', async () => {
-    emulator.setFaults([{ stream: { usageEveryChunk: true, cutAfterEvents: 12 } }]);
-    const { budget, adapter, records } = setUp();
-    const { error } = await readAll(adapter.stream(request));
+    wire.emulator.setFaults([{ stream: { usageEveryChunk: true, cutAfterEvents: 12 } }]);
+    const { budget, adapter, records } = wire.setUp();
+    const { error } = await readStream(adapter.stream(request));
     expect(error).not.toBeNull();
     expect(records[0]).toMatchObject({ settlement: 'estimate', priceSource: 'estimate', usage: null });
     const { scope, bill } = await books(budget, 1);
@@ -139,8 +86,8 @@ describe.each(stores)('the books on every path, on $name', (factory) => {
   });
 
   it('3b. a whole stream with a running usage in every chunk settles exactly on the last one', async () => {
-    emulator.setFaults([{ stream: { usageEveryChunk: true } }]);
-    const { budget, adapter, records } = setUp();
+    wire.emulator.setFaults([{ stream: { usageEveryChunk: true } }]);
+    const { budget, adapter, records } = wire.setUp();
     await adapter.stream(request).response;
     expect(records[0]).toMatchObject({ settlement: 'exact', priceSource: 'endpoint' });
     const { scope, bill } = await books(budget, 1);
@@ -149,10 +96,10 @@ describe.each(stores)('the books on every path, on $name', (factory) => {
   });
 
   it('4. bytes after [DONE] leave the reply whole: settled exactly, at the bill', async () => {
-    emulator.setFaults([
+    wire.emulator.setFaults([
       { stream: { afterDone: 'data: {"trailing": "garbage"}\n\n: more\n\nnot even sse' } },
     ]);
-    const { budget, adapter, records } = setUp();
+    const { budget, adapter, records } = wire.setUp();
     const response = await adapter.stream(request).response;
     expect(response.content).not.toBe('');
     expect(records[0]).toMatchObject({ settlement: 'exact', error: null });
@@ -162,9 +109,9 @@ describe.each(stores)('the books on every path, on $name', (factory) => {
 
   it('9. a stream that opened and ended before any delta is tried again: the first attempt keeps its own worst case', async () => {
     // The first stream ends after its first event (what the provider generated is billed); the retry is whole.
-    emulator.setFaults([{ stream: { endAfterEvents: 1 }, times: 1 }]);
-    const { budget, adapter, records } = setUp();
-    const { error } = await readAll(adapter.stream(request));
+    wire.emulator.setFaults([{ stream: { endAfterEvents: 1 }, times: 1 }]);
+    const { budget, adapter, records } = wire.setUp();
+    const { error } = await readStream(adapter.stream(request));
     expect(error).toBeNull();
     expect(records[0]).toMatchObject({ attempts: 2, settlement: 'exact' });
     const { scope, bill } = await books(budget, 2);
@@ -174,11 +121,11 @@ describe.each(stores)('the books on every path, on $name', (factory) => {
   });
 
   it('8. a stream broken off after three deltas records an estimate below the whole reply, and keeps the worst case', async () => {
-    const whole = await setUp().adapter.stream(request).response;
+    const whole = await wire.setUp().adapter.stream(request).response;
     const wholeNano = nanoUsdOf(whole.costUsd ?? 0);
-    emulator.reset();
-    const { budget, adapter, records } = setUp();
-    const { deltas } = await readAll(adapter.stream(request), 3);
+    wire.emulator.reset();
+    const { budget, adapter, records } = wire.setUp();
+    const { deltas } = await readStream(adapter.stream(request), 3);
     expect(deltas).toHaveLength(3);
     await budget.idle();
     expect(records[0]).toMatchObject({ settlement: 'estimate', priceSource: 'estimate' });
@@ -189,11 +136,11 @@ describe.each(stores)('the books on every path, on $name', (factory) => {
   });
 
   it("8b. with onStreamBreak: 'drain' the broken-off stream is read to its usage and settles exactly", async () => {
-    emulator.setFaults([{ stream: { eventMs: 2 } }]);
-    const { budget, adapter, records } = setUp({ onStreamBreak: 'drain', drainSeconds: 10 });
+    wire.emulator.setFaults([{ stream: { eventMs: 2 } }]);
+    const { budget, adapter, records } = wire.setUp({ onStreamBreak: 'drain', drainSeconds: 10 });
     const stream = adapter.stream(request);
     const started = performance.now();
-    const { deltas } = await readAll(stream, 3);
+    const { deltas } = await readStream(stream, 3);
     // The caller is let go at once; the drain goes on behind it.
     expect(performance.now() - started).toBeLessThan(5_000);
     expect(deltas).toHaveLength(3);
@@ -206,10 +153,10 @@ describe.each(stores)('the books on every path, on $name', (factory) => {
   });
 
   it('8c. a drain that passes drainSeconds is closed: estimated, the worst case kept', async () => {
-    emulator.setFaults([{ stream: { eventMs: 400 } }]);
-    const { budget, adapter, records } = setUp({ onStreamBreak: 'drain', drainSeconds: 0.3 });
+    wire.emulator.setFaults([{ stream: { eventMs: 400 } }]);
+    const { budget, adapter, records } = wire.setUp({ onStreamBreak: 'drain', drainSeconds: 0.3 });
     const stream = adapter.stream(request);
-    await readAll(stream, 2);
+    await readStream(stream, 2);
     await expect(stream.response).rejects.toMatchObject({ kind: 'aborted' });
     expect(records[0]).toMatchObject({ settlement: 'estimate' });
     const { scope } = await books(budget, 1);

@@ -7,28 +7,17 @@ import {
   type AttemptOutcome,
   type CallObserver,
   type CallRecord,
-  ChatAdapter,
-  type ChatDelta,
   ChatError,
   type ChatStream,
-  type CompleteRequest,
-  OpenAITransport,
 } from '@switchboard/adapter';
-import { type Emulator, startEmulator } from '@switchboard/emulator';
-import { costOf, priceOf } from '@switchboard/prices';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Budget, createBudget } from '../src/budget.js';
+import { describe, expect, it } from 'vitest';
+import type { Budget } from '../src/budget.js';
 import { freePort } from './support/start-redis.js';
 import { memoryStores, postgresStores, redisStores } from './support/store-factories.js';
+import { listRequest, readStream, wireSuite } from './support/wire-suite.js';
 
 const KEY = 'sk-stream-settlement-test';
-const MODEL = 'primary-flash';
-const endpoint = { cost: (usage: unknown) => costOf(priceOf(MODEL), usage) };
-const request: CompleteRequest = {
-  model: MODEL,
-  messages: [{ role: 'user', content: 'List the steps of the failing build, one by one.' }],
-  maxTokens: 64,
-};
+const request = listRequest(64);
 
 /**
  * An observer placed after the budget: at each attempt it reads the reservation the budget
@@ -47,17 +36,6 @@ function spyOn(budget: Budget) {
   return { observer, reserved, outcomes };
 }
 
-/** Reads a stream to its end or failure: the deltas that came and the failure, if any. */
-async function drain(stream: ChatStream): Promise<{ deltas: ChatDelta[]; error: unknown }> {
-  const deltas: ChatDelta[] = [];
-  try {
-    for await (const delta of stream) deltas.push(delta);
-  } catch (error) {
-    return { deltas, error };
-  }
-  return { deltas, error: null };
-}
-
 /** Nothing spent, reserved or in flight: every reservation of the call was released. */
 async function expectReleased(budget: Budget): Promise<void> {
   await budget.idle();
@@ -71,42 +49,24 @@ async function expectReleased(budget: Budget): Promise<void> {
 
 const stores = [memoryStores(), redisStores(), postgresStores()];
 describe.each(stores)('a budget settling streamed calls, on $name', (factory) => {
-  let emulator: Emulator;
-  let runs = 0;
+  const wire = wireSuite(factory, { key: KEY, scope: 'stream' });
 
-  beforeAll(async () => {
-    await factory.setUp();
-    emulator = await startEmulator({ key: KEY });
-  });
-  beforeEach(() => emulator.reset());
-  afterAll(async () => {
-    await emulator?.close();
-    await factory.tearDown();
-  });
-
-  function setUp(baseUrl = emulator.url, maxAttempts = 3) {
-    runs += 1;
-    const budget = createBudget({
-      store: factory.create(),
-      scope: { name: `stream-${runs}`, limitUsd: 1 },
-      onWarning: () => {},
-    });
+  /** A budget and its adapter, with a spy placed after the budget. */
+  function setUp(baseUrl?: string, maxAttempts = 3) {
+    const { budget, adapter, records } = wire.setUp({}, { baseUrl, maxAttempts });
     const spy = spyOn(budget);
-    const transport = new OpenAITransport({ apiKey: KEY, baseUrl, maxAttempts, retryBackoffSeconds: 0.01 });
-    const adapter = new ChatAdapter(transport, { endpoint, observers: [budget, spy.observer] });
-    const records: CallRecord[] = [];
-    adapter.observe({ afterCall: (record) => void records.push(record) });
+    adapter.observe(spy.observer);
     return { budget, spy, adapter, records };
   }
 
   it('settles a stream cut after output at the worst case it reserved; the record carries the estimate', async () => {
-    emulator.setFaults([{ stream: { cutAfterEvents: 6 } }]);
+    wire.emulator.setFaults([{ stream: { cutAfterEvents: 6 } }]);
     const { budget, spy, adapter, records } = setUp();
     const stream = adapter.stream(request);
-    const { deltas, error } = await drain(stream);
+    const { deltas, error } = await readStream(stream);
     expect(ChatError.isInstance(error) && error.kind).toBe('connection');
     expect(deltas.length).toBeGreaterThan(0);
-    expect(emulator.requests).toHaveLength(1);
+    expect(wire.emulator.requests).toHaveLength(1);
 
     // The record: no usage, an estimated cost, never presented as exact.
     expect(records).toHaveLength(1);
@@ -131,11 +91,11 @@ describe.each(stores)('a budget settling streamed calls, on $name', (factory) =>
   });
 
   it('settles a whole stream that came without its usage chunk at the worst case, not at the estimate', async () => {
-    emulator.setFaults([{ stream: { noUsage: true } }]);
+    wire.emulator.setFaults([{ stream: { noUsage: true } }]);
     const { budget, spy, adapter } = setUp();
     // A cap well above the reply, so the estimate (capped at it) is below the worst case.
     const stream = adapter.stream({ ...request, maxTokens: 1024 });
-    const { error } = await drain(stream);
+    const { error } = await readStream(stream);
     expect(error).toBeNull();
     const [record] = (await stream.response).calls;
     expect(record).toMatchObject({ usage: null, priceSource: 'estimate', error: null });
@@ -154,7 +114,7 @@ describe.each(stores)('a budget settling streamed calls, on $name', (factory) =>
   it('releases every attempt of a stream whose connection was refused', async () => {
     const { budget, spy, adapter, records } = setUp(`http://127.0.0.1:${await freePort()}`, 2);
     const stream = adapter.stream(request);
-    const { deltas, error } = await drain(stream);
+    const { deltas, error } = await readStream(stream);
     expect(deltas).toEqual([]);
     expect(ChatError.isInstance(error) && error.kind).toBe('connection');
     expect(spy.reserved).toHaveLength(2);
@@ -167,13 +127,13 @@ describe.each(stores)('a budget settling streamed calls, on $name', (factory) =>
   });
 
   it('releases every attempt of a stream answered with an error status', async () => {
-    emulator.setFaults([{ status: 503 }]);
+    wire.emulator.setFaults([{ status: 503 }]);
     const { budget, spy, adapter, records } = setUp();
     const stream = adapter.stream(request);
-    const { deltas, error } = await drain(stream);
+    const { deltas, error } = await readStream(stream);
     expect(deltas).toEqual([]);
     expect(error).toMatchObject({ kind: 'server', status: 503 });
-    expect(emulator.requests).toHaveLength(3);
+    expect(wire.emulator.requests).toHaveLength(3);
     expect(spy.outcomes.map((outcome) => outcome.mayHaveBeenBilled)).toEqual([false, false, false]);
     expect(records[0]).toMatchObject({ usage: null, costNanoUsd: null, attempts: 3 });
     await expectReleased(budget);
@@ -189,10 +149,10 @@ describe.each(stores)('a budget settling streamed calls, on $name', (factory) =>
       },
     });
     stream = adapter.stream(request);
-    const { deltas, error } = await drain(stream);
+    const { deltas, error } = await readStream(stream);
     expect(deltas).toEqual([]);
     expect(ChatError.isInstance(error) && error.kind).toBe('aborted');
-    expect(emulator.requests).toHaveLength(0);
+    expect(wire.emulator.requests).toHaveLength(0);
     expect(spy.reserved[0]).toBeGreaterThan(0);
     expect(spy.outcomes.map((outcome) => outcome.mayHaveBeenBilled)).toEqual([false]);
     expect(records[0]).toMatchObject({ usage: null, costNanoUsd: null });
@@ -201,14 +161,14 @@ describe.each(stores)('a budget settling streamed calls, on $name', (factory) =>
 
   it('counts an attempt cut after its 200 headers at its worst case, and settles the retry at its cost', async () => {
     // The provider accepted the request (it answered 200), so it may bill it; no delta had come, so it is retried.
-    emulator.setFaults([{ stream: { cutAfterEvents: 0 }, times: 1 }]);
+    wire.emulator.setFaults([{ stream: { cutAfterEvents: 0 }, times: 1 }]);
     const { budget, spy, adapter } = setUp();
     const stream = adapter.stream(request);
-    const { error } = await drain(stream);
+    const { error } = await readStream(stream);
     expect(error).toBeNull();
     const [record] = (await stream.response).calls;
     expect(record?.attempts).toBe(2);
-    expect(emulator.requests).toHaveLength(2);
+    expect(wire.emulator.requests).toHaveLength(2);
     expect(spy.outcomes.map((outcome) => outcome.mayHaveBeenBilled)).toEqual([true, true]);
     await budget.idle();
     const [scope] = await budget.usage();
