@@ -2,6 +2,7 @@ import { VERSION } from 'openai/version';
 import type { CallAttempt } from './call-attempt.js';
 import { ChatError } from './chat-error.js';
 import { readBody } from './read-body.js';
+import { isRecord } from './read-field.js';
 import { redact } from './redact.js';
 import {
   type CallContext,
@@ -100,10 +101,17 @@ export async function checkedReply(response: Response, attempt: CallAttempt): Pr
   throw attempt.fail(statusFailure(context, status, response.headers, detail));
 }
 
-/** fetch's rejection for a redirect under `redirect: 'error'` (Node 20 to 24: "unexpected redirect" as the cause). */
+/**
+ * fetch's rejection for a redirect under `redirect: 'error'` (Node 20 to 24, and undici's own fetch: a
+ * `TypeError` whose cause says "unexpected redirect"); read by shape, so an error of another realm counts too.
+ */
 function isRefusedRedirect(error: unknown): boolean {
-  const cause = error instanceof TypeError ? (error as { cause?: unknown }).cause : undefined;
-  return cause instanceof Error && cause.message === 'unexpected redirect';
+  try {
+    const cause = isRecord(error) ? error.cause : undefined;
+    return isRecord(cause) && cause.message === 'unexpected redirect';
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -1,3 +1,4 @@
+import { runInNewContext } from 'node:vm';
 import { startEmulator } from '@switchboard/emulator';
 import { sharedEmulator } from '@switchboard/test-support';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -118,6 +119,28 @@ describe('OpenAITransport and redirects (issue 10.4)', () => {
     expect(error).toMatchObject({ kind: 'bad_reply', retryable: false });
     expect(chatRequests(emulator())).toBe(1);
     expect(elsewhere.requests).toHaveLength(0);
+  });
+
+  it.each([
+    ['this realm', () => new TypeError('fetch failed', { cause: new Error('unexpected redirect') })],
+    [
+      'another realm',
+      () => runInNewContext(`new TypeError('fetch failed', { cause: new Error('unexpected redirect') })`),
+    ],
+  ])('types the refusal of a fetch from %s by its shape, with no retry', async (_realm, refusal) => {
+    let sent = 0;
+    const transport = new OpenAITransport({
+      apiKey: KEY,
+      baseUrl: emulator().url,
+      fetch: async () => {
+        sent += 1;
+        throw refusal();
+      },
+    });
+    const error = await failureOf(transport.completeChatRaw(request));
+    expect(error).toMatchObject({ kind: 'bad_reply', status: null, retryable: false });
+    expect(error.message).toContain('redirects are refused');
+    expect(sent).toBe(1);
   });
 
   it('refuses a redirect a given fetch hands back as a reply, naming its status and origin only', async () => {
