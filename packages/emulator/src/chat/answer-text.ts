@@ -30,10 +30,13 @@ function snippet(text: string, count: number): string {
  */
 function fillToTokens(start: string, seed: string, tokens: number): string {
   // A pure function of its arguments: a repeated request (thinking off, temperature 0) reads it back.
+  // A huge request (its seed holds the messages) is not kept: 64 of them could hold a lot of memory.
+  if (seed.length > MAX_REMEMBERED_SEED) return fill(start, seed, tokens);
   return filled.get(`${tokens}\u0000${seed}\u0000${start}`, () => fill(start, seed, tokens));
 }
 
 const filled = new BoundedMemo<string>(64);
+const MAX_REMEMBERED_SEED = 64 * 1024;
 
 function fill(start: string, seed: string, tokens: number): string {
   const random = seededRandom(seed);

@@ -32,12 +32,13 @@ export function tokenize(text: string): string[] {
 /** The number of tokens in `text`, as the emulator counts them (see {@link tokenize}). */
 export function countTokens(text: string): number {
   // A long text (a large answer) is counted once while it repeats; a short one costs less than the lookup.
-  if (text.length < LONG_TEXT) return tokenSpans(text).length;
+  if (text.length < LONG_TEXT || text.length > HUGE_TEXT) return tokenSpans(text).length;
   return longCounts.get(text, () => tokenSpans(text).length);
 }
 
-/** From this length on, a text's count is remembered. */
+/** From this length on, a text's count is remembered, up to the next (32 kept: at most 16 MiB held). */
 const LONG_TEXT = 4096;
+const HUGE_TEXT = 256 * 1024;
 const longCounts = new BoundedMemo<number>(32);
 
 /** The longest prefix of `text` holding at most `maxTokens` tokens (trailing whitespace dropped). */
