@@ -30,6 +30,8 @@ const KEY = 'sk-books-property-test';
 const MODEL = 'primary-flash';
 const RUNS = Number(process.env.BOOKS_RUNS ?? 200);
 const SEED = process.env.BOOKS_SEED === undefined ? undefined : Number(process.env.BOOKS_SEED);
+// The suite's 120 s covers the default runs; more runs (the nightly) get time in proportion.
+const TIMEOUT_MS = Math.max(120_000, RUNS * 500);
 const endpoint = { cost: (usage: unknown) => costOf(priceOf(MODEL), usage) };
 
 /** How the caller reads a streamed call: to the end, breaking off after N deltas, or aborting after N. */
@@ -141,81 +143,85 @@ describe.each([memoryStores(), redisStores(), postgresStores()])(
       }
     }
 
-    it(`holds over ${RUNS} seeded runs of calls with random faults`, async () => {
-      await fc.assert(
-        fc.asyncProperty(run, async ({ calls, limitNanoUsd }) => {
-          runs += 1;
-          emulator.reset();
-          const budget = createBudget({
-            store: factory.create(),
-            scope: { name: `books-property-${runs}`, limitUsd: limitNanoUsd / 1e9 },
-            onWarning: () => {},
-          });
-          const journalPath = join(dir, `run-${runs}.jsonl`);
-          const journal = new CallJournal(journalPath);
-          const meter = new CallMeter();
-          const records: CallRecord[] = [];
-          const transport = new OpenAITransport({
-            apiKey: KEY,
-            baseUrl: emulator.url,
-            maxAttempts: 2,
-            retryBackoffSeconds: 0.001,
-          });
-          for (const call of calls) {
-            const adapter = new ChatAdapter(transport, {
-              endpoint,
-              observers: [budget, journal, meter],
-              onStreamBreak: call.drain ? 'drain' : 'close',
-              drainSeconds: 2,
+    it(
+      `holds over ${RUNS} seeded runs of calls with random faults`,
+      async () => {
+        await fc.assert(
+          fc.asyncProperty(run, async ({ calls, limitNanoUsd }) => {
+            runs += 1;
+            emulator.reset();
+            const budget = createBudget({
+              store: factory.create(),
+              scope: { name: `books-property-${runs}`, limitUsd: limitNanoUsd / 1e9 },
+              onWarning: () => {},
             });
-            adapter.observe({ afterCall: (record) => void records.push(record) });
-            emulator.setFaults(call.fault === null ? [] : [call.fault]);
-            const billedBefore = emulator.bill().totalNanoUsd;
-            const [before] = await budget.usage();
-            const request: CompleteRequest = {
-              model: MODEL,
-              messages: [{ role: 'user', content: 'Name the failing step and why it failed.' }],
-              maxTokens: call.maxTokens,
-              timeoutSeconds: 0.3,
-            };
-            if (call.streamed) await readStream(adapter.stream(request), call.reader);
-            else await adapter.complete(request).catch(() => {});
-            await settled();
-            await budget.idle();
-            const [after] = await budget.usage();
-            const billed = emulator.bill().totalNanoUsd - billedBefore;
-            // Per call: what the budget counted for it is at least what the provider billed for it.
-            expect((after?.spentNanoUsd ?? 0) - (before?.spentNanoUsd ?? 0)).toBeGreaterThanOrEqual(billed);
-            expect(after?.reservedNanoUsd).toBe(0);
-          }
-          const [scope] = await budget.usage();
-          const bill = emulator.bill();
-          for (const record of records) settlements.add(String(record.settlement));
-          for (const billed of bill.requests) outcomes.add(billed.outcome);
-          expect(scope?.spentNanoUsd).toBeGreaterThanOrEqual(bill.totalNanoUsd);
-          expect(scope?.spentNanoUsd).toBeLessThanOrEqual(limitNanoUsd);
-          // No call is free once output arrived: an estimate is above $0.
-          for (const record of records) {
-            if (record.settlement === 'estimate') expect(record.costNanoUsd).toBeGreaterThan(0);
-          }
-          await budget.close();
-          await journal.close();
-          expect(records).toHaveLength(calls.length);
-          expect(journal.lines).toBe(calls.length);
-          expect(journal.dropped).toBe(0);
-          const recordsTotal = records.reduce((sum, record) => sum + (record.costNanoUsd ?? 0), 0);
-          const report = await reportJournal(journalPath, { onIssue: () => {} });
-          expect(report.skipped.count).toBe(0);
-          expect(report.totals.calls).toBe(calls.length);
-          expect(report.totals.costNanoUsd).toBe(recordsTotal);
-          expect(meter.snapshot().totals.costNanoUsd).toBe(recordsTotal);
-        }),
-        { numRuns: RUNS, ...(SEED === undefined ? {} : { seed: SEED }), endOnFailure: true },
-      );
-      if (RUNS >= 100) {
-        expect([...settlements].sort()).toEqual(['estimate', 'exact', 'none', 'unsettled']);
-        expect([...outcomes].sort()).toEqual(['cut', 'error_after_output', 'refused', 'whole']);
-      }
-    });
+            const journalPath = join(dir, `run-${runs}.jsonl`);
+            const journal = new CallJournal(journalPath);
+            const meter = new CallMeter();
+            const records: CallRecord[] = [];
+            const transport = new OpenAITransport({
+              apiKey: KEY,
+              baseUrl: emulator.url,
+              maxAttempts: 2,
+              retryBackoffSeconds: 0.001,
+            });
+            for (const call of calls) {
+              const adapter = new ChatAdapter(transport, {
+                endpoint,
+                observers: [budget, journal, meter],
+                onStreamBreak: call.drain ? 'drain' : 'close',
+                drainSeconds: 2,
+              });
+              adapter.observe({ afterCall: (record) => void records.push(record) });
+              emulator.setFaults(call.fault === null ? [] : [call.fault]);
+              const billedBefore = emulator.bill().totalNanoUsd;
+              const [before] = await budget.usage();
+              const request: CompleteRequest = {
+                model: MODEL,
+                messages: [{ role: 'user', content: 'Name the failing step and why it failed.' }],
+                maxTokens: call.maxTokens,
+                timeoutSeconds: 0.3,
+              };
+              if (call.streamed) await readStream(adapter.stream(request), call.reader);
+              else await adapter.complete(request).catch(() => {});
+              await settled();
+              await budget.idle();
+              const [after] = await budget.usage();
+              const billed = emulator.bill().totalNanoUsd - billedBefore;
+              // Per call: what the budget counted for it is at least what the provider billed for it.
+              expect((after?.spentNanoUsd ?? 0) - (before?.spentNanoUsd ?? 0)).toBeGreaterThanOrEqual(billed);
+              expect(after?.reservedNanoUsd).toBe(0);
+            }
+            const [scope] = await budget.usage();
+            const bill = emulator.bill();
+            for (const record of records) settlements.add(String(record.settlement));
+            for (const billed of bill.requests) outcomes.add(billed.outcome);
+            expect(scope?.spentNanoUsd).toBeGreaterThanOrEqual(bill.totalNanoUsd);
+            expect(scope?.spentNanoUsd).toBeLessThanOrEqual(limitNanoUsd);
+            // No call is free once output arrived: an estimate is above $0.
+            for (const record of records) {
+              if (record.settlement === 'estimate') expect(record.costNanoUsd).toBeGreaterThan(0);
+            }
+            await budget.close();
+            await journal.close();
+            expect(records).toHaveLength(calls.length);
+            expect(journal.lines).toBe(calls.length);
+            expect(journal.dropped).toBe(0);
+            const recordsTotal = records.reduce((sum, record) => sum + (record.costNanoUsd ?? 0), 0);
+            const report = await reportJournal(journalPath, { onIssue: () => {} });
+            expect(report.skipped.count).toBe(0);
+            expect(report.totals.calls).toBe(calls.length);
+            expect(report.totals.costNanoUsd).toBe(recordsTotal);
+            expect(meter.snapshot().totals.costNanoUsd).toBe(recordsTotal);
+          }),
+          { numRuns: RUNS, ...(SEED === undefined ? {} : { seed: SEED }), endOnFailure: true },
+        );
+        if (RUNS >= 100) {
+          expect([...settlements].sort()).toEqual(['estimate', 'exact', 'none', 'unsettled']);
+          expect([...outcomes].sort()).toEqual(['cut', 'error_after_output', 'refused', 'whole']);
+        }
+      },
+      TIMEOUT_MS,
+    );
   },
 );
