@@ -21,9 +21,9 @@ const USER_AGENT = `OpenAI/JS ${VERSION}`;
  * Sends one attempt's request with `fetch`: the headers are built here from the
  * call alone (nothing from the environment reaches the wire), the key is added
  * here, redirects are refused (fetch's `redirect: 'error'`; a given `fetch` that
- * answers a 3xx anyway is refused by its status), and an error reply is read here, bounded in size
- * and by the attempt's deadline, and typed by its status. Resolves with a 2xx
- * reply, its body unread.
+ * answers a 3xx anyway is refused by its status), and an error reply is read
+ * here, bounded in size and by the attempt's deadline, and typed by its status.
+ * Resolves with a 2xx reply, its body unread.
  */
 export async function wireFetch(
   send: typeof fetch | undefined,
