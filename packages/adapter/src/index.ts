@@ -23,3 +23,4 @@ export { toAssistantMessage } from './to-assistant-message.js';
 export type * from './transport-options.js';
 export { UNPRICED_MODEL_WARNING } from './unpriced-warning.js';
 export type * from './usage-entry.js';
+export { withRequestOverrides } from './with-attempt-overrides.js';

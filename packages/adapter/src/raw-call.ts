@@ -1,12 +1,12 @@
 import { AttemptTracker, notifyAfterCall } from './attempt-tracker.js';
 import type { CallObserver } from './call-observer.js';
 import type { CallRecord, SettlementKind } from './call-record.js';
-import type { AttemptOverrides, ChatTransport, TransportRequest } from './chat-transport.js';
+import type { ChatTransport, TransportRequest } from './chat-transport.js';
 import { estimatedUsage, receivedOf } from './estimated-usage.js';
 import { messageOfReply } from './message-of-reply.js';
 import { isRecord, readField, readString } from './read-field.js';
 import { abortedError, untilAborted } from './until-aborted.js';
-import { withAttemptOverrides } from './with-attempt-overrides.js';
+import { withRequestOverrides } from './with-attempt-overrides.js';
 
 /** What the adapter knows of a raw call once it is over, to make its record. */
 export interface CallFacts {
@@ -154,15 +154,6 @@ async function attemptOnce(transport: ChatTransport, request: TransportRequest, 
     tracker.after(1, error);
     throw error;
   }
-}
-
-/** The request of an attempt the adapter sends itself, with the overrides an observer gave it. */
-export function withRequestOverrides<T extends TransportRequest>(
-  request: T,
-  overrides: AttemptOverrides | undefined,
-): T {
-  const extraBody = withAttemptOverrides(request.extraBody, overrides);
-  return extraBody === request.extraBody ? request : { ...request, extraBody };
 }
 
 /** What a raw call's record takes from its reply. */

@@ -6,12 +6,13 @@ import { chatResponseFromMessage } from './chat-response-from-message.js';
 import type { ChatDelta, ChatStream } from './chat-stream.js';
 import type { TransportRequest, TransportStream, TransportStreamEvent } from './chat-transport.js';
 import { estimatedUsage } from './estimated-usage.js';
-import { type RawCallSetup, trackerOf, withRequestOverrides } from './raw-call.js';
+import { type RawCallSetup, trackerOf } from './raw-call.js';
 import { isCount } from './settlement-rule.js';
 import { SseStream } from './sse-stream.js';
 import { StreamAssembly } from './stream-assembly.js';
 import type { StreamBreakPolicy } from './stream-break.js';
 import { untilAborted } from './until-aborted.js';
+import { withRequestOverrides } from './with-attempt-overrides.js';
 import { withCalls } from './with-calls.js';
 
 /** One streamed call to make: a raw call's setup plus what the stream itself decides. */

@@ -1,4 +1,4 @@
-import type { AttemptOverrides } from './chat-transport.js';
+import type { AttemptOverrides, TransportRequest } from './chat-transport.js';
 
 /**
  * `fields` (a request body, or a request's `extraBody`) with one attempt's overrides
@@ -10,8 +10,22 @@ export function withAttemptOverrides<T extends Record<string, unknown>>(
   overrides: AttemptOverrides | undefined,
 ): T {
   const cap = overrides?.maxTokens;
-  if (cap === undefined || !Number.isInteger(cap) || cap < 1) return fields;
+  if (cap === undefined || !Number.isSafeInteger(cap) || cap < 1) return fields;
   const current = fields.max_tokens;
   if (typeof current === 'number' && current <= cap) return fields;
   return { ...fields, max_tokens: cap };
+}
+
+/**
+ * `request` as one attempt of it is sent with `overrides` applied (its `extraBody`'s
+ * `max_tokens` lowered): for a transport that sends each attempt itself and says
+ * `appliesAttemptOverrides`, and for the adapter around one that does not report its
+ * attempts. The same object when nothing changes; a cap is never raised.
+ */
+export function withRequestOverrides<T extends TransportRequest>(
+  request: T,
+  overrides: AttemptOverrides | undefined,
+): T {
+  const extraBody = withAttemptOverrides(request.extraBody, overrides);
+  return extraBody === request.extraBody ? request : { ...request, extraBody };
 }

@@ -4,8 +4,9 @@ import {
   type ChatTransport,
   type CostModel,
   type TransportRequest,
+  withRequestOverrides,
 } from '@switchboard/adapter';
-import { appliesOverrides, isThenable, withAttemptCap } from './attempt-cap.js';
+import { appliesOverrides, isThenable } from './attempt-overrides.js';
 import { pricingOf, usageOfEvents } from './call-pricing.js';
 import { requestHash } from './canonical-json.js';
 import type {
@@ -82,7 +83,7 @@ class CallTrace {
    * given the lowered request by the adapter already).
    */
   get sent(): TransportRequest {
-    return withAttemptCap(this.#original, this.#first?.overrides);
+    return withRequestOverrides(this.#original, this.#first?.overrides);
   }
 
   /** Keeps the first answer of `beforeAttempt`; answers it as it came (at once when it came at once). */

@@ -8,8 +8,8 @@ import {
   type PricedCall,
   type TransportRequest,
   type UsageEntry,
+  withRequestOverrides,
 } from '@switchboard/adapter';
-import { withAttemptCap } from './attempt-cap.js';
 import type { CassetteEntry, RecordedEndpoint, RecordedStream } from './cassette-entry.js';
 import { CassetteWriter } from './cassette-writer.js';
 import { messageOf } from './message-of.js';
@@ -260,7 +260,7 @@ export class ReplayTransport implements ChatTransport {
       const number = (request.retryOf?.attempts ?? 0) + 1;
       held = { number, overrides: (await request.beforeAttempt(number)) ?? undefined };
     }
-    const asked = withAttemptCap(request, held?.overrides);
+    const asked = withRequestOverrides(request, held?.overrides);
     const state = this.#shared.state;
     const entry = state.take(asked, streamed);
     if (entry !== null) return { entry, held };
