@@ -74,13 +74,8 @@ export abstract class WireTransport implements ChatTransport {
   async completeChatRaw(request: TransportRequest): Promise<Record<string, unknown>> {
     const context = this.#chatContext(request);
     const body = chatBody(request);
-    return this.#call(
-      context,
-      request,
-      1,
-      (attempt, overrides) =>
-        this.send(attempt, { method: 'POST', path: CHAT_PATH, body: withAttemptOverrides(body, overrides) }),
-      (response, attempt) => readReply(response, attempt, this.limits.maxReplyBytes),
+    return this.#call(context, request, 1, this.#sendChat(body), (response, attempt) =>
+      readReply(response, attempt, this.limits.maxReplyBytes),
     );
   }
 
@@ -110,8 +105,7 @@ export abstract class WireTransport implements ChatTransport {
       context,
       request,
       first,
-      (attempt, overrides) =>
-        this.send(attempt, { method: 'POST', path: CHAT_PATH, body: withAttemptOverrides(body, overrides) }),
+      this.#sendChat(body),
       async (response, attempt): Promise<TransportStream> => {
         // The stream opened: the request was sent, and what was streamed may have been billed.
         const onEnd = (failure: unknown | null): void =>
@@ -241,6 +235,12 @@ export abstract class WireTransport implements ChatTransport {
       if (left !== undefined && wait >= left) throw pastDeadline(failure, wait, left);
       await pause(wait, signal, context);
     }
+  }
+
+  /** Sends one attempt of a chat request: `body` with the attempt's overrides (a lower `max_tokens`). */
+  #sendChat(body: Record<string, unknown>) {
+    return (attempt: CallAttempt, overrides: AttemptOverrides | undefined): Promise<Response> =>
+      this.send(attempt, { method: 'POST', path: CHAT_PATH, body: withAttemptOverrides(body, overrides) });
   }
 
   /** The server asked for a wait past the cap: the call ends, and says how long, for the caller's scheduler. */

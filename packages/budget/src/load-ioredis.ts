@@ -62,15 +62,12 @@ function patchDebug(): void {
     return;
   }
   if (formatters === undefined) return;
-  for (const [letter, forms] of [
-    ['o', hidden],
-    ['O', hidden],
-  ] as const) {
+  for (const letter of ['o', 'O']) {
     const original = formatters[letter];
     if (typeof original !== 'function') continue;
     formatters[letter] = function (this: unknown, value: unknown): string {
       let text = original.call(this, value);
-      for (const [secret, shown] of forms) if (text.includes(secret)) text = text.split(secret).join(shown);
+      for (const [secret, shown] of hidden) if (text.includes(secret)) text = text.split(secret).join(shown);
       return text;
     };
   }
