@@ -4,30 +4,31 @@ import { PRIMARY_DEFAULT_BASE_URL } from './primary-base-url.js';
 import { providerOf } from './provider-of.js';
 import { resolveChatEndpoint } from './resolve-chat-endpoint.js';
 
-describe('providerOf: the vendor by the host, not by a substring', () => {
+describe("providerOf: the vendor by a substring anywhere in the address, primary first (the seed's rule 4)", () => {
   it.each([
     [PRIMARY_DEFAULT_BASE_URL, 'primary'],
-    ['https://primary.example', 'primary'],
-    ['https://eu.api.primary.example/chat', 'primary'],
-    ['https://api.primary.example.', 'primary'],
     [GATEWAY_DEFAULT_BASE_URL, 'gateway'],
-    ['https://edge.gateway.example/api/v1', 'gateway'],
-    ['https://primary.evil.example', 'custom'],
-    ['https://gateway.evil.example/api/v1', 'custom'],
-    ['https://notprimary.example', 'custom'],
-    ['https://primary.example.evil.test', 'custom'],
-    ['https://llm.internal.example/primary', 'custom'],
-    ['https://llm.internal.example/gateway/api/v1', 'custom'],
+    ['https://my-gateway.internal/api/v1', 'gateway'],
+    ['https://primary.gateway.example', 'primary'],
+    ['https://gateway.example/primary', 'primary'],
+    ['https://my-GATEWAY.internal/Primary', 'primary'],
+    ['http://localhost:8080/gateway-to-primary', 'primary'],
+    ['https://primary.evil.example', 'primary'],
+    ['https://llm.internal.example/gateway/api/v1', 'gateway'],
+    ['https://PRIMARY-proxy.corp.test', 'primary'],
     ['http://127.0.0.1:4010', 'custom'],
+    ['https://llm.internal.test/v1', 'custom'],
+    ['https://prim-ary.example', 'custom'],
   ])('%s is %s', (address, provider) => {
     expect(providerOf(address)).toBe(provider);
   });
 
-  it('classes a configured look-alike address as custom, so it is never taken for the primary vendor', () => {
+  it("classes a configured corporate proxy whose path names the vendor as that vendor, and sends the configured variable's key", () => {
     const resolved = resolveChatEndpoint(
-      { models: { chat_base_url: 'https://primary.evil.example' } },
-      { env: { PRIMARY_API_KEY: 'k' } },
+      { models: { chat_base_url: 'https://proxy.corp.test/primary', chat_api_key_env: 'CORP_KEY' } },
+      { env: { PRIMARY_API_KEY: 'not-this-one', CORP_KEY: 'corp-key' } },
     );
-    expect(resolved?.endpoint.provider).toBe('custom');
+    expect(resolved?.endpoint.provider).toBe('primary');
+    expect(resolved?.rule).toBe('configured');
   });
 });

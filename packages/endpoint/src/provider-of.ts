@@ -1,31 +1,18 @@
 import type { ProviderKind } from './provider-kind.js';
 
 /**
- * The vendors' own domains: their default addresses (`https://api.primary.example`,
- * `https://gateway.example/api/v1`) are hosts in them.
- */
-const VENDOR_DOMAINS: ReadonlyArray<readonly [Exclude<ProviderKind, 'scripted' | 'custom'>, string]> = [
-  ['primary', 'primary.example'],
-  ['gateway', 'gateway.example'],
-];
-
-/**
- * The provider an address belongs to (resolution rule 4), by its host: `primary` when the
- * host is the primary vendor's domain or a subdomain of it, `gateway` likewise, else `custom`.
- * A name anywhere else does not count: `https://primary.evil.example` or
- * `https://llm.example/primary` is `custom`. Case-insensitive.
+ * The provider an address belongs to (resolution rule 4, as the seed writes it): `primary`
+ * when the address contains the primary vendor's name anywhere (host or path; checked first,
+ * so an address naming both is `primary`), `gateway` when it contains the gateway vendor's
+ * name, else `custom`. Case-insensitive: `https://my-GATEWAY.internal/Primary` is `primary`,
+ * `https://my-gateway.internal/api/v1` is `gateway`.
  *
- * `address` is the normalised form `parseBaseUrl` returns (an absolute http(s) URL).
+ * `address` is the normalised form `parseBaseUrl` returns: no credentials, query or
+ * fragment, so only the host, port and path can name a provider.
  */
 export function providerOf(address: string): Exclude<ProviderKind, 'scripted'> {
-  let host: string;
-  try {
-    host = new URL(address).hostname.toLowerCase().replace(/\.$/, '');
-  } catch {
-    return 'custom';
-  }
-  for (const [provider, domain] of VENDOR_DOMAINS) {
-    if (host === domain || host.endsWith(`.${domain}`)) return provider;
-  }
+  const lowered = address.toLowerCase();
+  if (lowered.includes('primary')) return 'primary';
+  if (lowered.includes('gateway')) return 'gateway';
   return 'custom';
 }

@@ -239,10 +239,11 @@ describe('resolveChatEndpoint', () => {
       ['https://API.PRIMARY.EXAMPLE', 'primary'],
       ['https://gateway.example/api/v1', 'gateway'],
       ['https://GateWay.example/api/v1', 'gateway'],
-      // By the host alone: a vendor's name elsewhere does not count.
-      ['https://primary-via-gateway.example', 'custom'],
-      ['https://gateway.example/primary', 'gateway'],
-      ['https://primary.evil.example', 'custom'],
+      // A substring anywhere in the address, primary checked first (the seed's rule 4).
+      ['https://primary-via-gateway.example', 'primary'],
+      ['https://gateway.example/primary', 'primary'],
+      ['https://my-gateway.internal/api/v1', 'gateway'],
+      ['https://primary.evil.example', 'primary'],
       ['http://127.0.0.1:8080', 'custom'],
       ['https://llm.internal.test', 'custom'],
     ])('reads %s as %s', (chatBaseUrl, provider) => {
