@@ -42,33 +42,24 @@ const OPENING = /^ {0,3}(`{3,})\s*([\w-]*)(.*)$/;
  * which the docs test refuses.
  */
 export function extractCodeBlocks(file: string, markdown: string): CodeBlock[] {
-  const lines = markdown.split(/\r?\n/);
   const blocks: CodeBlock[] = [];
-  for (let index = 0; index < lines.length; index += 1) {
-    const opening = OPENING.exec(lines[index] ?? '');
-    if (opening === null) continue;
-    const [, fence = '```', word = '', rest = ''] = opening;
-    const closing = new RegExp(`^ {0,3}${fence}\`*\\s*$`);
-    let end = index + 1;
-    while (end < lines.length && !closing.test(lines[end] ?? '')) end += 1;
-    const language = LANGUAGES[word.toLowerCase()];
-    if (language !== undefined) {
-      const flags = rest.trim();
-      const skip = /^no-check\b(.*)$/.exec(flags);
-      const noRun = /\bno-run\b(.*)$/.exec(flags);
-      const previous = blocks.filter((block) => block.skipReason === null).at(-1);
-      const continues = /^continues\b/.test(flags) && previous !== undefined;
-      blocks.push({
-        file,
-        line: index + 1,
-        language,
-        skipReason: skip === null ? null : (skip[1] ?? '').trim(),
-        noRunReason: noRun === null ? null : (noRun[1] ?? '').trim(),
-        code: lines.slice(index + 1, end).join('\n'),
-        prelude: continues ? `${previous.prelude}${previous.code}\n` : '',
-      });
-    }
-    index = end;
+  for (const fence of fencesOf(markdown)) {
+    const language = LANGUAGES[fence.word];
+    if (language === undefined) continue;
+    const flags = fence.rest.trim();
+    const skip = /^no-check\b(.*)$/.exec(flags);
+    const noRun = /\bno-run\b(.*)$/.exec(flags);
+    const previous = blocks.filter((block) => block.skipReason === null).at(-1);
+    const continues = /^continues\b/.test(flags) && previous !== undefined;
+    blocks.push({
+      file,
+      line: fence.line,
+      language,
+      skipReason: skip === null ? null : (skip[1] ?? '').trim(),
+      noRunReason: noRun === null ? null : (noRun[1] ?? '').trim(),
+      code: fence.body,
+      prelude: continues ? `${previous.prelude}${previous.code}\n` : '',
+    });
   }
   return blocks;
 }
@@ -94,23 +85,14 @@ const SHELLS = new Set(['sh', 'bash', 'shell', 'console']);
  * recipes and are not returned.
  */
 export function extractShellRecipes(file: string, markdown: string): ShellRecipe[] {
-  const lines = markdown.split(/\r?\n/);
   const recipes = new Map<string, { lines: number[]; parts: string[] }>();
-  for (let index = 0; index < lines.length; index += 1) {
-    const opening = OPENING.exec(lines[index] ?? '');
-    if (opening === null) continue;
-    const [, fence = '```', word = '', rest = ''] = opening;
-    const closing = new RegExp(`^ {0,3}${fence}\`*\\s*$`);
-    let end = index + 1;
-    while (end < lines.length && !closing.test(lines[end] ?? '')) end += 1;
-    const name = /^recipe\s+([\w-]+)/.exec(rest.trim())?.[1];
-    if (SHELLS.has(word.toLowerCase()) && name !== undefined) {
-      const recipe = recipes.get(name) ?? { lines: [], parts: [] };
-      recipe.lines.push(index + 1);
-      recipe.parts.push(lines.slice(index + 1, end).join('\n'));
-      recipes.set(name, recipe);
-    }
-    index = end;
+  for (const fence of fencesOf(markdown)) {
+    const name = /^recipe\s+([\w-]+)/.exec(fence.rest.trim())?.[1];
+    if (!SHELLS.has(fence.word) || name === undefined) continue;
+    const recipe = recipes.get(name) ?? { lines: [], parts: [] };
+    recipe.lines.push(fence.line);
+    recipe.parts.push(fence.body);
+    recipes.set(name, recipe);
   }
   return [...recipes].map(([name, { lines: at, parts }]) => ({
     file,
@@ -118,4 +100,31 @@ export function extractShellRecipes(file: string, markdown: string): ShellRecipe
     lines: at,
     script: parts.join('\n'),
   }));
+}
+
+/** A fenced block of a Markdown text: where it opens, its info string, and the lines between its fences. */
+interface Fence {
+  /** The 1-based line of the opening fence. */
+  readonly line: number;
+  /** The info string's first word, lower-cased (`ts`, `sh`…). */
+  readonly word: string;
+  /** The rest of the info string (`continues`, `no-run <reason>`, `recipe <name>`…). */
+  readonly rest: string;
+  /** The lines between the fences. */
+  readonly body: string;
+}
+
+/** Every fenced block of a Markdown text, in order; an unclosed fence runs to the end of the text. */
+function* fencesOf(markdown: string): Generator<Fence> {
+  const lines = markdown.split(/\r?\n/);
+  for (let index = 0; index < lines.length; index += 1) {
+    const opening = OPENING.exec(lines[index] ?? '');
+    if (opening === null) continue;
+    const [, fence = '```', word = '', rest = ''] = opening;
+    const closing = new RegExp(`^ {0,3}${fence}\`*\\s*$`);
+    let end = index + 1;
+    while (end < lines.length && !closing.test(lines[end] ?? '')) end += 1;
+    yield { line: index + 1, word: word.toLowerCase(), rest, body: lines.slice(index + 1, end).join('\n') };
+    index = end;
+  }
 }

@@ -1,7 +1,8 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 import type { CodeBlock } from './extract-code-blocks.js';
 
 /** Where and how a block is run. */
@@ -43,40 +44,22 @@ export function runCodeBlock(block: CodeBlock, options: RunCodeBlockOptions): Pr
   writeFileSync(tsconfig, JSON.stringify({ compilerOptions: { paths, target: 'ES2022' } }));
   const cwd = mkdtempSync(join(tmpdir(), 'switchboard-docs-run-'));
   const timeoutMs = options.timeoutMs ?? 30_000;
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [TSX, '--tsconfig', tsconfig, file], {
-      cwd,
-      env: { ...options.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    let stdout = '';
-    const collect = (chunk: Buffer) => {
-      output += chunk.toString();
+  const child = spawn(process.execPath, [TSX, '--tsconfig', tsconfig, file], {
+    cwd,
+    env: { ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return endOf(child, timeoutMs, () => child.kill('SIGKILL')).then(({ code, timedOut, output, stdout }) => {
+    rmSync(home, { recursive: true, force: true });
+    rmSync(cwd, { recursive: true, force: true });
+    const why = timedOut
+      ? `did not end within ${timeoutMs / 1000} s (a server or handle left open?)`
+      : `exited ${code}`;
+    return {
+      ok: !timedOut && code === 0,
+      output: code === 0 && !timedOut ? output : `${why}\n${output}`,
+      stdout,
     };
-    child.stdout.on('data', (chunk: Buffer) => {
-      collect(chunk);
-      stdout += chunk.toString();
-    });
-    child.stderr.on('data', collect);
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill('SIGKILL');
-    }, timeoutMs);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      rmSync(home, { recursive: true, force: true });
-      rmSync(cwd, { recursive: true, force: true });
-      const why = timedOut
-        ? `did not end within ${timeoutMs / 1000} s (a server or handle left open?)`
-        : `exited ${code}`;
-      resolve({
-        ok: !timedOut && code === 0,
-        output: code === 0 && !timedOut ? output : `${why}\n${output}`,
-        stdout,
-      });
-    });
   });
 }
 
@@ -99,33 +82,55 @@ export function runShellRecipe(
   options: RunShellRecipeOptions,
 ): Promise<RunOutcome> {
   const timeoutMs = options.timeoutMs ?? 600_000;
+  const child = spawn('bash', ['-c', `set -euxo pipefail\n${recipe.script}\n`], {
+    cwd: options.cwd,
+    env: { ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  // The whole process group on a timeout: the script and every command it started.
+  const killGroup = () => {
+    if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+  };
+  return endOf(child, timeoutMs, killGroup).then(({ code, timedOut, output, stdout }) => {
+    const why = timedOut ? `did not end within ${timeoutMs / 1000} s` : `exited ${code}`;
+    return { ok: !timedOut && code === 0, output: `${why}\n${output}`, stdout };
+  });
+}
+
+/** How a child process ended: its exit code, whether it was killed for time, and what it wrote. */
+interface ChildEnd {
+  readonly code: number | null;
+  readonly timedOut: boolean;
+  /** stdout and stderr as they came. */
+  readonly output: string;
+  readonly stdout: string;
+}
+
+/** Collects a child's output until it closes; past `timeoutMs` it is ended with `kill`. */
+function endOf(
+  child: ChildProcessByStdio<null, Readable, Readable>,
+  timeoutMs: number,
+  kill: () => void,
+): Promise<ChildEnd> {
   return new Promise((resolve) => {
-    const child = spawn('bash', ['-c', `set -euxo pipefail\n${recipe.script}\n`], {
-      cwd: options.cwd,
-      env: { ...options.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
     let output = '';
     let stdout = '';
-    const collect = (chunk: Buffer) => {
-      output += chunk.toString();
-    };
     child.stdout.on('data', (chunk: Buffer) => {
-      collect(chunk);
+      output += chunk.toString();
       stdout += chunk.toString();
     });
-    child.stderr.on('data', collect);
+    child.stderr.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
-      // The whole process group: the script and every command it started.
-      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+      kill();
     }, timeoutMs);
     child.on('close', (code) => {
       clearTimeout(timer);
-      const why = timedOut ? `did not end within ${timeoutMs / 1000} s` : `exited ${code}`;
-      resolve({ ok: !timedOut && code === 0, output: `${why}\n${output}`, stdout });
+      resolve({ code, timedOut, output, stdout });
     });
   });
 }
