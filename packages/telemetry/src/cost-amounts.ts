@@ -1,6 +1,6 @@
+import { NANO_USD_PER_USD } from '@switchboard/prices';
+import { roundedNanoUsd } from './cost-nano-usd-of.js';
 import type { TelemetryRecord } from './telemetry-record.js';
-
-const NANO_PER_USD = 1e9;
 
 /** What one call cost, as the telemetry reports it: USD amounts from whole nano-dollars. */
 export interface CostAmounts {
@@ -25,13 +25,13 @@ export interface CostAmounts {
  */
 export function costAmounts(record: TelemetryRecord): CostAmounts {
   const ledgerNano = ledgerNanoUsd(record);
-  const providerNano = nanoUsd(record.providerCostUsd);
-  const ledger = ledgerNano === null ? null : ledgerNano / NANO_PER_USD;
+  const providerNano = roundedNanoUsd(record.providerCostUsd);
+  const ledger = ledgerNano === null ? null : ledgerNano / NANO_USD_PER_USD;
   if (providerNano !== null) {
     const local = record.priceSource === 'table' || record.priceSource === 'endpoint';
     const drift =
       local && ledgerNano !== null && providerNano > 0 ? (ledgerNano - providerNano) / providerNano : null;
-    return { reported: { amount: providerNano / NANO_PER_USD, source: 'provider' }, ledger, drift };
+    return { reported: { amount: providerNano / NANO_USD_PER_USD, source: 'provider' }, ledger, drift };
   }
   if (ledger === null || record.priceSource === 'estimate') return { reported: null, ledger, drift: null };
   // A record priced from the provider's cost, without the provider's figure beside it.
@@ -43,10 +43,5 @@ export function costAmounts(record: TelemetryRecord): CostAmounts {
 function ledgerNanoUsd(record: TelemetryRecord): number | null {
   const nano = (record as { readonly costNanoUsd?: unknown }).costNanoUsd;
   if (typeof nano === 'number' && Number.isSafeInteger(nano) && nano >= 0) return nano;
-  return nanoUsd(record.costUsd);
-}
-
-function nanoUsd(usd: unknown): number | null {
-  if (typeof usd !== 'number' || !Number.isFinite(usd) || usd < 0) return null;
-  return Math.round(usd * NANO_PER_USD);
+  return roundedNanoUsd(record.costUsd);
 }

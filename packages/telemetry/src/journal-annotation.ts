@@ -1,3 +1,5 @@
+import { describeError } from './describe-error.js';
+
 /** An annotation as a journal line keeps it: its JSON, or why it was left out. */
 export interface JournalAnnotation {
   /** The annotation's JSON text. */
@@ -26,15 +28,4 @@ export function annotationJson(
   const bytes = Buffer.byteLength(json);
   if (bytes > maxBytes) return { error: `the annotation is ${bytes} bytes, over the cap of ${maxBytes}` };
   return { json };
-}
-
-function describeError(error: unknown): string {
-  try {
-    // The first line only: a cycle's message goes on to draw the path through the object.
-    const text =
-      (error instanceof Error ? `${error.name}: ${error.message}` : String(error)).split('\n')[0] ?? '';
-    return text.length > 200 ? `${text.slice(0, 200)}…` : text;
-  } catch {
-    return 'an error that cannot be described';
-  }
 }

@@ -1,4 +1,5 @@
 import { boundedString } from './bounded-string.js';
+import { describeError } from './describe-error.js';
 import { withoutCredentials } from './endpoint-label.js';
 import type { JournalAnnotation } from './journal-annotation.js';
 import { JournalClamps } from './journal-clamps.js';
@@ -96,7 +97,7 @@ export function journalLineText(
     return coreLine(
       record as unknown as Record<string, unknown>,
       endpointJson,
-      `the record could not be written as JSON (${errorText(error)})`,
+      `the record could not be written as JSON (${describeError(error)})`,
     );
   }
 }
@@ -115,7 +116,7 @@ function wholeLine(
   } catch (error) {
     // Only a usage can hold what JSON cannot (past the adapter's copy depth); anything else is the last resort's.
     if (!unwritable(fields.usage)) throw error;
-    fields = reducedUsage(fields, record, tail, `it could not be written as JSON (${errorText(error)})`);
+    fields = reducedUsage(fields, record, tail, `it could not be written as JSON (${describeError(error)})`);
     body = JSON.stringify(fields);
   }
   let text = assemble(body, fields, endpointJson, tail);
@@ -195,15 +196,4 @@ function tooLong(text: string): boolean {
   return (
     text.length * 3 > JOURNAL_LIMITS.maxLineBytes && Buffer.byteLength(text) > JOURNAL_LIMITS.maxLineBytes
   );
-}
-
-function errorText(error: unknown): string {
-  try {
-    // The first line only: a cycle's message goes on to draw the path through the object.
-    const text =
-      (error instanceof Error ? `${error.name}: ${error.message}` : String(error)).split('\n')[0] ?? '';
-    return text.length > 200 ? `${text.slice(0, 200)}…` : text;
-  } catch {
-    return 'an error that cannot be described';
-  }
 }

@@ -1,4 +1,4 @@
-const NANO = 1_000_000_000;
+import { NANO_USD_PER_USD as NANO } from '@switchboard/prices';
 
 /**
  * A running sum of nano-dollars, exact however large: whole dollars and the

@@ -1,4 +1,4 @@
-import { costNanoUsdOf } from './cost-nano-usd-of.js';
+import { costNanoUsdOf, roundedNanoUsd } from './cost-nano-usd-of.js';
 import { NanoSum } from './nano-usd.js';
 import { settlementOf } from './settlement.js';
 import type { TelemetryRecord } from './telemetry-record.js';
@@ -63,8 +63,7 @@ class Pair {
 /** The provider's own cost of a record in nano-dollars, or null when it sent none (or an unreadable one). */
 function providerNanoUsdOf(record: { readonly providerCostUsd?: unknown }): number | null {
   const usd = record.providerCostUsd;
-  if (typeof usd !== 'number' || !Number.isFinite(usd) || usd < 0 || usd > 1e6) return null;
-  return Math.round(usd * 1e9);
+  return typeof usd === 'number' && usd > 1e6 ? null : roundedNanoUsd(usd);
 }
 
 /**
