@@ -1,13 +1,8 @@
+import type { SettlementKind } from '@switchboard/adapter';
 import { costNanoUsdOf } from './cost-nano-usd-of.js';
 
-/**
- * What the books record for a call's last attempt (the adapter's `CallRecord.settlement`):
- * `exact` — a trusted final usage priced it; `estimate` — output arrived without a trusted
- * usage, the cost is a lower bound from what was received (`priceSource: 'estimate'`);
- * `unsettled` — the request may have reached the provider and nothing says what it cost
- * (no cost; a budget counted its worst case); `none` — it provably never reached the provider.
- */
-export type SettlementKind = 'exact' | 'estimate' | 'unsettled' | 'none';
+// What the books record for a call's last attempt: the adapter's `CallRecord.settlement`, its type's home.
+export type { SettlementKind };
 
 /** Every settlement kind, in the order reports list them. */
 export const SETTLEMENT_KINDS: readonly SettlementKind[] = Object.freeze([
@@ -19,7 +14,7 @@ export const SETTLEMENT_KINDS: readonly SettlementKind[] = Object.freeze([
 
 /** Whether `value` is one of the {@link SETTLEMENT_KINDS}. */
 export function isSettlementKind(value: unknown): value is SettlementKind {
-  return value === 'exact' || value === 'estimate' || value === 'unsettled' || value === 'none';
+  return (SETTLEMENT_KINDS as readonly unknown[]).includes(value);
 }
 
 /** The fields `derivedSettlement` reads. */
