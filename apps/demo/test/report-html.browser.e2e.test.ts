@@ -70,6 +70,7 @@ describe('switchboard report --html in headless Chromium', () => {
     expect(shown.figures['totals.attempts']).toBe(figures.totals.attempts.toLocaleString('en-US'));
     expect(shown.figures['cache.saved']).toBe(usd(figures.cache.saved));
     expect(shown.figures['totals.unpricedCalls']).toBe(String(figures.totals.unpricedCalls));
+    expect(shown.figures['totals.refusedCalls']).toBe(String(figures.totals.refusedCalls));
     expect(shown.charts).toBe(5);
     expect(shown.bars).toBeGreaterThan(50);
     expect(shown.scripts).toBe(0);

@@ -12,6 +12,8 @@ interface Totals {
   failures: number;
   degradations: number;
   costUsd: number;
+  unpricedCalls: number;
+  refusedCalls: number;
 }
 
 interface Figures {
@@ -79,6 +81,8 @@ describe('switchboard report', () => {
   it('--json gives the totals, breakdowns, cache, errors and spend per minute of the journal', async () => {
     const figures = await reportJson([await directory.file('run.jsonl', `${RUN}\n`)]);
     expect(figures.totals).toMatchObject({ calls: 4, failures: 1, degradations: 1, costUsd: 1.75 });
+    // The rejected call cost nothing: refused, not unpriced (nothing lacks a price).
+    expect(figures.totals).toMatchObject({ unpricedCalls: 0, refusedCalls: 1 });
     expect(figures.byRole.detector).toMatchObject({ calls: 2, costUsd: 1.25 });
     expect(figures.byRole.judge).toMatchObject({ calls: 2, failures: 1, costUsd: 0.5 });
     expect(Object.keys(figures.byModel)).toEqual(['primary-flash', 'primary-retired']);
@@ -115,7 +119,7 @@ describe('switchboard report', () => {
     expect(run.code).toBe(0);
     const { stdout } = run;
     expect(stdout).toMatch(/^Journal report: 2026-11-23T09:00:10\.000Z \.\. 2026-11-23T09:02:30\.000Z$/m);
-    expect(stdout).toContain('  cost $1.750000000 (1 call unpriced)');
+    expect(stdout).toContain('  cost $1.750000000 (1 call refused before any cost)');
     expect(stdout).toMatch(/│ detector +│ +2 │ +0 │ +\$1\.250000000 │ +71\.4% │/);
     expect(stdout).toMatch(/│ primary-retired +│ +1 │ +1 │ +\$0\.000000000 │ +0\.0% │/);
     expect(stdout).toMatch(/│ model_rejected +│ +1 │ +1 │/);
@@ -247,6 +251,8 @@ describe('switchboard demo journal', () => {
       model_rejected: { calls: 1, degradations: 1 },
       budget: { calls: 1, degradations: 0 },
     });
+    // Both cost nothing because they were refused; every model of the demo has a price.
+    expect(figures.totals).toMatchObject({ refusedCalls: 2, unpricedCalls: 0 });
     const triage = demo.roles.find((row) => row.role === 'triage');
     // The demo's table counts calls and attempts as the journal does: the refused call is a call of 0 attempts.
     expect(figures.byRole.triage).toMatchObject({

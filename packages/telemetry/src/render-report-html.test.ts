@@ -5,6 +5,7 @@ import {
   PRIMARY_JUDGE_CALL,
   REJECTED_CALL,
   TIMED_OUT_CALL,
+  UNPRICED_MODEL_CALL,
 } from './__fixtures__/call-records.js';
 import { journalLineOf } from './journal-line.js';
 import { renderReportHtml } from './render-report-html.js';
@@ -29,6 +30,16 @@ describe('renderReportHtml', () => {
     expect(page).not.toMatch(/<script|<link|<img|<iframe|@import|url\(|src=|href=/i);
     expect(page).toContain('data-figure="totals.cost">$0.001410000<');
     expect(page.match(/<svg /g)).toHaveLength(5);
+  });
+
+  it('counts refused calls apart from the calls of a model with no price', () => {
+    const page = renderReportHtml(figures([PRIMARY_JUDGE_CALL, REJECTED_CALL, UNPRICED_MODEL_CALL]));
+    expect(page).toContain('Unpriced calls (no price for the model)');
+    expect(page).toContain('data-figure="totals.unpricedCalls">1<');
+    expect(page).toContain('data-figure="totals.refusedCalls">1<');
+    expect(renderReportHtml(figures([PRIMARY_JUDGE_CALL, REJECTED_CALL]))).toContain(
+      'data-figure="totals.unpricedCalls">0<',
+    );
   });
 
   it('shows the part of the cost that is estimated and the unsettled calls, in total, per model and among the costliest', () => {

@@ -5,6 +5,7 @@ import {
   PRIMARY_JUDGE_CALL,
   REJECTED_CALL,
   TIMED_OUT_CALL,
+  UNPRICED_MODEL_CALL,
 } from './__fixtures__/call-records.js';
 import { journalLineOf } from './journal-line.js';
 import { renderReport, useColor } from './render-report.js';
@@ -26,7 +27,8 @@ describe('renderReport', () => {
 
     it('prints totals, the tables, errors and skipped lines, USD as exact nine-place decimals', () => {
       expect(text).toContain('  3 calls, 1 failed (1 degradation), 4 attempts');
-      expect(text).toContain('  cost $0.001410000 (1 call unpriced)');
+      // The model_rejected call is refused, not unpriced: its model has a price.
+      expect(text).toContain('  cost $0.001410000 (1 call refused before any cost)');
       expect(text).toMatch(/By role\n {2}┌─+┬/);
       expect(text).toMatch(/│ detector +│ +1 │ +0 │ \$0\.001200000 │ +85\.1% │/);
       // Names too long for the width are cut, marked with …
@@ -54,7 +56,7 @@ describe('renderReport', () => {
 
     it('says under the total how much of it is estimated, a lower bound, and how many calls are unsettled, not in it', () => {
       expect(text).toContain(
-        '  cost $0.001500000 (2 calls unpriced)\n' +
+        '  cost $0.001500000 (1 call refused before any cost)\n' +
           '  of which estimated: $0.000090000 over 1 call (a lower bound: no final usage arrived, the provider may bill more)\n' +
           '  unsettled: 1 call of unknown cost, not in the total (a budget counted each at its worst case)\n',
       );
@@ -79,6 +81,13 @@ describe('renderReport', () => {
       const exact = renderReport(figures(), { width: 120 });
       expect(exact).not.toMatch(/estimated|unsettled|≥/);
     });
+  });
+
+  it('counts a reply of a model with no price as unpriced, apart from the refused calls', () => {
+    const text = renderReport(figures([UNPRICED_MODEL_CALL]), { width: 100 });
+    expect(text).toContain(
+      '  cost $0.001410000 (1 call unpriced: no price for its model; 1 call refused before any cost)\n',
+    );
   });
 
   it('names the calls journaled with figures clamped', () => {

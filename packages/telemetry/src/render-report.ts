@@ -50,8 +50,7 @@ export function renderReport(figures: ReportFigures, options: RenderReportOption
   heading('Totals');
   const failed = `${countText(totals.failures)} failed (${plural(totals.degradations, 'degradation')})`;
   lines.push(`  ${plural(totals.calls, 'call')}, ${failed}, ${plural(totals.attempts, 'attempt')}`);
-  const unpriced = totals.unpricedCalls > 0 ? ` (${plural(totals.unpricedCalls, 'call')} unpriced)` : '';
-  lines.push(`  cost ${usdText(totals.cost)}${unpriced}`);
+  lines.push(`  cost ${usdText(totals.cost)}${uncostedText(totals)}`);
   lines.push(...settlementLines(totals));
   lines.push(
     `  tokens: input ${countText(totals.inputTokens)}, output ${countText(totals.outputTokens)} ` +
@@ -120,6 +119,21 @@ export function renderReport(figures: ReportFigures, options: RenderReportOption
   if (figures.filteredOut > 0)
     lines.push(`${plural(figures.filteredOut, 'call')} outside the time window (--since, --until) left out`);
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The calls the cost leaves out and why, after it: ` (1 call unpriced: no price for its model;
+ * 2 calls refused before any cost)`, or '' when there are none. Unsettled calls have a line of
+ * their own.
+ */
+function uncostedText(totals: TallyFigures): string {
+  const parts: string[] = [];
+  if (totals.unpricedCalls > 0)
+    parts.push(
+      `${plural(totals.unpricedCalls, 'call')} unpriced: no price for ${totals.unpricedCalls === 1 ? 'its model' : 'their models'}`,
+    );
+  if (totals.refusedCalls > 0) parts.push(`${plural(totals.refusedCalls, 'call')} refused before any cost`);
+  return parts.length === 0 ? '' : ` (${parts.join('; ')})`;
 }
 
 /**

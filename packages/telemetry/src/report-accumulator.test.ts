@@ -8,6 +8,7 @@ import {
   RECORDS_TOTALS,
   REJECTED_CALL,
   TIMED_OUT_CALL,
+  UNPRICED_MODEL_CALL,
 } from './__fixtures__/call-records.js';
 import { journalEndpoint, journalLineOf } from './journal-line.js';
 import { ReportAccumulator } from './report-accumulator.js';
@@ -146,6 +147,13 @@ describe('ReportAccumulator', () => {
     expect(figures.skipped).toEqual({ count: 3, lines: [1, 4] });
   });
 
+  it('counts a reply of a model with no price as unpriced, and refused calls apart from it', () => {
+    const figures = accumulate([...LINES, lineText(UNPRICED_MODEL_CALL)]);
+    expect(figures.totals).toMatchObject({ calls: 5, unpricedCalls: 1, refusedCalls: 2, unsettledCalls: 0 });
+    expect(figures.byModel['house-model']).toMatchObject({ unpricedCalls: 1, refusedCalls: 0 });
+    expect(figures.byModel['primary-old']).toMatchObject({ unpricedCalls: 0, refusedCalls: 1 });
+  });
+
   it('counts cache hits of models the table does not know apart', () => {
     const unknown = { ...PRIMARY_JUDGE_CALL, model: 'house-model', pricedAs: null };
     expect(accumulate([lineText(unknown)]).cache).toMatchObject({ savedUsd: 0, unpricedHitTokens: 1024 });
@@ -163,7 +171,9 @@ describe('ReportAccumulator', () => {
         estimatedCostUsd: 0.00009,
         estimatedCost: '0.000090000',
         unsettledCalls: 1,
-        unpricedCalls: 3,
+        // The timed-out call is unsettled only; the refused ones are not unpriced: their models have prices.
+        unpricedCalls: 0,
+        refusedCalls: 2,
       });
       expect(figures.byModel['primary-flash']).toMatchObject({
         estimatedCalls: 1,

@@ -20,8 +20,17 @@ export interface TallyFigures {
   readonly costNanoUsd: number;
   /** The same as an exact decimal with nine places (`0.000210000`). */
   readonly cost: string;
-  /** Calls nothing priced. */
+  /**
+   * Calls of a model with no price: a reply came back (settled `exact` or `estimate`) and
+   * nothing priced it, so their cost is not in `cost`.
+   */
   readonly unpricedCalls: number;
+  /**
+   * Calls refused before they cost anything (settled `none`: a budget refused them before
+   * sending, the endpoint answered with an error status, or they never reached it): nothing
+   * to bill, whether or not their model has a price. Not unpriced calls.
+   */
+  readonly refusedCalls: number;
   /**
    * Calls whose cost is an estimate (settlement `estimate`: output arrived without a
    * trusted final usage): their cost, part of `cost`, is a lower bound of what the
@@ -57,6 +66,7 @@ export class Tally {
   attempts = 0;
   readonly cost = new NanoSum();
   unpricedCalls = 0;
+  refusedCalls = 0;
   estimatedCalls = 0;
   readonly estimatedCost = new NanoSum();
   unsettledCalls = 0;
@@ -79,8 +89,11 @@ export class Tally {
       if (error.degradation) this.degradations += 1;
     }
     this.attempts += finite(record.attempts);
-    if (costNanoUsd === null) this.unpricedCalls += 1;
-    else this.cost.add(costNanoUsd);
+    if (costNanoUsd !== null) this.cost.add(costNanoUsd);
+    // A call without a cost is counted once, by why: refused (nothing to bill), unsettled
+    // (unknown, below), or a reply of a model with no price.
+    else if (settlement === 'none') this.refusedCalls += 1;
+    else if (settlement !== 'unsettled') this.unpricedCalls += 1;
     if (settlement === 'estimate') {
       this.estimatedCalls += 1;
       if (costNanoUsd !== null) this.estimatedCost.add(costNanoUsd);
@@ -103,6 +116,7 @@ export class Tally {
       costNanoUsd: this.cost.nanoUsd,
       cost: this.cost.decimal,
       unpricedCalls: this.unpricedCalls,
+      refusedCalls: this.refusedCalls,
       estimatedCalls: this.estimatedCalls,
       estimatedCostUsd: this.estimatedCost.usd,
       estimatedCostNanoUsd: this.estimatedCost.nanoUsd,

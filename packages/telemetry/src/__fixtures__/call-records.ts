@@ -76,6 +76,16 @@ export const GATEWAY_DETECTOR_CALL: TelemetryRecord = Object.freeze({
   error: null,
 });
 
+/** {@link PRIMARY_JUDGE_CALL} on a model nothing prices: a reply with usage and no cost. */
+export const UNPRICED_MODEL_CALL: TelemetryRecord = Object.freeze({
+  ...PRIMARY_JUDGE_CALL,
+  model: 'house-model',
+  pricedAs: null,
+  priceSource: null,
+  costUsd: null,
+  costNanoUsd: null,
+});
+
 /** The cost fields of a call that failed before any usage came back. */
 const UNPRICED = {
   usage: null,
@@ -160,14 +170,16 @@ export const RECORDS: readonly TelemetryRecord[] = [
 
 /**
  * What the four records add up to: calls, failures, degradations, attempts, unpriced,
- * estimated and unsettled calls, and cost.
+ * refused, estimated and unsettled calls, and cost. The two failed calls are refused
+ * (settled `none`), not unpriced: their models have prices.
  */
 export const RECORDS_TOTALS = {
   calls: 4,
   failures: 2,
   degradations: 1,
   attempts: 7,
-  unpricedCalls: 2,
+  unpricedCalls: 0,
+  refusedCalls: 2,
   estimatedCalls: 0,
   estimatedCostNanoUsd: 0,
   estimatedCostUsd: 0,
