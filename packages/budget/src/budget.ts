@@ -342,15 +342,8 @@ export class Budget implements CallObserver {
     if (result.counters.spentNanoUsd + ask.amount > limit)
       throw spendError(info.model, scope, limit, result, ask, 'spend', '');
     if (!this.#shared.waitForSettlements) {
-      throw spendError(
-        info.model,
-        scope,
-        limit,
-        result,
-        ask,
-        'reserved',
-        '; it fits once calls in flight settle, but the budget does not wait for them (waitForSettlements: false)',
-      );
+      const given = fitsOnceSettled('the budget does not wait for them (waitForSettlements: false)');
+      throw spendError(info.model, scope, limit, result, ask, 'reserved', given);
     }
   }
 
@@ -360,15 +353,10 @@ export class Budget implements CallObserver {
     if (!result.granted && result.reason !== 'in_flight') {
       const scope = chain.paths[result.scopeIndex] ?? '';
       const limit = scopes[result.scopeIndex]?.limitNanoUsd ?? 0;
-      return spendError(
-        info.model,
-        scope,
-        limit,
-        result,
-        ask,
-        'reserved',
-        `; it fits once calls in flight settle, but not enough of them settled within ${this.#shared.slotWaitMs} ms (slotWaitMs)`,
+      const given = fitsOnceSettled(
+        `not enough of them settled within ${this.#shared.slotWaitMs} ms (slotWaitMs)`,
       );
+      return spendError(info.model, scope, limit, result, ask, 'reserved', given);
     }
     return this.#noSlot(info, chain, acquired);
   }
@@ -589,6 +577,11 @@ function spendError(
     requestedUsd: usdOf(amount),
     message: `budget scope "${scope}" refused a call of ${model}: limit ${formatUsd(limit)}, spent ${formatUsd(spentNanoUsd)}${unsettled}, reserved ${formatUsd(reservedNanoUsd)} by calls in flight, ${tail}`,
   });
+}
+
+/** What a call blocked only by reservations is told: it fits once the calls in flight settle, but `why` not. */
+function fitsOnceSettled(why: string): string {
+  return `; it fits once calls in flight settle, but ${why}`;
 }
 
 /** The `timeoutMs` of `idle()` or `close()`, checked; `fallback` when not given. */

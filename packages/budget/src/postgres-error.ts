@@ -1,13 +1,7 @@
-import { codeOf, StoreError, withoutUserinfo } from './store-error.js';
+import { codeOf, connectionErrors, StoreError, withoutUserinfo } from './store-error.js';
 
 const CODES: Readonly<Record<string, string>> = {
-  ECONNREFUSED: 'connection refused (ECONNREFUSED): is PostgreSQL running there?',
-  ECONNRESET: 'connection reset (ECONNRESET)',
-  ENOTFOUND: 'host not found (ENOTFOUND)',
-  EAI_AGAIN: 'host name lookup failed (EAI_AGAIN)',
-  ETIMEDOUT: 'connection timed out (ETIMEDOUT)',
-  EHOSTUNREACH: 'host unreachable (EHOSTUNREACH)',
-  EPIPE: 'connection broken (EPIPE)',
+  ...connectionErrors('PostgreSQL'),
   // SQLSTATEs
   '28P01': 'authentication failed (28P01): check the user and password of the url or pool',
   '28000': 'authorization failed (28000): the server refused this user (pg_hba.conf)',

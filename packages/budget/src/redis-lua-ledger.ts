@@ -19,24 +19,10 @@ end
 local function tombstone(i)
   redis.call('HSETNX', KEYS[3 * i - 2], 'lost', now)
 end
--- Whether a caller that knows the marker 'known' ('' when it never saw one) must
--- count scope i's ledger as lost; a loss found is marked for every process.
-local function lost(i, known)
-  local state = KEYS[3 * i - 2]
-  local current = redis.call('HGET', state, 'ledger')
-  if not current then
-    if known ~= '' or orphaned(i) then
-      tombstone(i)
-      return true
-    end
-    return false
-  end
-  if known == '' or known == current then return false end
-  return redis.call('HGET', state, 'origin') ~= 'reset'
-end
--- The scope's marker for this caller (a fresh one made when the scope never had
--- a ledger), or false when its ledger is lost: lost(i, known), then the marker,
--- with one read of it.
+-- The scope's marker for a caller that knows the marker 'known' ('' when it never
+-- saw one), or false when that caller must count scope i's ledger as lost (a loss
+-- found is marked for every process). A scope that never had a ledger gets the
+-- marker 'fresh'; with fresh nil, none is made and nil is returned.
 local function ledger(i, known, fresh)
   local state = KEYS[3 * i - 2]
   local current = redis.call('HGET', state, 'ledger')
@@ -45,11 +31,16 @@ local function ledger(i, known, fresh)
       tombstone(i)
       return false
     end
-    redis.call('HSET', state, 'ledger', fresh)
+    if fresh then redis.call('HSET', state, 'ledger', fresh) end
     return fresh
   end
   if known == '' or known == current then return current end
   if redis.call('HGET', state, 'origin') ~= 'reset' then return false end
   return current
+end
+-- Whether a caller that knows the marker 'known' must count scope i's ledger as
+-- lost: ledger() without making a marker.
+local function lost(i, known)
+  return ledger(i, known, nil) == false
 end
 `;

@@ -34,12 +34,13 @@ const PARTS = `${NOW_LUA}${LEDGER_LUA}${UNSETTLED_LUA}`;
 export const ACQUIRE_SCRIPT = `${PARTS}
 local id, amount, ttl, heldFor, fresh = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4], ARGV[6]
 local ledgers, rows = {}, {}
+-- A refusal: why, the refusing scope and its counters.
+local function refusal(reason, i, row)
+  return {reason, i, row[1], row[2], row[3], row[4], row[5]}
+end
 for i = 1, scopes do
   local marker = ledger(i, ARGV[6 + 3 * i], fresh)
-  if not marker then
-    local row = counters(i)
-    return {'ledger_lost', i, row[1], row[2], row[3], row[4], row[5]}
-  end
+  if not marker then return refusal('ledger_lost', i, counters(i)) end
   ledgers[i] = marker
   purge(i)
   prune(i, tonumber(ARGV[5]))
@@ -62,30 +63,19 @@ local function answer(granted)
 end
 local seen = redis.call('HGET', record, 'state')
 if seen == 'held' then return answer(false) end
-if seen then
-  local row = rows[1]
-  return {'ended', 1, row[1], row[2], row[3], row[4], row[5]}
-end
-for i = 1, scopes do
-  local limit = tonumber(ARGV[4 + 3 * i])
-  local row = rows[i]
-  if limit >= 0 and row[1] + amount > limit then
-    return {'spend', i, row[1], row[2], row[3], row[4], row[5]}
-  end
-end
-for i = 1, scopes do
-  local limit = tonumber(ARGV[4 + 3 * i])
-  local row = rows[i]
-  if limit >= 0 and row[1] + row[2] + amount > limit then
-    return {'reserved', i, row[1], row[2], row[3], row[4], row[5]}
+if seen then return refusal('ended', 1, rows[1]) end
+-- Spend in every scope first, then spend and reservations: 'reserved' means no scope is out of money.
+for _, reason in ipairs({'spend', 'reserved'}) do
+  for i = 1, scopes do
+    local limit = tonumber(ARGV[4 + 3 * i])
+    local row = rows[i]
+    local held = reason == 'reserved' and row[2] or 0
+    if limit >= 0 and row[1] + held + amount > limit then return refusal(reason, i, row) end
   end
 end
 for i = 1, scopes do
   local maxInFlight = tonumber(ARGV[5 + 3 * i])
-  local row = rows[i]
-  if maxInFlight >= 0 and row[3] >= maxInFlight then
-    return {'in_flight', i, row[1], row[2], row[3], row[4], row[5]}
-  end
+  if maxInFlight >= 0 and rows[i][3] >= maxInFlight then return refusal('in_flight', i, rows[i]) end
 end
 for i = 1, scopes do
   local state, leases = keys(i)

@@ -21,15 +21,20 @@ export function withoutUserinfo(text: string): string {
   return text.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/@\s]*@/gi, '$1');
 }
 
-const CODES: Readonly<Record<string, string>> = {
-  ECONNREFUSED: 'connection refused (ECONNREFUSED): is redis-server running there?',
-  ECONNRESET: 'connection reset (ECONNRESET)',
-  ENOTFOUND: 'host not found (ENOTFOUND)',
-  EAI_AGAIN: 'host name lookup failed (EAI_AGAIN)',
-  ETIMEDOUT: 'connection timed out (ETIMEDOUT)',
-  EHOSTUNREACH: 'host unreachable (EHOSTUNREACH)',
-  EPIPE: 'connection broken (EPIPE)',
-};
+/** The connection errors every store meets, in words; `server` is what should be listening there. */
+export function connectionErrors(server: string): Readonly<Record<string, string>> {
+  return {
+    ECONNREFUSED: `connection refused (ECONNREFUSED): is ${server} running there?`,
+    ECONNRESET: 'connection reset (ECONNRESET)',
+    ENOTFOUND: 'host not found (ENOTFOUND)',
+    EAI_AGAIN: 'host name lookup failed (EAI_AGAIN)',
+    ETIMEDOUT: 'connection timed out (ETIMEDOUT)',
+    EHOSTUNREACH: 'host unreachable (EHOSTUNREACH)',
+    EPIPE: 'connection broken (EPIPE)',
+  };
+}
+
+const CODES = connectionErrors('redis-server');
 
 /**
  * What went wrong with a Redis command, for `where` (`host:port`): the cause in
