@@ -19,8 +19,14 @@ export type BudgetRefusal =
   | 'unpriced'
   /** The call has no output cap and the budget no configured maximum output. */
   | 'uncapped'
-  /** The store (Redis) could not be reached (or is misconfigured), and no fallback could be used. */
+  /** The store (Redis, PostgreSQL) could not be reached, and no fallback could be used. */
   | 'store_unreachable'
+  /**
+   * The store answered, but it is not set up as the budget needs (a `url` or a plain
+   * client naming one node of a Redis Cluster): no fallback is used, as waiting or
+   * counting in memory would only hide it; calls are refused until the configuration is fixed.
+   */
+  | 'store_misconfigured'
   /**
    * The scope's ledger vanished from the store since this process saw it (a Redis
    * restart without persistence, an eviction, a `FLUSHDB`): its spend is unknown,

@@ -417,7 +417,11 @@ export class Budget implements CallObserver {
     const { leaseId } = request;
     const shared = this.#shared;
     const { store, fallback } = shared;
-    if (fallback !== null && shared.draining()) await shared.adoptFallbackLeases();
+    if (fallback !== null && shared.draining()) {
+      // A store that now says it is misconfigured is not hidden behind the fallback while it drains.
+      const misconfiguration = await shared.adoptFallbackLeases();
+      if (misconfiguration !== null) throw misconfigured(chain, misconfiguration);
+    }
     if (fallback !== null && shared.draining()) {
       const scopes = shared.fallbackScopes(chain);
       if (scopes !== null) {
@@ -448,13 +452,13 @@ export class Budget implements CallObserver {
           release: true,
         });
       }
-      if (fallback === null || configuration) throw unreachable(chain, error, configuration);
+      if (configuration) throw misconfigured(chain, error);
+      if (fallback === null) throw unreachable(chain, error);
       const scopes = shared.fallbackScopes(chain);
       if (scopes === null) {
         throw unreachable(
           chain,
           error,
-          false,
           'the fallback cannot tell what is left, as the store never answered this process for this scope',
         );
       }
@@ -514,17 +518,27 @@ function usageOf(chain: Chain, index: number, counter: ScopeCounters): ScopeUsag
   };
 }
 
-function unreachable(chain: Chain, error: unknown, configuration: boolean, why?: string): BudgetError {
+function unreachable(chain: Chain, error: unknown, why?: string): BudgetError {
   const scope = chain.paths.at(-1) ?? null;
-  const tail = configuration
-    ? 'calls are refused until the configuration is fixed'
-    : why !== undefined
+  const tail =
+    why !== undefined
       ? `${why}; calls are refused until it answers`
       : 'calls are refused until it answers, unless the budget has a fallback';
   return new BudgetError({
     reason: 'store_unreachable',
     scope,
     message: `budget scope "${scope}" refused the call: its store could not be reached (${messageOf(error)}); ${tail}`,
+    cause: error,
+  });
+}
+
+/** The store answered that it is misconfigured (a Redis Cluster node as a url): never a fallback's case. */
+function misconfigured(chain: Chain, error: unknown): BudgetError {
+  const scope = chain.paths.at(-1) ?? null;
+  return new BudgetError({
+    reason: 'store_misconfigured',
+    scope,
+    message: `budget scope "${scope}" refused the call: its store is misconfigured (${messageOf(error)}); calls are refused until the configuration is fixed, and no fallback is used for it`,
     cause: error,
   });
 }

@@ -72,9 +72,11 @@ export interface Shared {
   /**
    * Makes the store hold each live fallback lease (its worst case and its slot, under
    * the id its write-back settles), so other processes see them once the store is
-   * back. Stops at the first failure (the store is still away).
+   * back. Stops at the first failure (the store is still away). Resolves with the
+   * store's configuration error when it said it is misconfigured (here, or to a
+   * settlement since it last answered), else null: that is refused, never drained.
    */
-  adoptFallbackLeases(): Promise<void>;
+  adoptFallbackLeases(): Promise<unknown>;
   /** A fallback lease was granted (with the chain's scopes in the store), or its write-back was recorded. */
   fallbackLeaseStarted(leaseId: string, scopes: readonly StoredScope[], amount: number): void;
   fallbackLeaseEnded(leaseId: string): void;
@@ -157,6 +159,8 @@ export function sharedOf(options: BudgetOptions): Shared {
   let epoch = 0;
   let onFallback = false;
   let failures = 0;
+  /** The store's last configuration error (a Redis Cluster node as a url) since it last answered. */
+  let misconfiguration: unknown = null;
   /** Live fallback leases by write-back id: the store's scopes, the amount, and whether the store holds it. */
   const fallbackLeases = new Map<
     string,
@@ -199,6 +203,7 @@ export function sharedOf(options: BudgetOptions): Shared {
       let queue = settlements.get(target);
       if (!queue) {
         queue = new SettlementQueue(target, (error, waiting) => {
+          if (target === store && isConfigurationError(error)) misconfiguration = error;
           failures += 1;
           // 1st, 10th, 100th… failure: loud enough, never a flood.
           if (Number.isInteger(Math.log10(failures))) {
@@ -212,6 +217,7 @@ export function sharedOf(options: BudgetOptions): Shared {
       return queue.add(pending);
     },
     storeAnswered(chain, result) {
+      misconfiguration = null;
       // Only a fallback needs to know what was left.
       if (fallback === null) return;
       if (onFallback) {
@@ -266,13 +272,16 @@ export function sharedOf(options: BudgetOptions): Shared {
         }));
         try {
           await store.acquire({ leaseId, scopes, amountNanoUsd: lease.amount, ttlMs });
-        } catch {
-          return;
+        } catch (error) {
+          if (isConfigurationError(error)) misconfiguration = error;
+          return misconfiguration;
         }
+        misconfiguration = null;
         // Granted, or refused (a lost ledger): either way there is nothing more to do for it.
         lease.adopted = true;
         if (fallbackLeases.has(leaseId)) this.heartbeat.add({ leaseId, scopes, store });
       }
+      return misconfiguration;
     },
     fallbackLeaseStarted(leaseId, scopes, amount) {
       fallbackLeases.set(leaseId, { scopes, amount, adopted: false });
@@ -289,6 +298,11 @@ export function sharedOf(options: BudgetOptions): Shared {
       return true;
     },
   };
+}
+
+/** A store's error saying it is misconfigured, not away (`StoreError.configuration`). */
+function isConfigurationError(error: unknown): boolean {
+  return (error as { configuration?: unknown } | null)?.configuration === true;
 }
 
 function checkStore(store: unknown, name: string): void {

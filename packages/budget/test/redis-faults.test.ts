@@ -184,9 +184,9 @@ describe('a budget on Redis under faults', () => {
       const store = new RedisBudgetStore({ url: `redis://127.0.0.1:${port}`, commandTimeoutMs: 1000 });
       const budget = budgetOn(store, 'run-cluster', [], { fallback: {} });
       await expect(budget.beforeAttempt(attemptInfo({ maxTokens: 1 }))).rejects.toMatchObject({
-        reason: 'store_unreachable',
+        reason: 'store_misconfigured',
         message: expect.stringContaining(
-          `Redis at 127.0.0.1:${port} is a node of a Redis Cluster (it answered MOVED): pass an ioredis Cluster client as the store's client instead of a url); calls are refused until the configuration is fixed`,
+          `Redis at 127.0.0.1:${port} is a node of a Redis Cluster (it answered MOVED): pass an ioredis Cluster client as the store's client instead of a url); calls are refused until the configuration is fixed, and no fallback is used for it`,
         ),
       });
       await budget.close({ timeoutMs: 0 });
