@@ -1,10 +1,5 @@
-import type {
-  AcquireRequest,
-  AcquireResult,
-  BudgetStore,
-  ScopeCounters,
-  Settlement,
-} from './budget-store.js';
+import type { AcquireRequest, AcquireResult, ScopeCounters, Settlement } from './acquire-request.js';
+import type { BudgetStore } from './budget-store.js';
 import { checkKnownKeys } from './known-keys.js';
 import { retentionOf } from './retention.js';
 import type { StoredScope } from './scope-limits.js';

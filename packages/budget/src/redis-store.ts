@@ -1,12 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Cluster, Redis, RedisOptions } from 'ioredis';
-import type {
-  AcquireRequest,
-  AcquireResult,
-  BudgetStore,
-  ScopeCounters,
-  Settlement,
-} from './budget-store.js';
+import type { AcquireRequest, AcquireResult, ScopeCounters, Settlement } from './acquire-request.js';
+import type { BudgetStore } from './budget-store.js';
 import { checkKnownKeys } from './known-keys.js';
 import { hideFromIoredisDebug, loadIoredis } from './load-ioredis.js';
 import {
