@@ -16,7 +16,12 @@ export interface PgPool {
   connect(): Promise<PgClient>;
   on(event: 'error', listener: (error: Error) => void): unknown;
   end(): Promise<void>;
-  readonly options?: { readonly host?: unknown; readonly port?: unknown; readonly database?: unknown };
+  readonly options?: {
+    readonly host?: unknown;
+    readonly port?: unknown;
+    readonly database?: unknown;
+    readonly max?: unknown;
+  };
 }
 
 interface PgModule {

@@ -1,5 +1,6 @@
 import type { AcquireRequest, AcquireResult, ScopeCounters, Settlement } from './acquire-request.js';
 import type { BudgetStore } from './budget-store.js';
+import { ConnectionGate } from './connection-gate.js';
 import { checkKnownKeys } from './known-keys.js';
 import { loadPg, type PgClient, type PgPool } from './load-pg.js';
 import { pgErrorOf } from './postgres-error.js';
@@ -36,6 +37,16 @@ const RETRIED = new Set(['40P01', '40001']);
 const ATTEMPTS = 4;
 const TABLES = ['budget_scopes', 'budget_leases', 'budget_unsettled', 'budget_lease_records'];
 const NO_ERROR = (): void => {};
+/** Connections of a pool this store makes from a url. */
+const POOL_SIZE = 10;
+/**
+ * How long the server may take over one statement before it gives up (`statement_timeout`, set for
+ * the sessions of a pool made from a url): a busy but healthy server is waited for; one that holds
+ * a statement this long (a row lock held elsewhere) rolls it back itself, so no backend is left
+ * waiting for a client that gave up. The client gives up a little later (`query_timeout`).
+ */
+const STATEMENT_TIMEOUT_MS = 30_000;
+const QUERY_TIMEOUT_MS = STATEMENT_TIMEOUT_MS + 5_000;
 
 /**
  * Budget counters in PostgreSQL tables, shared by every process and machine that
@@ -59,6 +70,8 @@ export class PostgresBudgetStore implements BudgetStore {
   readonly #sql: Statements;
   readonly #retentionMs = DEFAULT_RETENTION_MS;
   readonly #durableSettlements: boolean;
+  /** At most the pool's size of statements at once: the rest wait here, never in the pool's timed queue. */
+  readonly #gate: ConnectionGate;
   #migrated: Promise<void> | null = null;
   #closed = false;
 
@@ -99,10 +112,12 @@ export class PostgresBudgetStore implements BudgetStore {
       this.#where = `${url.host}${url.pathname === '/' ? '' : url.pathname}`;
       this.#pool = new (loadPg().Pool)({
         connectionString: options.url,
-        max: 10,
-        // Fail fast while the server is away: the budget then refuses (or falls back).
+        max: POOL_SIZE,
+        // Fail fast while the server is away: the budget then refuses (or falls back). The gate keeps
+        // callers out of the pool's queue, so this bounds making a connection, never a wait for one.
         connectionTimeoutMillis: 2000,
-        query_timeout: 5000,
+        statement_timeout: STATEMENT_TIMEOUT_MS,
+        query_timeout: QUERY_TIMEOUT_MS,
         idleTimeoutMillis: 10_000,
         // An idle pool never holds the process open; close() ends it for good.
         allowExitOnIdle: true,
@@ -113,6 +128,10 @@ export class PostgresBudgetStore implements BudgetStore {
     }
     // An idle connection that dies (a server restart) is reported here: without a listener it would crash the process.
     this.#pool.on('error', NO_ERROR);
+    const max = this.#pool.options?.max;
+    this.#gate = new ConnectionGate(
+      typeof max === 'number' && Number.isSafeInteger(max) && max > 0 ? max : POOL_SIZE,
+    );
     this.schema = schema;
     this.#sql = statementsOf(schema);
   }
@@ -210,6 +229,15 @@ export class PostgresBudgetStore implements BudgetStore {
   }
 
   async #migrate(): Promise<void> {
+    await this.#gate.enter();
+    try {
+      await this.#migrateHolding();
+    } finally {
+      this.#gate.leave();
+    }
+  }
+
+  async #migrateHolding(): Promise<void> {
     const client = await this.#connect();
     let broken: Error | undefined;
     try {
@@ -265,6 +293,15 @@ export class PostgresBudgetStore implements BudgetStore {
   async #call(text: string, values: readonly unknown[]): Promise<Record<string, unknown>[]> {
     if (this.#closed) throw new StoreError(`PostgreSQL at ${this.#where}: the store was closed`, false, true);
     await this.migrate();
+    await this.#gate.enter();
+    try {
+      return await this.#callHolding(text, values);
+    } finally {
+      this.#gate.leave();
+    }
+  }
+
+  async #callHolding(text: string, values: readonly unknown[]): Promise<Record<string, unknown>[]> {
     for (let attempt = 1; ; attempt++) {
       const client = await this.#connect();
       let broken: Error | undefined;

@@ -29,6 +29,12 @@ export interface WorkerSettings {
    * goes on), report `holding` with the leases it holds, and wait to be killed; null: never.
    */
   readonly holdAfterGrants?: number | null;
+  /**
+   * A call refused as `store_unreachable` is made again (after the same pause) instead of being
+   * given up, so the worker still has calls to make when the store is back, however long it was
+   * away on a loaded machine; counted once per refusal all the same.
+   */
+  readonly retryUnreachable?: boolean;
 }
 
 /** What a worker reports. */
@@ -138,6 +144,13 @@ let next = 0;
 async function lane(): Promise<void> {
   while (next < settings.calls) {
     const number = next++;
+    await call(number);
+    report();
+  }
+}
+
+async function call(number: number): Promise<void> {
+  for (;;) {
     try {
       const response = await adapter.complete({
         model: MODEL,
@@ -153,6 +166,7 @@ async function lane(): Promise<void> {
       });
       records += 1;
       recordsNanoUsd += Math.round((response.costUsd ?? 0) * 1_000_000_000);
+      return;
     } catch (error) {
       const { kind, reason, message } = error as { kind?: string; reason?: string; message?: string };
       if (kind === 'budget' && reason !== undefined) {
@@ -160,11 +174,12 @@ async function lane(): Promise<void> {
         refusalMessages[reason] ??= message ?? '';
         // A refused call waits a little, as a pipeline would before its next item; longer when the store is away.
         await new Promise((resolve) => setTimeout(resolve, reason === 'store_unreachable' ? 250 : 20));
+        if (reason === 'store_unreachable' && settings.retryUnreachable === true) continue;
       } else {
         failures[kind ?? 'other'] = (failures[kind ?? 'other'] ?? 0) + 1;
       }
+      return;
     }
-    report();
   }
 }
 
