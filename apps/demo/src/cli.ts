@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { text } from 'node:stream/consumers';
 import { UNPRICED_MODEL_WARNING } from '@switchboard/adapter';
+import { exitQuietlyOnClosedPipe } from './closed-pipe.js';
 import { colorSupport } from './color-support.js';
 import { main } from './main.js';
 
@@ -11,6 +12,8 @@ process.on('warning', (warning: Error & { code?: string }) => {
   if (warning.code === UNPRICED_MODEL_WARNING) return;
   process.stderr.write(`switchboard: warning: ${warning.message}\n`);
 });
+
+exitQuietlyOnClosedPipe(process.stdout, process.stderr);
 
 process.exitCode = await main(process.argv.slice(2), {
   stdout: (output) => process.stdout.write(output),

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -62,5 +62,35 @@ export function runCliInTerminal(
       },
     );
     child.stdin?.end();
+  });
+}
+
+/**
+ * Runs `switchboard ...args` with its stdout piped to a reader that closes the pipe after the
+ * first chunk, as `| head -c 1` does: what the CLI writes after that meets a closed pipe (EPIPE).
+ * Resolves once the process has exited, with what it wrote to stderr.
+ */
+export function runCliIntoClosedPipe(
+  args: readonly string[],
+  env: Record<string, string> = {},
+): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI_PATH, ...args], {
+      env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.once('data', (chunk: Buffer) => {
+      stdout = chunk.toString();
+      child.stdout.destroy();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.on('error', reject);
+    child.on('close', (code, signal) =>
+      resolve({ code: code ?? (signal === null ? 1 : 128), stdout, stderr }),
+    );
   });
 }
