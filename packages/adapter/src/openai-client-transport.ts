@@ -1,6 +1,7 @@
 import type OpenAI from 'openai';
 import { parseBaseUrl } from './base-url.js';
 import type { CallAttempt } from './call-attempt.js';
+import { withCappedErrorBodies } from './capped-error-fetch.js';
 import { isRecord } from './read-field.js';
 import { providerDetail, statusFailure } from './to-chat-error.js';
 import { transportLimits } from './transport-limits.js';
@@ -15,7 +16,10 @@ import { type WireCall, WireTransport } from './wire-transport.js';
  * headers, its `fetch`, **its own retries**: this transport makes one attempt per
  * call and leaves retrying to the client). Switchboard reads the reply as with
  * {@link FetchTransport}: the same records, costs, streams, caps, per-attempt
- * deadline and typed errors. The client's key is used only to keep it out of messages.
+ * deadline and typed errors. The client reads an error reply's body itself, so
+ * calls go through a copy of it (`withOptions`) whose `fetch` (its own) cuts
+ * that body at the 64 KiB error cap, counted after decoding. The client's key is
+ * used only to keep it out of messages.
  */
 export class OpenAIClientTransport extends WireTransport {
   readonly #client: OpenAI;
@@ -28,7 +32,7 @@ export class OpenAIClientTransport extends WireTransport {
       );
     }
     super(parseBaseUrl(client.baseURL, { name: 'client.baseURL' }), transportLimits({ maxAttempts: 1 }));
-    this.#client = client;
+    this.#client = withCappedErrorBodies(client);
     this.#apiKey = typeof client.apiKey === 'string' ? client.apiKey : '';
   }
 

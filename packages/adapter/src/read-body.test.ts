@@ -1,4 +1,5 @@
 import { createServer, type ServerResponse } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { closeLoopbackServers, listenOnLoopback } from '../test/support/listen-on-loopback.js';
 import { CallAttempt } from './call-attempt.js';
@@ -26,12 +27,48 @@ describe('readBody', () => {
     const url = await serve((response) => response.end(body));
     const reply = await fetch(url);
     expect(reply.headers.get('content-length')).toBe(String(Buffer.byteLength(body)));
-    expect(await readBody(reply, 1024, never)).toEqual({ text: body, overflowed: false });
+    expect(await readBody(reply, 1024, never)).toEqual({
+      text: body,
+      overflowed: false,
+      bytesRead: Buffer.byteLength(body),
+    });
   });
 
-  it('drops a reply that declares a length past the cap, reading none of the rest', async () => {
+  it('drops a plain reply that declares a length past the cap, reading none of it', async () => {
     const url = await serve((response) => response.end('x'.repeat(5000)));
-    expect(await readBody(await fetch(url), 1000, never)).toEqual({ text: '', overflowed: true });
+    expect(await readBody(await fetch(url), 1000, never)).toEqual({
+      text: '',
+      overflowed: true,
+      bytesRead: 0,
+    });
+  });
+
+  it('reads a gzip reply decoded, counting the decoded bytes', async () => {
+    const body = JSON.stringify({ ok: 'é'.repeat(100) });
+    const url = await serve((response) => {
+      response.writeHead(200, { 'content-encoding': 'gzip' });
+      response.end(gzipSync(body));
+    });
+    expect(await readBody(await fetch(url), 1024, never)).toEqual({
+      text: body,
+      overflowed: false,
+      bytesRead: Buffer.byteLength(body),
+    });
+  });
+
+  it('caps a gzip reply by its decoded bytes, whatever its declared (compressed) length', async () => {
+    const compressed = gzipSync(Buffer.alloc(1024 * 1024, ' '));
+    const url = await serve((response) => {
+      response.writeHead(200, { 'content-encoding': 'gzip', 'content-length': String(compressed.length) });
+      response.end(compressed);
+    });
+    const reply = await fetch(url);
+    expect(Number(reply.headers.get('content-length'))).toBeLessThan(64 * 1024);
+    const body = await readBody(reply, 64 * 1024, never);
+    expect(body).toMatchObject({ text: '', overflowed: true });
+    // One read past the cap, at most: never the whole megabyte.
+    expect(body.bytesRead).toBeGreaterThan(64 * 1024);
+    expect(body.bytesRead).toBeLessThanOrEqual(128 * 1024);
   });
 
   it('caps a chunked reply that declares no length', async () => {
@@ -41,7 +78,7 @@ describe('readBody', () => {
     });
     const reply = await fetch(url);
     expect(reply.headers.get('content-length')).toBeNull();
-    expect(await readBody(reply, 1000, never)).toEqual({ text: '', overflowed: true });
+    expect(await readBody(reply, 1000, never)).toEqual({ text: '', overflowed: true, bytesRead: 1200 });
   });
 
   it('rejects a body cut off before its declared length', async () => {
@@ -78,6 +115,6 @@ describe('readBody', () => {
 
   it('holds the cap for a reply built in code whose declared length understates its body', async () => {
     const built = new Response('x'.repeat(5000), { headers: { 'content-length': '10' } });
-    expect(await readBody(built, 1000, never)).toEqual({ text: '', overflowed: true });
+    expect(await readBody(built, 1000, never)).toEqual({ text: '', overflowed: true, bytesRead: 5000 });
   });
 });

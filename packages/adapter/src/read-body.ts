@@ -4,17 +4,25 @@ export interface BodyText {
   text: string;
   /** True when the body went past the cap: reading stopped there and the stream was cancelled. */
   overflowed: boolean;
+  /**
+   * The bytes read, counted after fetch undid any `Content-Encoding`: the body's length, or, when it
+   * overflowed, the count with the chunk that passed the cap (0 when its declared length alone did).
+   */
+  bytesRead: number;
 }
 
 /**
  * Reads a body as text, keeping at most `maxBytes` bytes in memory: past that
  * the stream is cancelled (the connection dropped) and `overflowed` is set.
- * Rejects as soon as `ended` does (a `CallAttempt`'s, at its deadline or
- * the caller's abort), also while a read is pending (a custom `fetch` may ignore
- * the attempt's signal), and with the stream's own error when the body is cut
- * off. A reply off the network (not a `Response` built in code) that declares a
- * `content-length` within the cap is read in one step: fetch ends such a body at
- * its declared length.
+ * The cap counts the bytes as they arrive after decoding: fetch undoes a
+ * `Content-Encoding` (gzip, br, deflate, several in a row) while the body is
+ * read, so a declared `content-length` is the compressed size and says nothing
+ * of what `text()` would build (a 1 KB brotli body can decode to gigabytes).
+ * Such a length is only used to refuse a plain (unencoded) body at once when
+ * it alone passes the cap. Rejects as soon as `ended` does (a `CallAttempt`'s,
+ * at its deadline or the caller's abort), also while a read is pending (a
+ * custom `fetch` may ignore the attempt's signal), and with the stream's own
+ * error when the body is cut off.
  */
 export async function readBody(
   response: Response,
@@ -22,12 +30,10 @@ export async function readBody(
   ended: Promise<never>,
 ): Promise<BodyText> {
   const body = response.body;
-  if (body === null) return { text: '', overflowed: false };
-  const declared = response.type === 'basic' ? declaredLength(response.headers) : undefined;
-  if (declared !== undefined && declared <= maxBytes) {
-    // A reply off the network (not one built in code) that declared a length within the cap: fetch
-    // ends its body at that length, so it is read whole, in one step, still ended by `ended`.
-    return { text: await Promise.race([response.text(), ended]), overflowed: false };
+  if (body === null) return { text: '', overflowed: false, bytesRead: 0 };
+  if (declaredPastCap(response, maxBytes)) {
+    body.cancel().catch(() => {});
+    return { text: '', overflowed: true, bytesRead: 0 };
   }
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
@@ -38,9 +44,11 @@ export async function readBody(
       const chunk = await Promise.race([reader.read(), ended]);
       if (chunk.done) {
         finished = true;
-        return { text: decode(chunks, length), overflowed: false };
+        return { text: decode(chunks, length), overflowed: false, bytesRead: length };
       }
-      if (length + chunk.value.byteLength > maxBytes) return { text: '', overflowed: true };
+      if (length + chunk.value.byteLength > maxBytes) {
+        return { text: '', overflowed: true, bytesRead: length + chunk.value.byteLength };
+      }
       chunks.push(chunk.value);
       length += chunk.value.byteLength;
     }
@@ -49,15 +57,31 @@ export async function readBody(
   }
 }
 
+/** What passed a cap, for a message: how many decoded bytes were read, or the declared length. */
+export function overflowDetail(body: BodyText, response: Response): string {
+  if (body.bytesRead > 0) return decodedBytesRead(body.bytesRead);
+  return `a declared content-length of ${response.headers.get('content-length')} bytes`;
+}
+
+/** How many bytes a body passed its cap with, as messages say it. */
+export function decodedBytesRead(bytes: number): string {
+  return `${bytes} bytes read, counted after decoding`;
+}
+
 function decode(chunks: Uint8Array[], length: number): string {
   const only = chunks.length === 1 ? chunks[0] : undefined;
   if (only) return Buffer.from(only.buffer, only.byteOffset, only.byteLength).toString('utf8');
   return Buffer.concat(chunks, length).toString('utf8');
 }
 
-/** The body's `content-length`, when the reply declares a plain one. */
-function declaredLength(headers: Headers): number | undefined {
-  const value = headers.get('content-length');
-  if (value === null || !/^\d{1,15}$/.test(value)) return undefined;
-  return Number(value);
+/**
+ * A reply off the network (not a `Response` built in code, whose header may say anything) that is not
+ * encoded and declares a plain `content-length` past the cap: its decoded body is that long.
+ */
+function declaredPastCap(response: Response, maxBytes: number): boolean {
+  if (response.type !== 'basic') return false;
+  const encoding = response.headers.get('content-encoding');
+  if (encoding !== null && !/^\s*(identity)?\s*$/i.test(encoding)) return false;
+  const value = response.headers.get('content-length');
+  return value !== null && /^\d{1,15}$/.test(value) && Number(value) > maxBytes;
 }

@@ -1,16 +1,16 @@
 import type { CallAttempt } from './call-attempt.js';
 import { ChatError } from './chat-error.js';
 import { describeType } from './describe-type.js';
-import { readBody } from './read-body.js';
+import { overflowDetail, readBody } from './read-body.js';
 import { isRecord } from './read-field.js';
 import { redact, redactError } from './redact.js';
 import { type CallContext, describeCall, providerDetail, statusFailure } from './to-chat-error.js';
 
 /**
  * Reads a successful reply as a JSON object, within the attempt's deadline and
- * `maxBytes`. Fails `bad_reply` when it cannot be read: retryable when it was
- * empty, whitespace only (a platform's overload answer) or cut off mid-way;
- * not when it is not JSON or too long. A 200 carrying an `error` object is
+ * `maxBytes` (counted after decoding, as it arrives). Fails `bad_reply` when it
+ * cannot be read: retryable when it was empty, whitespace only (a platform's
+ * overload answer) or cut off mid-way; not when it is not JSON or too long. A 200 carrying an `error` object is
  * that error, typed by its code, never a success.
  */
 export async function readReply(
@@ -32,7 +32,7 @@ export async function readReply(
     const body = await readBody(response, maxBytes, attempt.ended);
     if (body.overflowed) {
       throw fail(
-        `the reply body passed the ${sizeOf(maxBytes)} cap (maxReplyBytes); the connection was dropped`,
+        `the reply body passed the ${sizeOf(maxBytes)} cap (maxReplyBytes): ${overflowDetail(body, response)}; the connection was dropped`,
         false,
       );
     }

@@ -9,7 +9,7 @@ import { describeCall } from './to-chat-error.js';
 export interface SseStreamOptions {
   /** The most text one event may hold. */
   readonly maxEventBytes: number;
-  /** The most bytes the whole body may hold. */
+  /** The most bytes the whole body may hold, counted after fetch undid any `Content-Encoding`. */
   readonly maxReplyBytes: number;
   /** The caller's signal: closes the connection at once. */
   readonly signal: AbortSignal | undefined;
@@ -171,7 +171,7 @@ export class SseStream implements TransportStream {
       if (this.#bytes > this.#options.maxReplyBytes) {
         this.#fail(
           this.#badReply(
-            `the stream passed the ${this.#options.maxReplyBytes}-byte cap (maxReplyBytes) after ${this.#count} events; the connection was dropped`,
+            `the stream passed the ${this.#options.maxReplyBytes}-byte cap (maxReplyBytes) after ${this.#count} events: ${this.#bytes} bytes read, counted after decoding; the connection was dropped`,
           ),
         );
         throw this.#failure;

@@ -1,7 +1,7 @@
 import { VERSION } from 'openai/version';
 import type { CallAttempt } from './call-attempt.js';
 import { ChatError } from './chat-error.js';
-import { readBody } from './read-body.js';
+import { overflowDetail, readBody } from './read-body.js';
 import { isRecord } from './read-field.js';
 import { redact } from './redact.js';
 import {
@@ -12,8 +12,8 @@ import {
   statusFailure,
 } from './to-chat-error.js';
 
-/** The most of an error body kept (and read): 64 KiB, enough for any provider's explanation. */
-const MAX_ERROR_BYTES = 64 * 1024;
+/** The most of an error body kept (and read, counted after decoding): 64 KiB, enough for any provider's explanation. */
+export const MAX_ERROR_BYTES = 64 * 1024;
 
 const USER_AGENT = `OpenAI/JS ${VERSION}`;
 
@@ -92,13 +92,18 @@ export async function checkedReply(response: Response, attempt: CallAttempt): Pr
   try {
     const body = await readBody(response, MAX_ERROR_BYTES, attempt.ended);
     detail = body.overflowed
-      ? plainDetail(`the error body passed the ${MAX_ERROR_BYTES / 1024} KiB cap; the connection was dropped`)
+      ? plainDetail(errorBodyPassedCap(overflowDetail(body, response)))
       : providerDetail(parseOrUndefined(body.text), body.text);
   } catch {
     if (attempt.failure) throw attempt.failure;
     detail = plainDetail('the error body was cut off');
   }
   throw attempt.fail(statusFailure(context, status, response.headers, detail));
+}
+
+/** What an error body past {@link MAX_ERROR_BYTES} is reported as; `detail` says what passed it. */
+export function errorBodyPassedCap(detail: string): string {
+  return `the error body passed the ${MAX_ERROR_BYTES / 1024} KiB cap: ${detail}; the connection was dropped`;
 }
 
 /**
