@@ -7,7 +7,7 @@ const CODES: Readonly<Record<string, string>> = {
   '28000': 'authorization failed (28000): the server refused this user (pg_hba.conf)',
   '3D000': 'the database does not exist (3D000)',
   '42501':
-    'permission denied (42501): the user needs CREATE on the database (for the schema) or USAGE on the schema and SELECT, INSERT, UPDATE, DELETE on its tables; see docs/budgets.md',
+    'permission denied (42501): the user needs CREATE on the database (for the schema) or USAGE on the schema and SELECT, INSERT, UPDATE, DELETE on its tables; see docs/budgets-postgres.md',
   '57P01': 'the server is shutting down (57P01)',
   '57P02': 'the server crashed or is restarting (57P02)',
   '57P03': 'the server is starting up or recovering (57P03)',

@@ -14,7 +14,7 @@ export const FUNCTIONS_VERSION = 'switchboard budget functions 1';
 
 /**
  * The tables, created by `migrate()` (idempotent; also run on first use, under an
- * advisory lock so processes starting together do not race). docs/budgets.md shows
+ * advisory lock so processes starting together do not race). docs/budgets-postgres.md shows
  * this text for schema `switchboard`.
  */
 export function schemaSql(schema: string): string {

@@ -57,7 +57,7 @@ const QUERY_TIMEOUT_MS = STATEMENT_TIMEOUT_MS + 5_000;
  * own transaction: one round trip, one commit. An acquisition locks the chain's
  * scope rows in key order, then reserves in every scope or in none. Every operation
  * is idempotent by lease id (its row in `budget_lease_records`). Expired leases are
- * swept by whichever operation next touches their scope. The SQL is in docs/budgets.md.
+ * swept by whichever operation next touches their scope. The SQL is in docs/budgets-postgres.md.
  */
 export class PostgresBudgetStore implements BudgetStore {
   /** The schema of the tables. */

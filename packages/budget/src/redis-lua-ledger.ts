@@ -13,7 +13,7 @@
 export const LEDGER_LUA = `
 local function orphaned(i)
   local state, leases, unsettled = keys(i)
-  -- HLEN and ZCARD, not EXISTS: the ACL user of docs/budgets.md may run only hash and sorted set commands.
+  -- HLEN and ZCARD, not EXISTS: the ACL user of docs/budgets-reference.md may run only hash and sorted set commands.
   return redis.call('HLEN', state) > 0 or redis.call('ZCARD', leases) > 0 or redis.call('ZCARD', unsettled) > 0
 end
 local function tombstone(i)

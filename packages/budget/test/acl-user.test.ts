@@ -5,7 +5,7 @@ import { RedisBudgetStore } from '../src/redis-store.js';
 import { attemptInfo, callRecord, DOLLAR_PER_OUTPUT_TOKEN } from './support/attempt-info.js';
 import { startRedis } from './support/start-redis.js';
 
-// The ACL user docs/budgets.md recommends is enough to run a budget.
+// The ACL user docs/budgets-reference.md recommends is enough to run a budget.
 it('runs a budget as an ACL user limited to its prefix and the commands the docs list', async () => {
   const redis = await startRedis();
   const admin = new Redis(redis.url);

@@ -3,9 +3,9 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { schemaSql } from '../src/postgres-sql.js';
 
-describe('docs/budgets.md, On PostgreSQL', () => {
+describe('docs/budgets-postgres.md', () => {
   it('shows the SQL migrate() runs, for the default schema, as it is', () => {
-    const page = readFileSync(fileURLToPath(new URL('../../../docs/budgets.md', import.meta.url)), 'utf8');
+    const page = readFileSync(fileURLToPath(new URL('../../../docs/budgets-postgres.md', import.meta.url)), 'utf8');
     expect(page).toContain(`\`\`\`sql\n${schemaSql('switchboard')}\`\`\``);
   });
 });

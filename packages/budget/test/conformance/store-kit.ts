@@ -3,7 +3,7 @@
 // for every store; the faults run for the stores that have them: peers (several
 // connections to one ledger), a crash of the server (SIGKILL, then a restart), and
 // worker processes sharing the ledger. A third party's store (DynamoDB, Valkey…)
-// adds a target and runs the same kit; see docs/budgets.md, "Adding a store".
+// adds a target and runs the same kit; see docs/budgets-reference.md, "Adding a store".
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
