@@ -31,8 +31,10 @@ describe('renderReport', () => {
       expect(text).toContain('  cost $0.001410000 (1 call refused before any cost)');
       expect(text).toMatch(/By role\n {2}┌─+┬/);
       expect(text).toMatch(/│ detector +│ +1 │ +0 │ \$0\.001200000 │ +85\.1% │/);
-      // Names too long for the width are cut, marked with …
-      expect(text).toMatch(/│ primary http[^ │]*… │/);
+      // A name too long for the width wraps at its spaces: the address stays whole on a line of its own.
+      expect(text).toMatch(
+        /│ primary +│ +3 │ +1 │ \$0\.001410000 │ 100\.0% │\n {2}│ https:\/\/api\.primary\.example │ +│/,
+      );
       expect(renderReport(figures(), { width: 100 })).toContain('│ primary https://api.primary.example │');
       expect(text).toMatch(/│ model_rejected +│ +1 │ +1 │/);
       expect(text).toContain('skipped 1 unreadable line: 9');
@@ -70,6 +72,16 @@ describe('renderReport', () => {
       expect(text).toMatch(
         /│ primary-v4-pro +│ +2 │ +1 │ \$0\.001200000 │ +80\.0% │ +\$0\.000000000 \(0\) │ +1 │/,
       );
+    });
+
+    it('keeps the endpoint address whole beside the added columns, at 80 columns too', () => {
+      const narrow = renderReport(figures([CUT_STREAM_CALL, TIMED_OUT_CALL]), { width: 80 });
+      const table = narrow.slice(narrow.indexOf('By endpoint'), narrow.indexOf("Prices and the provider's"));
+      expect(table).toMatch(
+        /│ primary +│ +5 │ +3 │ \$0\.001500000 │ 100\.0% │ +\$0\.000090000 \(1\) │ +1 │\n/,
+      );
+      expect(table).toMatch(/│ https:\/\/api\.primary\.example │ +│ +│ +│ +│ +│ +│\n/);
+      expect(table).not.toContain('…');
     });
 
     it('marks an estimated cost among the costliest calls as a lower bound', () => {

@@ -43,11 +43,20 @@ export function percentText(ratio: number | null): string {
 export interface BoxTableOptions {
   /** Columns right-aligned (numbers). */
   readonly rightAligned: readonly number[];
-  /** Most characters the table may be wide; the first column is cut (with `…`) to fit. */
+  /**
+   * Most characters the table may be wide: a first column that does not fit wraps at its
+   * spaces. It is never narrower than its longest word (up to 40 characters), so a wide
+   * table may pass the width rather than cut an address to `http:…`.
+   */
   readonly width: number;
   /** Header in bold. */
   readonly color: boolean;
 }
+
+/** The first column is never cut narrower than its longest word, up to this many characters. */
+const MAX_WORD_WIDTH = 40;
+/** Lines a first-column cell may wrap onto; the last one of a longer cell ends in `…`. */
+const MAX_CELL_LINES = 3;
 
 /** Rows as a boxed table: a rule under the header, none between rows. */
 export function boxTable(
@@ -56,12 +65,16 @@ export function boxTable(
   options: BoxTableOptions,
 ): string {
   const widths = head.map((title) => title.length);
-  for (const row of rows)
+  let longestWord = 0;
+  for (const row of rows) {
     for (let column = 0; column < widths.length; column++)
       widths[column] = Math.max(widths[column] ?? 0, (row[column] ?? '').length);
+    for (const word of (row[0] ?? '').split(' ')) longestWord = Math.max(longestWord, word.length);
+  }
   let others = 1;
   for (let column = 1; column < widths.length; column++) others += (widths[column] ?? 0) + 3;
-  widths[0] = Math.max(Math.min(widths[0] ?? 0, options.width - others - 4), Math.min(widths[0] ?? 0, 12));
+  const floor = Math.min(widths[0] ?? 0, Math.max(12, Math.min(longestWord, MAX_WORD_WIDTH)));
+  widths[0] = Math.max(Math.min(widths[0] ?? 0, options.width - others - 4), floor);
   const rule = (left: string, middle: string, right: string) =>
     `${left}${widths.map((width) => '─'.repeat(width + 2)).join(middle)}${right}`;
   const line = (cells: readonly string[], bold: boolean) =>
@@ -72,17 +85,38 @@ export function boxTable(
         return ` ${bold && options.color ? `\u001b[1m${padded}\u001b[22m` : padded} `;
       })
       .join('│')}│`;
+  // A row whose first cell wraps goes on over more lines, its other cells blank there.
+  const rowLines = (row: readonly string[]) =>
+    wrap(row[0] ?? '', widths[0] ?? 0).map((first, index) =>
+      line(index === 0 ? [first, ...row.slice(1)] : [first], false),
+    );
   return [
     rule('┌', '┬', '┐'),
     line(head, true),
     rule('├', '┼', '┤'),
-    ...rows.map((row) => line(row, false)),
+    ...rows.flatMap(rowLines),
     rule('└', '┴', '┘'),
   ].join('\n');
 }
 
 function fit(text: string, width: number): string {
   return text.length <= width ? text : `${text.slice(0, Math.max(0, width - 1))}…`;
+}
+
+/** `text` in lines of at most `width`, broken at spaces (a longer word is cut with `…`), at most {@link MAX_CELL_LINES}. */
+function wrap(text: string, width: number): string[] {
+  if (text.length <= width) return [text];
+  const lines: string[] = [];
+  for (const word of text.split(' ')) {
+    const last = lines.at(-1);
+    if (last !== undefined && last.length + 1 + word.length <= width)
+      lines[lines.length - 1] = `${last} ${word}`;
+    else lines.push(word);
+  }
+  if (lines.length <= MAX_CELL_LINES) return lines;
+  const kept = lines.slice(0, MAX_CELL_LINES);
+  kept[MAX_CELL_LINES - 1] = fit(`${kept[MAX_CELL_LINES - 1]}…`, width);
+  return kept;
 }
 
 /** A time bucket's label: HH:MM under an hour, MM-DD HH under a day, else its date. */
