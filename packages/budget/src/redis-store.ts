@@ -90,6 +90,11 @@ export class RedisBudgetStore implements BudgetStore {
   #clusterNode: StoreError | null = null;
   /** The connection's last error, to say why a command failed while reconnecting. */
   #lastError: unknown = undefined;
+  /** Set by close() on a store that owns its connection: commands are refused from then on. */
+  #closed = false;
+  #closing: Promise<void> | null = null;
+  /** How to give up each command in flight in #run: close() does, so none outlives it. */
+  readonly #inFlight = new Set<(error: StoreError) => void>();
 
   constructor(options: RedisBudgetStoreOptions) {
     if (options === null || typeof options !== 'object') {
@@ -128,9 +133,13 @@ export class RedisBudgetStore implements BudgetStore {
         // Fail fast instead of queueing while Redis is away: the budget then refuses (or falls back).
         maxRetriesPerRequest: 1,
         enableOfflineQueue: true,
-        commandTimeout: timeoutMs,
+        // No `commandTimeout`: #run's deadline bounds each command, and close() can clear it, whereas
+        // ioredis's own timer outlives close() for a command queued while it reconnects.
         lazyConnect: false,
         retryStrategy: (times) => Math.min(50 * times, 1000),
+        // close() ends the connection at once: ioredis would wait this long for a closing socket, and
+        // as long again for one already lost (it arms the timer on the old socket while reconnecting).
+        disconnectTimeout: 0,
       };
       this.#where = url.host;
       const client = new (loadIoredis().Redis)(options.url, redisOptions);
@@ -285,10 +294,18 @@ export class RedisBudgetStore implements BudgetStore {
   /**
    * Closes the connection when this store opened it (from a `url`); a given client is
    * left open. Waits for the server's answer to QUIT at most `commandTimeoutMs`, and not
-   * at all while disconnected: afterwards nothing of the store keeps the process alive.
+   * at all while disconnected; commands still waiting for Redis fail at once (the store
+   * was closed). Once it resolves, nothing of the store keeps the process alive: no
+   * socket, no reconnection, no timer.
    */
-  async close(): Promise<void> {
-    if (!this.#owned) return;
+  close(): Promise<void> {
+    if (!this.#owned) return Promise.resolve();
+    this.#closing ??= this.#close();
+    return this.#closing;
+  }
+
+  async #close(): Promise<void> {
+    this.#closed = true;
     const client = this.#client as Redis;
     if (client.status === 'ready') {
       let timer: NodeJS.Timeout | undefined;
@@ -300,7 +317,20 @@ export class RedisBudgetStore implements BudgetStore {
       ]);
       clearTimeout(timer);
     }
-    client.disconnect();
+    if (client.status !== 'end') {
+      // A connection open or opening ends with its socket ('end'); one lost while reconnecting has
+      // no socket left to close, and ioredis never says 'end' for it (nor fails its queued commands).
+      const ended =
+        client.status === 'reconnecting'
+          ? Promise.resolve()
+          : new Promise<void>((resolve) => client.once('end', () => resolve()));
+      client.disconnect();
+      // disconnect() arms a timer (disconnectTimeout, 0 here) to destroy the socket it ended, even
+      // one long closed; a zero timer set after it fires after it.
+      await Promise.all([ended, new Promise<void>((resolve) => setTimeout(resolve, 0))]);
+    }
+    const closed = new StoreError(`Redis at ${this.#where}: the store was closed`);
+    for (const giveUp of this.#inFlight) giveUp(closed);
   }
 
   /** Only where it connects: never the password. */
@@ -326,8 +356,13 @@ export class RedisBudgetStore implements BudgetStore {
 
   /** Runs a command with our own deadline (a given client may queue while it reconnects); errors in words. */
   async #run<T>(command: () => Promise<T>): Promise<T> {
+    // Nothing is sent: the connection is closed for good.
+    if (this.#closed) throw new StoreError(`Redis at ${this.#where}: the store was closed`, false, true);
     let timer: NodeJS.Timeout | undefined;
+    let giveUp: ((error: StoreError) => void) | undefined;
     const deadline = new Promise<never>((_, reject) => {
+      giveUp = reject;
+      this.#inFlight.add(reject);
       timer = setTimeout(
         () =>
           reject(
@@ -344,6 +379,7 @@ export class RedisBudgetStore implements BudgetStore {
       throw storeErrorOf(error, this.#where, this.#lastError);
     } finally {
       clearTimeout(timer);
+      if (giveUp !== undefined) this.#inFlight.delete(giveUp);
     }
   }
 
@@ -396,9 +432,12 @@ export class RedisBudgetStore implements BudgetStore {
     if (this.#policyChecked) return;
     this.#policyChecked = true;
     const client = this.#client;
-    const ask = isCluster(client)
-      ? Promise.all(client.nodes('master').map((node) => node.config('GET', 'maxmemory-policy')))
-      : client.config('GET', 'maxmemory-policy').then((reply) => [reply]);
+    // Through #run, as every command: bounded by its deadline, and given up by close().
+    const ask = this.#run(() =>
+      isCluster(client)
+        ? Promise.all(client.nodes('master').map((node) => node.config('GET', 'maxmemory-policy')))
+        : client.config('GET', 'maxmemory-policy').then((reply) => [reply]),
+    );
     ask.then(
       (replies) => {
         const policies = new Set(replies.map((reply) => String((reply as string[])[1] ?? '')));
