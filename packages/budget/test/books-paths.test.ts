@@ -6,6 +6,7 @@ import { nanoUsdOf } from '@switchboard/prices';
 import { describe, expect, it } from 'vitest';
 import type { Budget } from '../src/budget.js';
 import { memoryStores, postgresStores, redisStores } from './support/store-factories.js';
+import { until } from './support/until.js';
 import { listRequest, readStream, wireSuite } from './support/wire-suite.js';
 
 const KEY = 'sk-books-paths-test';
@@ -24,9 +25,10 @@ describe.each(stores)('the books on every path, on $name', (factory) => {
 
   /** Waits for the emulator to bill `count` requests and the budget to settle; its scope and the bill. */
   async function books(budget: Budget, count: number) {
-    for (let tries = 0; wire.emulator.bill().requests.length < count && tries < 400; tries += 1) {
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
+    await until(
+      () => wire.emulator.bill().requests.length >= count,
+      `the emulator billing ${count} request(s)`,
+    );
     await budget.idle();
     const [scope] = await budget.usage();
     const bill = wire.emulator.bill();
@@ -139,10 +141,10 @@ describe.each(stores)('the books on every path, on $name', (factory) => {
     wire.emulator.setFaults([{ stream: { eventMs: 2 } }]);
     const { budget, adapter, records } = wire.setUp({ onStreamBreak: 'drain', drainSeconds: 10 });
     const stream = adapter.stream(request);
-    const started = performance.now();
     const { deltas } = await readStream(stream, 3);
-    // The caller is let go at once; the drain goes on behind it.
-    expect(performance.now() - started).toBeLessThan(5_000);
+    // The caller is let go at once; the drain goes on behind it: its record, made once the drain
+    // read the usage, is not there yet when the caller has its deltas back.
+    expect(records).toHaveLength(0);
     expect(deltas).toHaveLength(3);
     await expect(stream.response).rejects.toMatchObject({ kind: 'aborted' });
     expect(records[0]).toMatchObject({ settlement: 'exact', priceSource: 'endpoint' });

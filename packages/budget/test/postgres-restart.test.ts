@@ -14,6 +14,7 @@ import { PostgresBudgetStore } from '../src/postgres-store.js';
 import { attemptInfo, callRecord, DOLLAR_PER_OUTPUT_TOKEN } from './support/attempt-info.js';
 import { startRedisProxy } from './support/redis-proxy.js';
 import { startPostgres, type TestPostgres } from './support/start-postgres.js';
+import { until } from './support/until.js';
 
 const KEY = 'sk-postgres-restart';
 const MODEL = 'primary-flash';
@@ -104,13 +105,13 @@ describe('a budget on PostgreSQL through a server crash', () => {
     }
     const lanes = Promise.all(Array.from({ length: 6 }, (_, index) => lane(index)));
     // Crash once calls are in flight and some have settled.
-    while (granted < 3) await sleep(20);
+    await until(() => granted >= 3, 'three calls granted');
     await postgres.kill();
     await sleep(1500);
     await postgres.restart();
     const atRestart = { granted, refused: refusals.store_unreachable ?? 0 };
     // Until the limit stops the run (settlements queued in the outage are retried with backoff first).
-    for (let waited = 0; (refusals.spend ?? 0) === 0 && waited < 15_000; waited += 100) await sleep(100);
+    await until(() => (refusals.spend ?? 0) > 0, 'the limit refusing a call', { everyMs: 100 });
     stop = true;
     await lanes;
     expect(await budget.close({ timeoutMs: 30_000 }), 'every settlement recorded').toBe(true);
@@ -190,11 +191,13 @@ describe('a budget on PostgreSQL through a server crash', () => {
     // It did commit: the store cannot know, so the error does not say it ran nothing, and a release follows.
     expect(refused).toMatchObject({ kind: 'budget', reason: 'store_unreachable' });
     expect(refused.cause).toMatchObject({ ranNothing: false });
-    for (let tries = 0; tries < 100; tries++) {
-      const [usage] = await budget.usage();
-      if (usage?.inFlight === 0) break;
-      await sleep(50);
-    }
+    await until(
+      async () => (await budget.usage())[0]?.inFlight === 0,
+      'the release of the lost acquisition',
+      {
+        everyMs: 50,
+      },
+    );
     expect((await budget.usage())[0]).toMatchObject({ reservedUsd: 0, inFlight: 0, spentUsd: 0 });
     // The lease was granted (committed), then released by the budget: its record says so.
     const admin = new pg.Client({ connectionString: postgres.url });

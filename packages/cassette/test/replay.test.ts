@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { ChatAdapter, ChatError, type CompleteRequest, OpenAITransport } from '@switchboard/adapter';
 import { closeTestEmulators, startTestEmulator } from '@switchboard/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -78,6 +80,61 @@ describe('replayCassette', () => {
     expect(miss.message).toContain('temperature: recorded 0, now 0.5');
   });
 
+  describe('in a test runner', () => {
+    const thisFile = relative(process.cwd(), fileURLToPath(import.meta.url))
+      .split(sep)
+      .join('/');
+    /** The cassette with the calls numbered in `others` marked as made by another test file. */
+    const madeElsewhere = (path: string, others: number[]) => {
+      const [header, ...lines] = readFileSync(path, 'utf8').trim().split('\n');
+      const edited = lines.map((line, index) =>
+        others.includes(index + 1)
+          ? JSON.stringify({ ...JSON.parse(line), test: 'test/other.test.ts' })
+          : line,
+      );
+      writeFileSync(path, `${[header, ...edited].join('\n')}\n`);
+    };
+    const asked = ask('What is the build status of dev?');
+
+    it('records which test file made each call, relative to the working directory', async () => {
+      const { path, emulator } = await recorded([ask('hello')]);
+      await emulator.close();
+      expect(thisFile).toBe('test/replay.test.ts');
+      expect(readCassette(path).entries.map((entry) => entry.test)).toEqual([thisFile]);
+    });
+
+    it("names the nearest recording of the same test file on a miss, not another file's closer prompt", async () => {
+      const { path, emulator } = await recorded([
+        ask('What is the build status of main?'),
+        ask('What is the lint status of main?', { jsonObject: true }),
+      ]);
+      await emulator.close();
+      madeElsewhere(path, [1]);
+      const miss = (await new ChatAdapter(replayCassette(path))
+        .complete(asked)
+        .catch((failure: unknown) => failure)) as CassetteMissError;
+      expect(miss).toBeInstanceOf(CassetteMissError);
+      expect(miss.nearestCall).toBe(2);
+      expect(miss.message).toContain(
+        `the nearest recording is call 2 (model "primary-flash", made by "${thisFile}")`,
+      );
+      expect(miss.differences).toHaveLength(2);
+    });
+
+    it("falls back to every file's recordings when the test file recorded none", async () => {
+      const { path, emulator } = await recorded([ask('What is the build status of main?')]);
+      await emulator.close();
+      madeElsewhere(path, [1]);
+      const miss = (await new ChatAdapter(replayCassette(path))
+        .complete(asked)
+        .catch((failure: unknown) => failure)) as CassetteMissError;
+      expect(miss.nearestCall).toBe(1);
+      expect(miss.message).toContain(
+        '(model "primary-flash", made by "test/other.test.ts"), 1 difference(s)',
+      );
+    });
+  });
+
   it('a cassette of 200s recorded with a key fails a replay told there is no key', async () => {
     const { path, emulator } = await recorded([ask('hello')]);
     await emulator.close();
@@ -106,14 +163,16 @@ describe('replayCassette', () => {
   });
 
   it('waits the recorded delays with recorded timing, and none when fast', async () => {
-    const { path, emulator } = await recorded([ask('slow')], { delayMs: 400 });
+    const DELAY_MS = 1000;
+    const { path, emulator } = await recorded([ask('slow')], { delayMs: DELAY_MS });
     await emulator.close();
     const started = performance.now();
     await new ChatAdapter(replayCassette(path, { timing: 'recorded' })).complete(ask('slow'));
-    expect(performance.now() - started).toBeGreaterThanOrEqual(380);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(DELAY_MS - 20);
+    // Fast replay does not wait the recorded delay: a replay that did would take at least it.
     const fast = performance.now();
     await new ChatAdapter(replayCassette(path)).complete(ask('slow'));
-    expect(performance.now() - fast).toBeLessThan(300);
+    expect(performance.now() - fast).toBeLessThan(DELAY_MS - 20);
   });
 
   it('ends a recorded wait at once when the caller aborts, as the live call would', async () => {

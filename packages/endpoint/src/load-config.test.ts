@@ -116,12 +116,11 @@ describe('loadConfig', () => {
     it('refuses a FIFO at once instead of waiting for a writer', async () => {
       const fifo = join(folder, 'config.fifo');
       execFileSync('mkfifo', [fifo]);
-      const started = Date.now();
+      // A read that waited for a writer would never end: the test's timeout would fail it.
       const error = await failureOf(loadConfig(fifo));
       expect(error.message).toBe(
         `cannot read the config file: not a regular file (a device, FIFO or socket): ${fifo}`,
       );
-      expect(Date.now() - started).toBeLessThan(2_000);
     });
 
     it('refuses a file over 1 MiB, and reads one just under it', async () => {

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BudgetStore, ScopeCounters } from '../../src/budget-store.js';
 import type { StoredScope } from '../../src/scope-limits.js';
 import { scopeCounters, withoutLedgerLost } from '../support/scope-counters.js';
+import { until } from '../support/until.js';
 import type { KitWorkerReport, KitWorkerSettings } from './kit-worker.js';
 
 /** A store under test, and the faults it can be put through. */
@@ -53,13 +54,17 @@ function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
-/** `work` until it answers (a store reconnecting after a dropped connection refuses meanwhile). */
+/**
+ * `work` until it answers (a store reconnecting after a dropped connection, or a server restarting,
+ * refuses meanwhile); its last error once a deadline generous for a loaded machine (60 s) passed.
+ */
 async function untilAnswered<T>(work: () => T | Promise<T>): Promise<T> {
-  for (let tries = 0; ; tries++) {
+  const deadline = performance.now() + 60_000;
+  for (;;) {
     try {
       return await work();
     } catch (error) {
-      if (tries >= 100) throw error;
+      if (performance.now() > deadline) throw error;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
@@ -221,13 +226,7 @@ export function describeStoreConformance(target: ConformanceTarget): void {
             });
             if (target.durable !== true) return;
             // Retried until the server answers again.
-            let counters: ScopeCounters[] | null = null;
-            for (let tries = 0; counters === null && tries < 100; tries++) {
-              counters = await Promise.resolve(store.counters(scopes)).catch(async () => {
-                await new Promise((resolve) => setTimeout(resolve, 100));
-                return null;
-              });
-            }
+            let counters: ScopeCounters[] | null = await untilAnswered(() => store.counters(scopes));
             if ((error as { ranNothing?: unknown }).ranNothing !== true) {
               // The error did not say the acquisition surely ran nothing (a client may still send a command
               // it queued, once the server is back): released, as the budget does, counting nothing.
@@ -265,7 +264,7 @@ export function describeStoreConformance(target: ConformanceTarget): void {
             const granted = await Promise.resolve()
               .then(() => lossy.store.acquire(request))
               .catch(() => null);
-            await within(lostGrant, 10_000, 'the proxy losing the reply to the acquisition');
+            await within(lostGrant, 60_000, 'the proxy losing the reply to the acquisition');
             expect(granted ?? { granted: true }).toMatchObject({ granted: true });
             expect(withoutLedgerLost(await reader.counters(scopes))[0]).toEqual(
               scopeCounters({ reservedNanoUsd: 40, inFlight: 1 }),
@@ -278,7 +277,7 @@ export function describeStoreConformance(target: ConformanceTarget): void {
             const held = await Promise.resolve()
               .then(() => lossy.store.settle(request.leaseId, scopes, { actualNanoUsd: 25 }))
               .catch(() => null);
-            await within(lostSettlement, 10_000, 'the proxy losing the reply to the settlement');
+            await within(lostSettlement, 60_000, 'the proxy losing the reply to the settlement');
             expect(held ?? true).toBe(true);
             expect(withoutLedgerLost(await reader.counters(scopes))[0]).toEqual(
               scopeCounters({ spentNanoUsd: 25 }),
@@ -333,11 +332,11 @@ export function describeStoreConformance(target: ConformanceTarget): void {
           expect(during.reservedNanoUsd + during.spentNanoUsd).toBe(90);
           expect(during.inFlight + during.unsettledCalls).toBe(3);
           // Once expired, whoever touches the scope next counts them at their worst case, unsettled.
-          for (let tries = 0; tries < 100; tries++) {
-            const [root] = withoutLedgerLost(await reader.counters(scopes));
-            if (root?.inFlight === 0) break;
-            await new Promise((resolve) => setTimeout(resolve, 100));
-          }
+          await until(
+            async () => withoutLedgerLost(await reader.counters(scopes))[0]?.inFlight === 0,
+            "the killed worker's leases expiring",
+            { everyMs: 100 },
+          );
           expect(withoutLedgerLost(await reader.counters(scopes))).toEqual([
             scopeCounters({ spentNanoUsd: 90, unsettledNanoUsd: 90, unsettledCalls: 3 }),
             scopeCounters({ spentNanoUsd: 90, unsettledNanoUsd: 90, unsettledCalls: 3 }),
