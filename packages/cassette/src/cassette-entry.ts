@@ -80,6 +80,11 @@ export interface CassetteEntry {
   readonly process?: string;
   /** The call's 1-based number among the calls its process wrote to this file, in file order. */
   readonly seq?: number;
+  /**
+   * The test file that made the call, relative to the recording's working directory, when a test
+   * runner (Vitest, Jest) said; a miss names the nearest recording of the same file first.
+   */
+  readonly test?: string;
   /** The match hash of `request` (see `requestHash`). */
   readonly match: string;
   /** Whether a key was sent with the call; null when the recorder was not told. Never the key. */

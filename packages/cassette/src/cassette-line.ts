@@ -18,6 +18,7 @@ export function entryLine(entry: CassetteEntry): string {
     ...(entry.run === undefined ? {} : { run: entry.run }),
     process: entry.process,
     seq: entry.seq,
+    ...(entry.test === undefined ? {} : { test: entry.test }),
     match: entry.match,
     key: entry.key,
     streamed: entry.streamed,

@@ -86,6 +86,10 @@ describe('parseCassette', () => {
       'run.cassette.jsonl:2: "call" must be 1 (calls are numbered in file order)',
     ],
     [
+      `${HEADER}\n${JSON.stringify({ ...ENTRY, test: 'test/a.test.ts\u001b[2J' })}`,
+      'run.cassette.jsonl:2: "test" must be a test file\'s name (at most 1024 characters, no control characters)',
+    ],
+    [
       `${HEADER}\n${JSON.stringify({ ...ENTRY, attempts: [] })}`,
       'run.cassette.jsonl:2: "attempts" must be a non-empty array (at most 100)',
     ],

@@ -4,6 +4,7 @@ import { CASSETTE_VERSION, type CassetteEntry, type CassetteHeader } from './cas
 import { openForReading } from './cassette-file.js';
 import { CassetteFormatError } from './cassette-format-error.js';
 import { hasControlCharacter } from './control-characters.js';
+import { isTestFileName, MAX_TEST_FILE_LENGTH } from './current-test-file.js';
 
 /** A cassette as read from its file. */
 export interface Cassette {
@@ -378,6 +379,8 @@ function checkEntry(path: string, line: number, value: unknown, position: number
     fail('seq', 'given with "process", and only then');
   if (value.call === undefined && value.process === undefined)
     fail('process', 'the process that recorded the call');
+  if (value.test !== undefined && !isTestFileName(value.test))
+    fail('test', `a test file's name (at most ${MAX_TEST_FILE_LENGTH} characters, no control characters)`);
   if (typeof value.match !== 'string' || !/^[0-9a-f]{16}$/.test(value.match)) fail('match', '16 hex digits');
   if (value.key !== null && typeof value.key !== 'boolean') fail('key', 'true, false or null');
   if (typeof value.streamed !== 'boolean') fail('streamed', 'true or false');

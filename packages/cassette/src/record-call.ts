@@ -17,6 +17,7 @@ import type {
   RecordedStreamEvent,
 } from './cassette-entry.js';
 import type { CassetteWriter } from './cassette-writer.js';
+import { currentTestFile } from './current-test-file.js';
 import { collapseEvents, expandEvents, scrubJson } from './json-secrets.js';
 import { recordedError } from './recorded-error.js';
 import { type SecretRules, scrubString } from './secret-scan.js';
@@ -134,8 +135,10 @@ function write(
   const rules = context.writer.rules;
   // The body as the first attempt sent it (a cap a budget lowered included); timeout and model as asked.
   const body = scrubJson(wireBody(trace.sent, streamed), rules);
+  const test = currentTestFile();
   const entry = context.writer.write(
     {
+      ...(test === null ? {} : { test }),
       match: requestHash(body),
       key: context.keyPresent,
       streamed,

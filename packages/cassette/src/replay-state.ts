@@ -3,6 +3,7 @@ import { pricingKey, usageOfEvents } from './call-pricing.js';
 import { requestHash } from './canonical-json.js';
 import type { CassetteEntry } from './cassette-entry.js';
 import { CassetteMissError } from './cassette-miss-error.js';
+import { currentTestFile } from './current-test-file.js';
 import { describeDifference, jsonDifferences } from './json-differences.js';
 import { scrubJson } from './json-secrets.js';
 import type { Cassette } from './read-cassette.js';
@@ -172,9 +173,13 @@ export class ReplayState {
             ];
       return this.#error(head, same[0] ?? null, differences);
     }
+    // A miss in a test file is most likely one of its own calls changed: the nearest recording is
+    // looked for among that file's recordings first, so another file's prompt is not named instead.
+    const test = currentTestFile();
+    const own = test === null ? [] : this.#entries.filter((entry) => entry.test === test);
     let nearest: CassetteEntry | null = null;
     let nearestDifferences: string[] = [];
-    for (const entry of this.#entries) {
+    for (const entry of own.length > 0 ? own : this.#entries) {
       const differences = jsonDifferences(entry.request, body).map((difference) =>
         describeDifference(difference),
       );
@@ -193,7 +198,7 @@ export class ReplayState {
       nearest === null
         ? [`${head}; the cassette holds no calls`]
         : [
-            `${head}; the nearest recording is call ${nearest.call} (model ${JSON.stringify(nearest.request.model)}), ${differences.length} difference(s):`,
+            `${head}; the nearest recording is call ${nearest.call} (model ${JSON.stringify(nearest.request.model)}${nearest.test === undefined ? '' : `, made by ${JSON.stringify(nearest.test)}`}), ${differences.length} difference(s):`,
             ...shown.map((line) => `  ${line}`),
             ...(more > 0 ? [`  ... and ${more} more`] : []),
           ];
