@@ -1,9 +1,11 @@
-import { NANO_USD_PER_USD } from '@switchboard/prices';
+import { NANO_USD_PER_USD as PRICES_NANO_USD_PER_USD } from '@switchboard/prices';
 
-// Budgets count money in whole nano-dollars (1e-9 USD), as the prices do: integers add up exactly
-// in JavaScript and in Redis (`HINCRBY`), where floating-point USD would drift. Up to 2^53
-// nano-dollars (about 9 million USD) per scope stay exact.
-export { NANO_USD_PER_USD };
+/**
+ * Budgets count money in whole nano-dollars (1e-9 USD), the unit of `@switchboard/prices`:
+ * integers add up exactly in JavaScript and in Redis (`HINCRBY`), where floating-point USD
+ * would drift. Up to 2^53 nano-dollars (about 9 million USD) per scope stay exact.
+ */
+export const NANO_USD_PER_USD = PRICES_NANO_USD_PER_USD;
 
 /** The most one call may reserve or settle, in nano-dollars (1,000,000 USD): far below 2^53, so sums stay exact. */
 export const MAX_CALL_NANO_USD = 1e15;
