@@ -26,20 +26,42 @@ export function checkStaleAfterDays(value: unknown, field: string): number {
   return value;
 }
 
+/**
+ * Where the entry that priced a call is, so a warning about it points at what to update:
+ * the shipped table, a configuration's `[prices."id"]` (and its file when known), or code.
+ */
+export type PriceEntryOrigin =
+  | { readonly kind: 'table' }
+  | { readonly kind: 'config'; readonly file: string | null }
+  | { readonly kind: 'code' };
+
 // Once per model per process: a run of a thousand calls says it once.
 const warned = new Set<string>();
+
+/** Which entry priced the call, and what to update: the warning's last sentence. */
+function entryHint(quoted: string, origin: PriceEntryOrigin): string {
+  switch (origin.kind) {
+    case 'config':
+      return `It comes from [prices.${quoted}] of ${origin.file ?? 'the configuration'}: check the price and update that entry's figures and checked_at`;
+    case 'code':
+      return `It comes from the PriceBook entry ${quoted} given in code: check the price and update that entry's figures and checkedAt`;
+    default:
+      return `It comes from the shipped price table's entry ${quoted} (@switchboard/prices): check the price and update @switchboard/prices, or pin the price you checked in [prices.${quoted}] of switchboard.toml with its checked_at`;
+  }
+}
 
 /**
  * Warns (a process warning of code `SWITCHBOARD_STALE_PRICE`) that a call on
  * `model` was priced from an entry checked `ageDays` days before the call, more
- * than `staleAfterDays`. Once per model id per process; nothing where there is no
- * `process.emitWarning`.
+ * than `staleAfterDays`, naming the entry (`origin`) and what to update. Once per
+ * model id per process; nothing where there is no `process.emitWarning`.
  */
 export function warnStalePrice(
   model: string,
   checkedAt: string,
   ageDays: number,
   staleAfterDays: number,
+  origin: PriceEntryOrigin = { kind: 'table' },
 ): void {
   if (warned.has(model)) return;
   warned.add(model);
@@ -49,7 +71,7 @@ export function warnStalePrice(
   const quoted = JSON.stringify(model);
   emit.call(
     (globalThis as { process?: unknown }).process,
-    `the price of ${quoted} was last checked ${checkedAt}, ${ageDays} ${ageDays === 1 ? 'day' : 'days'} before this call (stale after ${staleAfterDays}): its costs may not be what the provider bills. Check the price and update @switchboard/prices, or give [prices.${quoted}] in switchboard.toml with the price you checked and its checked_at`,
+    `the price of ${quoted} was last checked ${checkedAt}, ${ageDays} ${ageDays === 1 ? 'day' : 'days'} before this call (stale after ${staleAfterDays}): its costs may not be what the provider bills. ${entryHint(quoted, origin)}`,
     { code: STALE_PRICE_WARNING },
   );
 }

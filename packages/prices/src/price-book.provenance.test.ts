@@ -126,7 +126,30 @@ describe('stale prices', () => {
     book.priceCall({ model: 'stale-a', usage, at: '2026-04-02T00:00:00Z' });
     book.priceCall({ model: 'stale-a', usage, at: '2026-08-02T00:00:00Z' });
     expect(staleWarnings(spy)).toEqual([
-      'the price of "stale-a" was last checked 2026-01-01, 91 days before this call (stale after 90): its costs may not be what the provider bills. Check the price and update @switchboard/prices, or give [prices."stale-a"] in switchboard.toml with the price you checked and its checked_at',
+      'the price of "stale-a" was last checked 2026-01-01, 91 days before this call (stale after 90): its costs may not be what the provider bills. It comes from the PriceBook entry "stale-a" given in code: check the price and update that entry\'s figures and checkedAt',
+    ]);
+  });
+
+  it("point at the entry that priced the call: the configuration file's, or the shipped table's by name", () => {
+    const spy = vi.spyOn(process, 'emitWarning').mockImplementation(() => {});
+    const config = {
+      'stale-config': { cache_hit_per_m: 0, input_per_m: 1, output_per_m: 2, checked_at: '2026-01-01' },
+    };
+    new PriceBook()
+      .withConfig(config, { file: 'lab.toml' })
+      .priceCall({ model: 'stale-config', usage, at: '2026-06-01' });
+    new PriceBook().withConfig({ 'stale-unnamed': config['stale-config'] }).priceCall({
+      model: 'stale-unnamed',
+      usage,
+      at: '2026-06-01',
+    });
+    new PriceBook().priceCall({ model: 'primary-v4-pro', usage, at: '2030-01-01' });
+    expect(staleWarnings(spy)).toEqual([
+      'the price of "stale-config" was last checked 2026-01-01, 151 days before this call (stale after 90): its costs may not be what the provider bills. It comes from [prices."stale-config"] of lab.toml: check the price and update that entry\'s figures and checked_at',
+      expect.stringMatching(/It comes from \[prices\."stale-unnamed"\] of the configuration: /),
+      expect.stringMatching(
+        /^the price of "primary-v4-pro" was last checked \d{4}-\d\d-\d\d, \d+ days before this call \(stale after 90\): its costs may not be what the provider bills\. It comes from the shipped price table's entry "primary-v4-pro" \(@switchboard\/prices\): check the price and update @switchboard\/prices, or pin the price you checked in \[prices\."primary-v4-pro"\] of switchboard\.toml with its checked_at$/,
+      ),
     ]);
   });
 

@@ -1,7 +1,13 @@
 import { CAMEL_KEYS, checkPrices, checkProvenance, SNAKE_KEYS, timeOf } from './check-input.js';
 import { type CompiledEntry, compileEntry } from './compile-entry.js';
 import { costAt } from './cost-of.js';
-import { checkStaleAfterDays, DEFAULT_STALE_AFTER_DAYS, priceAgeDays, warnStalePrice } from './price-age.js';
+import {
+  checkStaleAfterDays,
+  DEFAULT_STALE_AFTER_DAYS,
+  type PriceEntryOrigin,
+  priceAgeDays,
+  warnStalePrice,
+} from './price-age.js';
 import { maxPriceBetween, priceAt } from './price-at.js';
 import { PRICE_TABLE, PRICE_TABLE_PROVENANCE } from './price-table.js';
 import type { PriceProvenance, Prices } from './prices.js';
@@ -89,6 +95,8 @@ const TABLE_ENTRIES = [...PRICE_TABLE].map(([model, prices]) => [model, { prices
 /** Where the book's own entries come from when they say no `source`. */
 const CODE_SOURCE = 'a PriceBook entry given in code';
 const configSource = (model: string) => `the configuration's [prices.${JSON.stringify(model)}]`;
+const CODE: PriceEntryOrigin = Object.freeze({ kind: 'code' });
+const TABLE: PriceEntryOrigin = Object.freeze({ kind: 'table' });
 
 /**
  * The prices a run is costed with: `PRICE_TABLE` plus entries from code and from
@@ -99,6 +107,8 @@ const configSource = (model: string) => `the configuration's [prices.${JSON.stri
 export class PriceBook {
   #entries = new Map<string, CompiledEntry>(TABLE_ENTRIES);
   #provenance = new Map<string, PriceProvenance>(PRICE_TABLE_PROVENANCE);
+  /** Where each entry not from the shipped table came from, for the warnings that name it. */
+  #origins = new Map<string, PriceEntryOrigin>();
   #staleAfterDays = DEFAULT_STALE_AFTER_DAYS;
 
   /**
@@ -108,17 +118,19 @@ export class PriceBook {
   constructor(entries?: PriceEntries<PriceEntry>, options?: PriceBookOptions) {
     if (options?.staleAfterDays !== undefined)
       this.#staleAfterDays = checkStaleAfterDays(options.staleAfterDays, 'staleAfterDays');
-    this.#add(entries, (entry, model) => compileEntry(entry, `price "${model}"`), codeProvenance);
+    this.#add(entries, (entry, model) => compileEntry(entry, `price "${model}"`), codeProvenance, CODE);
   }
 
   #add<Entry>(
     entries: PriceEntries<Entry> = {},
     compile: (entry: Entry, model: string) => CompiledEntry,
     provenance: (entry: Entry, model: string) => PriceProvenance | null,
+    origin: PriceEntryOrigin,
   ): this {
     for (const [key, entry] of Object.entries(entries)) {
       const model = key.trim();
       this.#entries.set(model, compile(entry, model));
+      this.#origins.set(model, origin);
       // An entry without a checked date replaces the one before it, date and all.
       const checked = provenance(entry, model);
       if (checked === null) this.#provenance.delete(model);
@@ -132,6 +144,7 @@ export class PriceBook {
     const book: PriceBook = new (this.constructor as new () => PriceBook)();
     book.#entries = new Map(this.#entries);
     book.#provenance = new Map(this.#provenance);
+    book.#origins = new Map(this.#origins);
     book.#staleAfterDays = this.#staleAfterDays;
     return book;
   }
@@ -142,15 +155,21 @@ export class PriceBook {
       entries,
       (entry, model) => compileEntry(entry, `price "${model}"`),
       codeProvenance,
+      CODE,
     );
   }
 
-  /** A new book with these configuration entries (snake_case, `tiers`, `checked_at` and `source` too) added. */
-  withConfig(config?: PriceEntries<PriceConfigEntry>): PriceBook {
+  /**
+   * A new book with these configuration entries (snake_case, `tiers`, `checked_at` and `source` too)
+   * added. `options.file` names the configuration file they were read from, so a warning about one
+   * of them (a stale price) points at `[prices."id"]` of that file.
+   */
+  withConfig(config?: PriceEntries<PriceConfigEntry>, options?: { readonly file?: string }): PriceBook {
     return this.#copy().#add(
       config,
       (entry, model) => ({ prices: checkPrices(entry, `prices."${model}"`, SNAKE_KEYS), ref: null }),
       (entry, model) => checkProvenance(entry, `prices."${model}"`, SNAKE_KEYS, configSource(model)),
+      Object.freeze({ kind: 'config', file: options?.file ?? null }),
     );
   }
 
@@ -248,7 +267,13 @@ export class PriceBook {
     if (provenance !== null) {
       const ageDays = priceAgeDays(provenance.checkedAt, at);
       if (ageDays > this.#staleAfterDays)
-        warnStalePrice(local?.pricedAs as string, provenance.checkedAt, ageDays, this.#staleAfterDays);
+        warnStalePrice(
+          local?.pricedAs as string,
+          provenance.checkedAt,
+          ageDays,
+          this.#staleAfterDays,
+          this.#origins.get(local?.pricedAs as string) ?? TABLE,
+        );
     }
     return {
       costUsd: local ? local.costUsd : providerCostUsd,
