@@ -11,6 +11,11 @@ export interface ConfigWarning {
   readonly message: string;
   /** The nearest known key, or null when none is near. */
   readonly suggestion: string | null;
+  /**
+   * Only on the notice that a `[prices."id"]` entry replaces a shipped price: that entry's id
+   * (trimmed). Not a mistake, so a caller may say it where the price is used rather than at once.
+   */
+  readonly replacedPrice?: string;
 }
 
 /** The keys `parseConfig` reads under `[models]`. */
@@ -134,6 +139,7 @@ function shadowed(entry: unknown, model: string): ConfigWarning[] {
       path: at,
       message: `${at}: ${what} (cache hit / input / output ${figures} USD per million tokens${checked === undefined ? '' : `, checked ${checked}`}); ${outcome}`,
       suggestion: null,
+      replacedPrice: id,
     },
   ];
 }

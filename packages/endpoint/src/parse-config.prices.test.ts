@@ -104,7 +104,7 @@ output_per_m = 8.0
 });
 
 describe('a configuration price that shadows a shipped one', () => {
-  it('warns, naming the shipped figures and their checked date', () => {
+  it('warns, naming the shipped figures and their checked date, the entry marked as a replaced price', () => {
     const { warnings } = parseConfigWithWarnings({ prices: { 'primary-v4-pro': entry, 'lab-model': entry } });
     expect(warnings).toEqual([
       {
@@ -112,6 +112,7 @@ describe('a configuration price that shadows a shipped one', () => {
         message:
           'prices."primary-v4-pro": replaces the shipped price of primary-v4-pro (cache hit / input / output 0.044 / 1.32 / 3.96 USD per million tokens, checked 2026-11-22); calls on it are priced from this entry',
         suggestion: null,
+        replacedPrice: 'primary-v4-pro',
       },
     ]);
   });
