@@ -1,7 +1,11 @@
 import { existsSync } from 'node:fs';
 import { DEFAULT_CONFIG_FILE, loadConfig, type SwitchboardConfig } from '@switchboard/endpoint';
+import { ReplacedPrices } from './replaced-prices.js';
 
-/** How the CLI loads its configuration: warnings become `warning: <file>: ...` lines, `strict` refuses them. */
+/**
+ * How the CLI loads its configuration: warnings become `warning: <file>: ...` lines, `strict` refuses
+ * them; the notices of replaced prices are held back (see {@link ReplacedPrices}).
+ */
 export interface CliConfigOptions {
   /** Make each warning an error (exit 2). */
   strict?: boolean;
@@ -19,6 +23,8 @@ export interface CliConfig {
   readonly file: string | null;
   /** Whether the file was read by default, not named with `--config`. */
   readonly byDefault: boolean;
+  /** The notices of `[prices."id"]` entries that replace shipped prices, said where those prices are used. */
+  readonly replacedPrices: ReplacedPrices;
 }
 
 /**
@@ -28,11 +34,16 @@ export interface CliConfig {
  */
 export async function loadCliConfig(file: string | undefined, options: CliConfigOptions): Promise<CliConfig> {
   const byDefault = file === undefined;
+  const replacedPrices = new ReplacedPrices();
   const path = file ?? (existsSync(DEFAULT_CONFIG_FILE) ? DEFAULT_CONFIG_FILE : null);
-  if (path === null) return { config: {}, file: null, byDefault };
+  if (path === null) return { config: {}, file: null, byDefault, replacedPrices };
   const config = await loadConfig(path, {
     strict: options.strict === true,
-    onWarning: (text) => options.warn(`warning: ${text}`),
+    // A replaced price is no mistake: said by the commands that price with it, not by every command.
+    onWarning: (text, warning) => {
+      if (warning.replacedPrice === undefined) options.warn(`warning: ${text}`);
+      else replacedPrices.hold(warning.replacedPrice, `warning: ${text}`);
+    },
   });
-  return { config, file: path, byDefault };
+  return { config, file: path, byDefault, replacedPrices };
 }

@@ -97,7 +97,7 @@ export function createProgram(io: Io): Command {
     .addOption(configOption())
     .addOption(strictOption())
     .action(async (prompt: string, options: Parameters<typeof chatCommand>[3] & ConfigOptions) => {
-      await chatCommand(io, prompt, await config(options), options);
+      await chatCommand(io, prompt, await loaded(options), options);
     });
 
   program
@@ -113,7 +113,7 @@ export function createProgram(io: Io): Command {
     .addOption(strictOption())
     .addOption(jsonOption())
     .action(async (options: ConfigOptions & { json?: boolean; at?: string }) => {
-      pricesCommand(io, options, await config(options));
+      pricesCommand(io, options, await loaded(options));
     });
 
   program
@@ -135,7 +135,7 @@ export function createProgram(io: Io): Command {
     .addOption(strictOption())
     .addOption(jsonOption())
     .action(async (file: string, options: ConfigOptions & { model?: string; json?: boolean }) => {
-      await costCommand(io, file, options, await config(options));
+      await costCommand(io, file, options, await loaded(options));
     });
 
   program
@@ -164,7 +164,7 @@ export function createProgram(io: Io): Command {
     .addOption(strictOption())
     .addOption(jsonOption())
     .action(async (file: string, options: ReportCommandOptions & ConfigOptions) =>
-      reportCommand(io, file, options, await config(options)),
+      reportCommand(io, file, options, await loaded(options)),
     );
 
   const cassette = program
@@ -181,7 +181,7 @@ export function createProgram(io: Io): Command {
     .addOption(strictOption())
     .addOption(jsonOption())
     .action(async (file: string, options: CassetteShowOptions & ConfigOptions) => {
-      cassetteShowCommand(io, file, options, options.reprice ? await config(options) : {});
+      cassetteShowCommand(io, file, options, options.reprice ? await loaded(options) : null);
     });
   cassette
     .command('diff')

@@ -87,7 +87,27 @@ describe('switchboard chat on a model the shipped table does not price', () => {
     const run = await runCli(['chat', 'hello', '--model', 'lab-model', '--config', config], primaryEnv());
     expect(run.code).toBe(0);
     expect(run.stderr).not.toMatch(/warning/);
-    expect(run.stderr).toMatch(/cost \$2\.000000000 \(lab-model prices, price table\)/);
+    // The price came from the configuration, not the price table: the cost line names the entry.
+    expect(run.stderr).toContain(`cost $2.000000000 (lab-model prices, [prices."lab-model"] of ${config})`);
+  });
+
+  it('names the config entry that replaced a shipped price, and says so once, where the call was priced', async () => {
+    const config = await file(
+      'chat-replaced.toml',
+      `${NEVER_STALE_TOML}[prices."primary-flash"]\ncache_hit_per_m = 0.02\ninput_per_m = 0.5\noutput_per_m = 1.5\n`,
+    );
+    const run = await runCli(['chat', 'hello', '--model', 'primary-flash', '--config', config], primaryEnv());
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain(`(primary-flash prices, [prices."primary-flash"] of ${config})`);
+    expect(run.stderr.match(/replaces the shipped price of primary-flash/g)).toHaveLength(1);
+    // A call on another model is priced from the shipped table: nothing to say about the entry.
+    const other = await runCli(
+      ['chat', 'hello', '--model', 'primary-v4-pro', '--config', config],
+      primaryEnv(),
+    );
+    expect(other.code).toBe(0);
+    expect(other.stderr).toMatch(/\(primary-v4-pro prices, price table checked \d{4}-\d\d-\d\d\)/);
+    expect(other.stderr).not.toContain('replaces the shipped price');
   });
 });
 
@@ -201,10 +221,12 @@ describe('switchboard cost', () => {
         '{"model": "lab-model", "at": "2026-09-01T00:00:00Z", "prompt_tokens": 10}',
       ].join('\n'),
     );
-    const stale = await runCli(['cost', log, '--config', await file('dated.toml', prices)]);
+    const dated = await file('dated.toml', prices);
+    const stale = await runCli(['cost', log, '--config', dated]);
     expect(stale.code).toBe(0);
+    // The hint points at the entry that priced the lines: the config file's, not @switchboard/prices.
     expect(stale.stderr).toBe(
-      'switchboard: warning: the price of "lab-model" was last checked 2026-01-01, 91 days before this call (stale after 90): its costs may not be what the provider bills. Check the price and update @switchboard/prices, or give [prices."lab-model"] in switchboard.toml with the price you checked and its checked_at\n',
+      `switchboard: warning: the price of "lab-model" was last checked 2026-01-01, 91 days before this call (stale after 90): its costs may not be what the provider bills. It comes from [prices."lab-model"] of ${dated}: check the price and update that entry's figures and checked_at\n`,
     );
     const relaxed = await file('dated-relaxed.toml', `[pricing]\nstale_after_days = 365\n${prices}`);
     const quiet = await runCli(['cost', log, '--config', relaxed]);

@@ -55,12 +55,14 @@ describe('switchboard prices: where each price came from and how old it is', () 
       outputPerM: 1.32,
       tariff: null,
       source: "the primary platform's published list prices",
+      origin: 'table',
       checkedAt: '2026-11-22',
       ageDays: 18,
       stale: false,
     });
     expect(rows['lab-model']).toMatchObject({
       source: "the lab's rate card",
+      origin: 'config',
       checkedAt: '2026-11-01',
       ageDays: 39,
       stale: true,
@@ -77,16 +79,46 @@ describe('switchboard prices: where each price came from and how old it is', () 
     expect(text.stdout).toMatch(/undated-model .*│ -\s+│\s+unknown │/);
   });
 
-  it('warns when a config price shadows a shipped one', async () => {
+  it('warns when a config price shadows a shipped one, and shows which prices came from the configuration', async () => {
     const config = await directory.file(
       'shadow.toml',
       '[prices."primary-flash"]\ncache_hit_per_m = 0.02\ninput_per_m = 0.5\noutput_per_m = 1.5\n',
     );
     const run = await runCli(['prices', '--config', config]);
     expect(run.code).toBe(0);
-    expect(run.stderr).toContain(
-      'prices."primary-flash": replaces the shipped price of primary-flash (cache hit / input / output 0.014 / 0.44 / 1.32 USD per million tokens, checked 2026-11-22); calls on it are priced from this entry',
+    expect(run.stderr).toBe(
+      `switchboard: warning: ${config}: prices."primary-flash": replaces the shipped price of primary-flash (cache hit / input / output 0.014 / 0.44 / 1.32 USD per million tokens, checked 2026-11-22); calls on it are priced from this entry\n`,
     );
+    expect(run.stdout).toContain(`from the configuration (${config} [prices]): primary-flash\n`);
+    const rows = JSON.parse((await runCli(['prices', '--json', '--config', config])).stdout).rows;
+    expect(rows.find((row: { model: string }) => row.model === 'primary-flash')).toMatchObject({
+      origin: 'config',
+    });
+    expect(rows.find((row: { model: string }) => row.model === 'primary-v4-pro')).toMatchObject({
+      origin: 'table',
+    });
+  });
+
+  it('says a replaced price only where that price is used, not on every command', async () => {
+    const config = await directory.file(
+      'replaced.toml',
+      '[prices."primary-flash"]\ncache_hit_per_m = 0.02\ninput_per_m = 0.5\noutput_per_m = 1.5\n',
+    );
+    const notice = /replaces the shipped price of primary-flash/g;
+    const line = (model: string) => JSON.stringify({ model, at: '2026-11-23T09:00:00Z', prompt_tokens: 10 });
+    const journal = await directory.file('replaced.jsonl', `${line('primary-v4-pro')}\n`);
+    // Commands that price nothing with it say nothing about it.
+    for (const args of [['resolve'], ['models'], ['report', journal]]) {
+      const run = await runCli([...args, '--config', config], { SWITCHBOARD_CLIENT: 'scripted' });
+      expect(run.stderr, args.join(' ')).not.toMatch(notice);
+    }
+    // Costing lines of other models: nothing either; lines priced from it: said once.
+    const others = await runCli(['cost', journal, '--config', config]);
+    expect(others).toMatchObject({ code: 0, stderr: '' });
+    const flash = await directory.file('flash.jsonl', `${line('primary-flash')}\n${line('primary-flash')}\n`);
+    const priced = await runCli(['cost', flash, '--config', config]);
+    expect(priced.code).toBe(0);
+    expect(priced.stderr.match(notice)).toHaveLength(1);
   });
 
   it('names inf as what it is', async () => {

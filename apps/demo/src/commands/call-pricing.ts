@@ -35,8 +35,15 @@ export function callPricing(response: ChatResponse): CallPricingSummary {
   };
 }
 
-/** Where the price came from, in words: `primary-v4-pro prices, price table`. */
-export function describePricing(pricing: CallPricingSummary, pricingModel: string): string {
+/**
+ * Where the price came from, in words: `primary-v4-pro prices, price table`, or, for a price the
+ * configuration gave (`configEntry`), `primary-flash prices, [prices."primary-flash"] of switchboard.toml`.
+ */
+export function describePricing(
+  pricing: CallPricingSummary,
+  pricingModel: string,
+  configEntry: string | null = null,
+): string {
   const model = safeText(pricing.pricedAs ?? '');
   const provider =
     pricing.providerCostUsd !== null && pricing.priceSource !== 'provider'
@@ -44,7 +51,7 @@ export function describePricing(pricing: CallPricingSummary, pricingModel: strin
       : '';
   switch (pricing.priceSource) {
     case 'table':
-      return `${model} prices, price table${pricing.priceCheckedAt === null ? '' : ` checked ${pricing.priceCheckedAt}`}${provider}`;
+      return `${model} prices, ${configEntry === null ? 'price table' : safeText(configEntry)}${pricing.priceCheckedAt === null ? '' : ` checked ${pricing.priceCheckedAt}`}${provider}`;
     case 'provider':
       return `the provider's reported cost for ${model}`;
     case 'estimate':

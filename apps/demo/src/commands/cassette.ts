@@ -9,11 +9,11 @@ import {
   examineCassette,
   readCassette,
 } from '@switchboard/cassette';
-import type { SwitchboardConfig } from '@switchboard/endpoint';
 import { BAD_INPUT_EXIT_CODE, CliError } from '../cli-error.js';
 import { configPriceBook } from '../config-price-book.js';
 import { formatCount, formatUsd, renderTable } from '../format.js';
 import type { Io } from '../io.js';
+import type { CliConfig } from '../load-config.js';
 import { safeJson, safeText } from '../terminal-text.js';
 
 /** Options of `switchboard cassette show`. */
@@ -76,18 +76,20 @@ export function cassetteShowCommand(
   io: Io,
   file: string,
   options: CassetteShowOptions,
-  config: SwitchboardConfig = {},
+  loaded: CliConfig | null,
 ): void {
   const cassette = load(file);
-  const book = options.reprice ? configPriceBook(config) : null;
+  const book = options.reprice && loaded !== null ? configPriceBook(loaded) : null;
   const now = new Date();
   const rows = cassette.entries.map((entry) => {
     const usage = usageOf(entry);
     const { prompt, completion } = tokens(usage);
-    const today =
+    const pricing =
       book === null || usage === undefined
         ? null
-        : book.priceCall({ model: String(entry.request.model), usage, at: now }).costUsd;
+        : book.priceCall({ model: String(entry.request.model), usage, at: now });
+    if (pricing !== null) loaded?.replacedPrices.used(io, pricing.pricedAs);
+    const today = pricing?.costUsd ?? null;
     return {
       call: entry.call,
       model: String(entry.request.model),

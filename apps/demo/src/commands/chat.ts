@@ -5,16 +5,13 @@ import {
   type ChatResponse,
   type CompleteRequest,
 } from '@switchboard/adapter';
-import {
-  isAdapterResolution,
-  type ResolvedChatEndpoint,
-  resolveModels,
-  type SwitchboardConfig,
-} from '@switchboard/endpoint';
+import { isAdapterResolution, type ResolvedChatEndpoint, resolveModels } from '@switchboard/endpoint';
 import { BAD_INPUT_EXIT_CODE, CliError } from '../cli-error.js';
+import { configEntryName } from '../config-price-book.js';
 import { countRequests } from '../count-requests.js';
 import { colors, formatConfidence, formatCount, formatNanoUsdText } from '../format.js';
 import type { Io } from '../io.js';
+import type { CliConfig } from '../load-config.js';
 import { parseNumberOption, parsePositiveInteger } from '../parse-options.js';
 import { plural } from '../plural.js';
 import { resolveOrExplain } from '../resolve-endpoint.js';
@@ -76,11 +73,16 @@ async function readPrompt(io: Io, prompt: string): Promise<string> {
   return text;
 }
 
-function costLine(pricing: CallPricingSummary | null, pricingModel: string, model: string): string {
+function costLine(
+  pricing: CallPricingSummary | null,
+  pricingModel: string,
+  model: string,
+  configEntry: string | null,
+): string {
   if (pricing === null || pricing.costNanoUsd === null) {
     return `cost unpriced (no price for model ${safeText(JSON.stringify(model))}: counted as $0)`;
   }
-  return `cost ${formatNanoUsdText(pricing.costNanoUsd)} (${describePricing(pricing, pricingModel)})`;
+  return `cost ${formatNanoUsdText(pricing.costNanoUsd)} (${describePricing(pricing, pricingModel, configEntry)})`;
 }
 
 /**
@@ -91,9 +93,10 @@ function costLine(pricing: CallPricingSummary | null, pricingModel: string, mode
 export async function chatCommand(
   io: Io,
   prompt: string,
-  config: SwitchboardConfig,
+  loaded: CliConfig,
   options: ChatCommandOptions,
 ): Promise<void> {
+  const { config } = loaded;
   const temperature =
     options.temperature === undefined
       ? undefined
@@ -173,6 +176,10 @@ export async function chatCommand(
   const totals = adapter === null ? null : usageTotals(adapter.usage, () => null);
   // Each call is priced by the model it was made with: the records say at which price.
   const pricing = adapter === null ? null : callPricing(response);
+  // A configuration entry that replaced a shipped price priced this call: said here, where it matters.
+  const configEntry =
+    pricing === null || pricing.priceSource === 'provider' ? null : configEntryName(loaded, pricing.pricedAs);
+  if (configEntry !== null) loaded.replacedPrices.used(io, pricing?.pricedAs ?? null);
   if (pricing !== null && pricing.costUsd === null && response.calls.some((call) => call.usage !== null)) {
     io.stderr(
       `switchboard: warning: no price recorded for model ${safeText(JSON.stringify(model))}: the call is not costed; add [prices."${safeText(model)}"] to the config\n`,
@@ -231,7 +238,7 @@ export async function chatCommand(
   if (totals !== null) {
     details.push(
       `tokens ${formatCount(totals.cacheHit)} cache hit / ${formatCount(totals.cacheMiss)} cache miss / ${formatCount(totals.output)} output`,
-      costLine(pricing, pricingModel, model),
+      costLine(pricing, pricingModel, model, configEntry),
     );
   } else {
     details.push('usage not recorded (scripted client)');

@@ -1,9 +1,9 @@
-import type { SwitchboardConfig } from '@switchboard/endpoint';
 import { checkJournalLine, JOURNAL_LIMITS, MAX_ISSUE_WARNINGS, scanLines } from '@switchboard/telemetry';
 import { BAD_INPUT_EXIT_CODE, CliError } from '../cli-error.js';
 import { configPriceBook } from '../config-price-book.js';
 import { formatUsd } from '../format.js';
 import type { Io } from '../io.js';
+import type { CliConfig } from '../load-config.js';
 import { plural } from '../plural.js';
 import { unreadableFileError } from '../read-input-file.js';
 import { safeJson, safeText } from '../terminal-text.js';
@@ -25,7 +25,8 @@ const MAX_LISTED_PROBLEMS = 100;
  * `switchboard cost FILE [--model ID]`: costs out a usage log (JSON Lines, one
  * usage object or call record per line; `-` reads stdin), streaming in flat
  * memory, each line by its own `model` and `at` when it has them, at the
- * shipped prices plus the config's `[prices."id"]` entries. A journal line
+ * shipped prices plus the config's `[prices."id"]` entries (an entry that replaces a
+ * shipped price is said once, when a line is priced from it). A journal line
  * (one with `v`) is first held to the journal's schema. Every line that cannot
  * be costed is named (`file:line: why`; the first 20 on stderr, then how many
  * more), left out of the total, and makes the exit code 2.
@@ -34,9 +35,9 @@ export async function costCommand(
   io: Io,
   file: string,
   options: CostCommandOptions,
-  config: SwitchboardConfig = {},
+  loaded: CliConfig,
 ): Promise<void> {
-  const book = configPriceBook(config);
+  const book = configPriceBook(loaded);
   const defaultModel = options.model?.trim();
   if (defaultModel !== undefined && !book.has(defaultModel)) {
     throw new CliError(
@@ -89,6 +90,7 @@ export async function costCommand(
       );
       return;
     }
+    loaded.replacedPrices.used(io, pricing.pricedAs);
     let totals = byModel.get(pricing.pricedAs);
     if (totals === undefined) {
       totals = new UsageAccumulator();

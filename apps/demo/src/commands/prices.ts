@@ -1,4 +1,3 @@
-import type { SwitchboardConfig } from '@switchboard/endpoint';
 import {
   type BookPrice,
   PRICE_TABLE_SOURCE,
@@ -8,9 +7,10 @@ import {
   type TariffRef,
 } from '@switchboard/prices';
 import { BAD_INPUT_EXIT_CODE, CliError } from '../cli-error.js';
-import { configPriceBook } from '../config-price-book.js';
+import { configEntryName, configPriceBook } from '../config-price-book.js';
 import { renderTable } from '../format.js';
 import type { Io } from '../io.js';
+import type { CliConfig } from '../load-config.js';
 import { safeJson, safeText } from '../terminal-text.js';
 
 /** Options of `switchboard prices`. */
@@ -53,6 +53,8 @@ interface PriceRow {
   readonly tariff: TariffRef | null;
   /** Where the price was read, or null when its entry says nothing (an entry without checked_at). */
   readonly source: string | null;
+  /** `table` (the shipped price table) or `config` (the configuration's `[prices."id"]`, replacing the table's). */
+  readonly origin: 'table' | 'config';
   /** When it was last checked (an ISO date), or null. */
   readonly checkedAt: string | null;
   /** Whole days from checkedAt to the time shown, or null. */
@@ -61,7 +63,7 @@ interface PriceRow {
   readonly stale: boolean;
 }
 
-function rowOf(book: PriceBook, price: BookPrice, at: Date): PriceRow {
+function rowOf(book: PriceBook, price: BookPrice, at: Date, loaded: CliConfig): PriceRow {
   const provenance = book.provenanceOf(price.model);
   const ageDays = provenance === null ? null : priceAgeDays(provenance.checkedAt, at);
   return {
@@ -72,6 +74,7 @@ function rowOf(book: PriceBook, price: BookPrice, at: Date): PriceRow {
     ...(price.prices.tiers === undefined ? {} : { tiers: price.prices.tiers }),
     tariff: price.tariff,
     source: provenance?.source ?? null,
+    origin: configEntryName(loaded, price.model) === null ? 'table' : 'config',
     checkedAt: provenance?.checkedAt ?? null,
     ageDays,
     stale: ageDays !== null && ageDays > book.staleAfterDays,
@@ -88,16 +91,18 @@ function ageText(row: PriceRow): string {
  * `switchboard prices [--at TIME]`: the prices in force at that time (default
  * now), USD per million tokens, with the band that applies, the date each was
  * last checked and its age then: the shipped table plus the config's
- * `[prices."id"]` entries. Prompt-size tiers show as rows under their model.
+ * `[prices."id"]` entries, named under the table. Prompt-size tiers show as rows under their model.
  */
-export function pricesCommand(io: Io, options: PricesCommandOptions, config: SwitchboardConfig = {}): void {
+export function pricesCommand(io: Io, options: PricesCommandOptions, loaded: CliConfig): void {
   const at = timeOf(options.at);
-  const book = configPriceBook(config);
+  const book = configPriceBook(loaded);
+  // The listing shows the configuration's price where it replaces a shipped one: that is where it matters.
+  loaded.replacedPrices.all(io);
   const prices = book
     .models()
     .map((model) => book.priceOf(model, { at }))
     .filter((price): price is BookPrice => price !== null);
-  const rows = prices.map((price) => rowOf(book, price, at));
+  const rows = prices.map((price) => rowOf(book, price, at, loaded));
   if (options.json) {
     io.stdout(
       safeJson({
@@ -142,4 +147,7 @@ export function pricesCommand(io: Io, options: PricesCommandOptions, config: Swi
       `age: days from the date each price was last checked to that time; stale past ${book.staleAfterDays} days ([pricing] stale_after_days)` +
       `${stale > 0 ? `: ${stale} stale, calls priced from them warn` : ''}\n`,
   );
+  const configured = rows.filter((row) => row.origin === 'config').map((row) => safeText(row.model));
+  if (configured.length > 0)
+    io.stdout(`from the configuration (${safeText(loaded.file ?? '')} [prices]): ${configured.join(', ')}\n`);
 }

@@ -1,8 +1,8 @@
 import { writeFile } from 'node:fs/promises';
-import type { SwitchboardConfig } from '@switchboard/endpoint';
 import { renderReport, renderReportHtml } from '@switchboard/telemetry';
 import { BAD_INPUT_EXIT_CODE, CliError } from '../cli-error.js';
 import type { Io } from '../io.js';
+import type { CliConfig } from '../load-config.js';
 import { fileErrorReason } from '../read-input-file.js';
 import { parseTimeOption } from '../report/parse-time-option.js';
 import { readJournalReport } from '../report/read-journal-report.js';
@@ -32,8 +32,9 @@ export async function reportCommand(
   io: Io,
   file: string,
   options: ReportCommandOptions,
-  config: SwitchboardConfig = {},
+  loaded: CliConfig,
 ): Promise<void> {
+  const { config } = loaded;
   if (options.verify) {
     const other = (['since', 'until', 'html'] as const).find((name) => options[name] !== undefined);
     if (other !== undefined)
@@ -41,6 +42,8 @@ export async function reportCommand(
         `--verify checks every line of the journal: it takes no --${other}`,
         BAD_INPUT_EXIT_CODE,
       );
+    // Lines are re-derived with the configuration's entries: a replaced price matters here.
+    loaded.replacedPrices.all(io);
     await verifyReportCommand(io, file, options, config);
     return;
   }
