@@ -16,7 +16,10 @@ export interface PostgresBudgetStoreOptions {
   url?: string;
   /** Otherwise a caller's `pg.Pool` (not ended by `close()`). */
   pool?: unknown;
-  /** The schema of the budget's tables: letters, digits and `_`. Default `switchboard`. */
+  /**
+   * The schema of the budget's tables: letters, digits and `_` (at most 63), not PostgreSQL's own
+   * (`pg_…`, `information_schema`). Default `switchboard`.
+   */
   schema?: string;
   /**
    * `'on'` (the default): every operation returns once its commit is on disk. `'off'`: settlements (only
@@ -91,6 +94,13 @@ export class PostgresBudgetStore implements BudgetStore {
     if (typeof schema !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) {
       throw new TypeError(
         'PostgresBudgetStore options.schema must be an identifier of letters, digits and _ (at most 63), not starting with a digit',
+      );
+    }
+    // PostgreSQL's own schemas: pg_catalog, pg_toast, pg_temp_<n>, information_schema (a name starting
+    // pg_ is refused by CREATE SCHEMA; information_schema would put the ledger among the catalog's views).
+    if (/^pg_/i.test(schema) || schema.toLowerCase() === 'information_schema') {
+      throw new TypeError(
+        `PostgresBudgetStore options.schema must not be a schema of PostgreSQL itself (pg_… or information_schema), got ${JSON.stringify(schema)}`,
       );
     }
     if (options.url !== undefined && options.pool !== undefined) {

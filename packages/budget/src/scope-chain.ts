@@ -11,6 +11,12 @@ export interface Chain {
   readonly charged: readonly ChargedScope[];
 }
 
+/**
+ * The longest scope key (the path from the root, in UTF-8): a PostgreSQL btree entry holds at most
+ * ~2,700 bytes, with the lease id beside the key; refused at construction on every store alike.
+ */
+export const MAX_SCOPE_KEY_BYTES = 1024;
+
 /** The chain with `scope` (checked; `where` names it in errors) nested under its innermost scope. */
 export function extend(chain: Chain, scope: ScopeLimits, where: string): Chain {
   checkScopeLimits(scope, where);
@@ -18,6 +24,12 @@ export function extend(chain: Chain, scope: ScopeLimits, where: string): Chain {
   const path = root === undefined ? scope.name : `${chain.paths.at(-1)}/${scope.name}`;
   // The root's name in braces is the hash tag: every scope under a root shares one Redis Cluster slot.
   const key = root === undefined ? `{${scope.name}}` : `{${root}}${path.slice(root.length)}`;
+  const bytes = Buffer.byteLength(key, 'utf8');
+  if (bytes > MAX_SCOPE_KEY_BYTES) {
+    throw new TypeError(
+      `${where}.name: the scope's path "${path.slice(0, 80)}…" is ${bytes} bytes in UTF-8, past the ${MAX_SCOPE_KEY_BYTES} a store keys (nest fewer scopes or use shorter names)`,
+    );
+  }
   const stored: StoredScope = {
     key,
     limitNanoUsd: scope.limitUsd === undefined ? null : Math.floor(scope.limitUsd * NANO_USD_PER_USD),

@@ -4,8 +4,9 @@ import { MAX_LIMIT_USD } from './nano-usd.js';
 /** One scope of a budget: a name and its limits (either may be left out). */
 export interface ScopeLimits {
   /**
-   * The scope's name, e.g. `run-42` or `judge`: non-empty, without `{`, `}`, `/` or control characters.
-   * A scope is identified by its path from the root (`run-42/judge`).
+   * The scope's name, e.g. `run-42` or `judge`: non-empty, at most 256 characters (UTF-16 code units),
+   * well-formed Unicode (no lone surrogate), without `{`, `}`, `/` or control characters. A scope is
+   * identified by its path from the root (`run-42/judge`), at most 1,024 bytes in UTF-8.
    */
   readonly name: string;
   /** The most this scope may spend, in USD (settled plus reserved); unlimited when left out. */
@@ -24,6 +25,16 @@ export interface StoredScope {
   readonly maxInFlight: number | null;
 }
 
+/**
+ * The longest scope name, in UTF-16 code units: every store keys it as text (a PostgreSQL btree entry
+ * holds at most ~2,700 bytes), so a name is refused here, the same on every store, rather than by a
+ * store at each call.
+ */
+export const MAX_SCOPE_NAME_LENGTH = 256;
+
+/** In a `u` pattern a surrogate pair is one code point: only an unpaired half matches. */
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+
 /** Checks a scope's fields; throws a TypeError or RangeError naming the bad field. */
 export function checkScopeLimits(scope: ScopeLimits, where: string): void {
   if (scope === null || typeof scope !== 'object') throw new TypeError(`${where} must be an object`);
@@ -31,6 +42,17 @@ export function checkScopeLimits(scope: ScopeLimits, where: string): void {
   if (typeof scope.name !== 'string' || !/^[^{}/\p{Cc}]+$/u.test(scope.name) || scope.name.trim() === '') {
     throw new TypeError(
       `${where}.name must be a non-empty string without '{', '}', '/' or control characters, got ${JSON.stringify(scope.name)}`,
+    );
+  }
+  if (scope.name.length > MAX_SCOPE_NAME_LENGTH) {
+    throw new TypeError(
+      `${where}.name must be at most ${MAX_SCOPE_NAME_LENGTH} characters (UTF-16 code units), got ${scope.name.length}: ${JSON.stringify(scope.name.slice(0, 40))}…`,
+    );
+  }
+  // A lone surrogate becomes U+FFFD on the way to a store: '\uD800' and '\uDBFF' would share one ledger.
+  if (LONE_SURROGATE.test(scope.name)) {
+    throw new TypeError(
+      `${where}.name must be well-formed Unicode (a lone surrogate such as \\uD800 cannot be stored as itself), got ${JSON.stringify(scope.name)}`,
     );
   }
   const { limitUsd, maxInFlight } = scope;
