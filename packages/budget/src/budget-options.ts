@@ -34,12 +34,16 @@ export interface BudgetOptions {
   maxOutputTokens?: number | ((model: string) => number | null);
   /** The most one call of an unpriced model may cost, in USD; default: none (such calls are refused). */
   maxCostUsdOf?: (model: string) => number | null;
-  /** Lifetime of a reservation and slot, renewed every third of it while the attempt runs. Default 30,000 ms. */
+  /**
+   * Lifetime of a reservation and slot, renewed every third of it while the attempt runs. Default 30,000 ms;
+   * from 10 to 2^31 − 1 ms (about 24.8 days, the longest Node's timers hold).
+   */
   leaseTtlMs?: number;
   /**
    * How long an attempt waits, at most, for an in-flight slot or for room held by calls in
    * flight before it is refused (`in_flight`, `reserved`); 0 refuses at once. The caller's
-   * signal and the call's deadline (`deadlineSeconds`) end a wait sooner. Default 60,000 ms.
+   * signal and the call's deadline (`deadlineSeconds`) end a wait sooner. Default 60,000 ms; at most
+   * 2^31 − 1 ms.
    */
   slotWaitMs?: number;
   /**

@@ -5,6 +5,7 @@ import type { PriceBook } from '@switchboard/prices';
 import { BudgetError } from './budget-error.js';
 import type { BudgetOptions, RoleOptions } from './budget-options.js';
 import type { AcquireRequest, AcquireResult, BudgetStore, ScopeCounters } from './budget-store.js';
+import { checkDurationMs } from './duration-ms.js';
 import { AttemptAsk, checkFitMaxTokens, type FitMaxTokens } from './fit-max-tokens.js';
 import { checkKnownKeys } from './known-keys.js';
 import { LeaseHandle } from './lease-handle.js';
@@ -260,7 +261,7 @@ export class Budget implements CallObserver {
   /**
    * Resolves true when every settlement owed so far is recorded by its store (at once with
    * nothing pending; a refused call owes none), or false once `timeoutMs` passed first
-   * (default: no limit). Nothing is given up: what is pending stays in line.
+   * (default `Infinity`, no limit; else at most 2^31 − 1 ms). Nothing is given up: what is pending stays in line.
    */
   async idle(options: { timeoutMs?: number } = {}): Promise<boolean> {
     const timeoutMs = timeoutOf(options, 'idle', Number.POSITIVE_INFINITY);
@@ -280,7 +281,7 @@ export class Budget implements CallObserver {
   }
 
   /**
-   * Stops renewing leases and waits up to `timeoutMs` (default 10,000) for the
+   * Stops renewing leases and waits up to `timeoutMs` (default 10,000; at most 2^31 − 1, or `Infinity`) for the
    * pending settlements to be recorded; what is still pending then is given up
    * with a warning naming its amount. Then closes the stores the budget owns: the
    * ones it built, and the one it was given with `ownsStore: true`. Closes the
@@ -598,19 +599,13 @@ function fitsOnceSettled(why: string): string {
   return `; it fits once calls in flight settle, but ${why}`;
 }
 
-/** The `timeoutMs` of `idle()` or `close()`, checked; `fallback` when not given. */
+/** The `timeoutMs` of `idle()` or `close()`, checked (Infinity: no limit); `fallback` when not given. */
 function timeoutOf(options: { timeoutMs?: number } | undefined, method: string, fallback: number): number {
   if (options !== undefined && (options === null || typeof options !== 'object')) {
     throw new TypeError(`${method}: options must be an object: { timeoutMs? }`);
   }
   checkKnownKeys(options ?? {}, ['timeoutMs'], `${method} options`);
-  const timeoutMs = options?.timeoutMs ?? fallback;
-  if (!(typeof timeoutMs === 'number' && timeoutMs >= 0 && !Number.isNaN(timeoutMs))) {
-    throw new RangeError(
-      `${method}: timeoutMs must be a number of milliseconds >= 0, got ${String(timeoutMs)}`,
-    );
-  }
-  return timeoutMs;
+  return checkDurationMs(options?.timeoutMs ?? fallback, `${method}: timeoutMs`, 0, { infinite: true });
 }
 
 /** A wait for a slot or for room ended by the call's signal: its deadline (a `timeout`), else its caller. */

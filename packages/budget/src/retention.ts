@@ -1,3 +1,5 @@
+import { checkDurationMs } from './duration-ms.js';
+
 /**
  * How long a store remembers an ended lease by default: the record that makes a
  * re-sent command change nothing and, for a call counted at its worst case, its
@@ -11,11 +13,8 @@ export const DEFAULT_RETENTION_MS = 3_600_000;
  */
 export const PRUNE_BATCH = 100;
 
-/** Checks a store's `retentionMs` option (RangeError naming it); undefined gives the default. */
+/** Checks a store's `retentionMs` option (RangeError naming it; at most 2^31 − 1 ms, as every duration); undefined gives the default. */
 export function retentionOf(value: unknown, where: string): number {
   if (value === undefined) return DEFAULT_RETENTION_MS;
-  if (!(typeof value === 'number' && Number.isFinite(value) && value >= 1)) {
-    throw new RangeError(`${where}.retentionMs must be a number of milliseconds >= 1, got ${String(value)}`);
-  }
-  return Math.ceil(value);
+  return Math.ceil(checkDurationMs(value, `${where}.retentionMs`, 1));
 }

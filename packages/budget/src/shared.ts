@@ -1,6 +1,7 @@
 import { PriceBook } from '@switchboard/prices';
 import type { BudgetOptions } from './budget-options.js';
 import type { AcquireResult, BudgetStore } from './budget-store.js';
+import { checkDurationMs } from './duration-ms.js';
 import { checkFitMaxTokens, type FitMaxTokens } from './fit-max-tokens.js';
 import { checkKnownKeys } from './known-keys.js';
 import { LeaseHeartbeat } from './lease-heartbeat.js';
@@ -87,14 +88,8 @@ export function sharedOf(options: BudgetOptions): Shared {
   if (options === null || typeof options !== 'object')
     throw new TypeError('budget options must be an object');
   checkKnownKeys(options, OPTION_KEYS, 'createBudget options');
-  const ttlMs = options.leaseTtlMs ?? DEFAULT_TTL_MS;
-  if (!(typeof ttlMs === 'number' && Number.isFinite(ttlMs) && ttlMs >= 10)) {
-    throw new RangeError(`leaseTtlMs must be a number of milliseconds >= 10, got ${String(ttlMs)}`);
-  }
-  const slotWaitMs = options.slotWaitMs ?? DEFAULT_SLOT_WAIT_MS;
-  if (!(typeof slotWaitMs === 'number' && Number.isFinite(slotWaitMs) && slotWaitMs >= 0)) {
-    throw new RangeError(`slotWaitMs must be a number of milliseconds >= 0, got ${String(slotWaitMs)}`);
-  }
+  const ttlMs = checkDurationMs(options.leaseTtlMs ?? DEFAULT_TTL_MS, 'leaseTtlMs', 10);
+  const slotWaitMs = checkDurationMs(options.slotWaitMs ?? DEFAULT_SLOT_WAIT_MS, 'slotWaitMs', 0);
   const waitForSettlements = options.waitForSettlements ?? true;
   if (typeof waitForSettlements !== 'boolean') {
     throw new TypeError(`waitForSettlements must be true or false, got ${String(waitForSettlements)}`);
