@@ -24,6 +24,12 @@ export interface EmulatorOptions {
   /** Tokens per prefix-cache block; cache hits are multiples of it. Default 4 (1 = exact tokens). */
   cacheBlockTokens?: number;
   /**
+   * The most bytes the prompt-prefix cache holds (as `cacheBytes` counts them). Default 32 MiB:
+   * past it the blocks stored longest ago are forgotten first, so a run of large distinct prompts
+   * cannot grow the emulator's memory (200 prompts of 512 KiB held about 1 GiB without it).
+   */
+  maxCacheBytes?: number;
+  /**
    * Which platform to play. `primary` (default): routes at the unversioned root,
    * `thinking` switches reasoning, `reasoning_content`, cache hit/miss usage.
    * `gateway`: routes under `/api/v1` (and `url` ends in `/api/v1`), OpenAI-style

@@ -36,8 +36,9 @@ export class EmulatorState {
     faults: FaultPlan | undefined,
     maxRecordedRequests: number,
     maxRecordedBytes: number = Number.POSITIVE_INFINITY,
+    maxCacheBytes?: number,
   ) {
-    this.cache = new PrefixCache(cacheBlockTokens);
+    this.cache = new PrefixCache(cacheBlockTokens, maxCacheBytes);
     this.faults = new FaultSchedule(faults);
     this.#maxRecordedRequests = maxRecordedRequests;
     this.#maxRecordedBytes = maxRecordedBytes;

@@ -1,4 +1,5 @@
 import { EMULATOR_FLAVORS } from '../gateway/emulator-flavor.js';
+import { DEFAULT_CACHE_MAX_BYTES } from '../tokens/prefix-cache.js';
 import type { AnswerSettings } from './answer-request.js';
 import type { EmulatorOptions } from './emulator-options.js';
 
@@ -9,6 +10,7 @@ export interface EmulatorSettings {
   readonly settings: AnswerSettings & {
     readonly maxRecordedRequests: number;
     readonly maxRecordedBytes: number;
+    readonly maxCacheBytes: number;
   };
 }
 
@@ -64,6 +66,7 @@ export function readEmulatorOptions(options: EmulatorOptions): EmulatorSettings 
       maxRequestBytes: positiveInteger(options.maxRequestBytes, 'maxRequestBytes') ?? 8 * 1024 * 1024,
       maxRecordedRequests: positiveInteger(options.maxRecordedRequests, 'maxRecordedRequests') ?? 10_000,
       maxRecordedBytes: positiveInteger(options.maxRecordedBytes, 'maxRecordedBytes') ?? 64 * 1024 * 1024,
+      maxCacheBytes: positiveInteger(options.maxCacheBytes, 'maxCacheBytes') ?? DEFAULT_CACHE_MAX_BYTES,
     },
   };
 }

@@ -31,6 +31,8 @@ export interface Emulator {
   readonly inFlight: number;
   /** The most requests in flight at once since start or the last `reset()` (which restarts it from `inFlight`). */
   readonly peakInFlight: number;
+  /** The bytes the prompt-prefix cache holds, as it counts them (`PrefixCache.bytes`): at most `maxCacheBytes`. */
+  readonly cacheBytes: number;
   /**
    * What the provider would bill for every chat-completion request answered
    * since start or the last `reset()`, in arrival order: the prompt plus the
@@ -62,6 +64,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     options.faults,
     settings.maxRecordedRequests,
     settings.maxRecordedBytes,
+    settings.maxCacheBytes,
   );
   const lifetime = new AbortController();
   const server = createServer(createRequestHandler(state, { ...settings, signal: lifetime.signal }));
@@ -88,6 +91,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     },
     get peakInFlight() {
       return state.peakInFlight;
+    },
+    get cacheBytes() {
+      return state.cache.bytes;
     },
     bill() {
       return state.bill.snapshot();

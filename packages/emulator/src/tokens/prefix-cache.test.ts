@@ -59,13 +59,54 @@ describe('PrefixCache', () => {
       cache.clear();
       expect(cache.lookup('m', tokens(6))).toBe(0);
     });
+  });
 
-    it('empties itself rather than grow past its node limit, keeping the newest prompt', () => {
-      const cache = new PrefixCache(1, 10);
-      cache.lookupAndStore('m', tokens(8, 'a'));
-      cache.lookupAndStore('m', tokens(8, 'b'));
-      expect(cache.lookup('m', tokens(8, 'a'))).toBe(0);
-      expect(cache.lookup('m', tokens(8, 'b'))).toBe(8);
+  describe('bounded by bytes', () => {
+    // A block of one token `t0`..`t99` is counted as 256 bytes plus two a character.
+    const blockBytes = (token: string) => 256 + 2 * token.length;
+
+    it('forgets the prompts stored longest ago past maxBytes, keeping the newest', () => {
+      const cache = new PrefixCache(1, 4096);
+      for (let prompt = 0; prompt < 50; prompt += 1) {
+        cache.lookupAndStore('m', tokens(6, `p${prompt}-`));
+        expect(cache.bytes).toBeLessThanOrEqual(4096);
+      }
+      expect(cache.lookup('m', tokens(6, 'p49-'))).toBe(6);
+      expect(cache.lookup('m', tokens(6, 'p48-'))).toBe(6);
+      expect(cache.lookup('m', tokens(6, 'p0-'))).toBe(0);
+    });
+
+    it('keeps a prompt it hit newer than those it did not', () => {
+      // Room for the model and two prompts of four blocks: a third one forgets the oldest.
+      const cache = new PrefixCache(1, blockBytes('m') + 8 * blockBytes('a0') + 100);
+      cache.lookupAndStore('m', tokens(4, 'a'));
+      cache.lookupAndStore('m', tokens(4, 'b'));
+      cache.lookupAndStore('m', tokens(4, 'a'));
+      cache.lookupAndStore('m', tokens(4, 'c'));
+      expect(cache.lookup('m', tokens(4, 'a'))).toBe(4);
+      expect(cache.lookup('m', tokens(4, 'c'))).toBe(4);
+      expect(cache.lookup('m', tokens(4, 'b'))).toBe(0);
+    });
+
+    it('keeps only the leading blocks of a prompt longer than the whole bound', () => {
+      const cache = new PrefixCache(1, 1024);
+      cache.lookupAndStore('m', tokens(100));
+      expect(cache.bytes).toBeLessThanOrEqual(1024);
+      // 1024 bytes hold the model's 258 and two blocks of 260.
+      expect(cache.lookup('m', tokens(100))).toBe(2);
+    });
+
+    it('counts each block it holds, and nothing after clear()', () => {
+      const cache = new PrefixCache(1, 10_000);
+      cache.lookupAndStore('m', tokens(3));
+      expect(cache.bytes).toBe(blockBytes('m') + 3 * blockBytes('t0'));
+      cache.clear();
+      expect(cache.bytes).toBe(0);
+    });
+
+    it('refuses a bound that is not a positive integer', () => {
+      expect(() => new PrefixCache(4, 0)).toThrow(/maxCacheBytes must be a positive integer/);
+      expect(() => new PrefixCache(4, Number.POSITIVE_INFINITY)).toThrow(RangeError);
     });
   });
 
