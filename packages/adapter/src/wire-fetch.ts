@@ -1,6 +1,7 @@
 import { VERSION } from 'openai/version';
 import type { CallAttempt } from './call-attempt.js';
 import { ChatError } from './chat-error.js';
+import { followedRedirect, redirectFollowed } from './followed-redirect.js';
 import { overflowDetail, readBody } from './read-body.js';
 import { isRecord } from './read-field.js';
 import { redact } from './redact.js';
@@ -65,11 +66,17 @@ export async function wireFetch(
 }
 
 /**
- * A reply as an attempt takes it: its status and headers noted, a redirect refused,
+ * A reply as an attempt takes it: a reply a followed redirect brought refused
+ * ({@link followedRedirect}), its status and headers noted, a redirect refused,
  * an error status read (bounded) and thrown typed; a 2xx reply handed back unread.
  */
 export async function checkedReply(response: Response, attempt: CallAttempt): Promise<Response> {
   const { context } = attempt;
+  const followedTo = followedRedirect(response, context.url);
+  if (followedTo !== null) {
+    response.body?.cancel().catch(() => {});
+    throw attempt.fail(redirectFollowed(context, followedTo));
+  }
   const { status } = response;
   attempt.headers = response.headers;
   attempt.status = status;
