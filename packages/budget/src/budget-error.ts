@@ -19,7 +19,11 @@ export type BudgetRefusal =
   | 'unpriced'
   /** The call has no output cap and the budget no configured maximum output. */
   | 'uncapped'
-  /** The store (Redis, PostgreSQL) could not be reached, and no fallback could be used. */
+  /**
+   * The store (Redis, PostgreSQL) could not be reached, and no fallback could be used; also every
+   * call of a budget after its `close()` (its store closed or about to be), and every call still
+   * waiting for a slot or for room when it was closed: the message says the budget was closed.
+   */
   | 'store_unreachable'
   /**
    * The store answered, but it is not set up as the budget needs (a `url` or a plain

@@ -97,6 +97,7 @@ export class Budget implements CallObserver {
     let ask: AttemptAsk;
     try {
       chain = this.#chainFor(info.role);
+      if (this.#shared.closed) throw closedError(chain);
       ask = this.#askFor(info, chain);
     } catch (error) {
       return Promise.reject(error);
@@ -114,11 +115,26 @@ export class Budget implements CallObserver {
           return Promise.reject(spendError(info.model, scope, limit, last, ask, 'spend', ''));
         }
       }
-      return this.#waitOrRefuse(info, chain, ask, null);
+      return this.#asking(this.#waitOrRefuse(info, chain, ask, null));
     }
     const first = this.#acquire(chain, ask.amount, info.model);
     if (!isThenable(first) && first.result.granted) return this.#handle(first, chain, ask);
-    return this.#waitOrRefuse(info, chain, ask, first);
+    return this.#asking(this.#waitOrRefuse(info, chain, ask, first));
+  }
+
+  /** An acquisition under way, known to `close()` until it ends (granted or refused). */
+  #asking(answer: Promise<AttemptHandle>): Promise<AttemptHandle> {
+    const { asking } = this.#shared;
+    const ended: Promise<void> = answer.then(
+      () => {
+        asking.delete(ended);
+      },
+      () => {
+        asking.delete(ended);
+      },
+    );
+    asking.add(ended);
+    return answer;
   }
 
   /**
@@ -189,6 +205,7 @@ export class Budget implements CallObserver {
       this.#refuseUnlessWaiting(info, chain, first, ask);
       if (slotWaitMs === 0) return this.#lastChance(info, chain, ask, first);
     }
+    if (this.#shared.closed) throw closedError(chain);
     const deadline = performance.now() + slotWaitMs;
     let queue = this.#shared.queues.get(innermost);
     if (!queue) {
@@ -196,9 +213,14 @@ export class Budget implements CallObserver {
       this.#shared.queues.set(innermost, queue);
     }
     if (first !== null && !first.result.granted) queue.lastRefusal = first.result;
-    if (!(await queue.turn(info.signal))) throw cancelled(info.signal as AbortSignal);
+    if (!(await queue.turn(info.signal))) {
+      // No turn: the budget was closed, or the call's signal aborted.
+      if (this.#shared.closed) throw closedError(chain);
+      throw cancelled(info.signal as AbortSignal);
+    }
     try {
       for (let round = 0; ; round++) {
+        if (this.#shared.closed) throw closedError(chain);
         if (info.signal?.aborted) throw cancelled(info.signal);
         const attempt = await this.#fitting(
           info,
@@ -268,20 +290,13 @@ export class Budget implements CallObserver {
     const recorded = Promise.all([...this.#shared.settlements.values()].map((queue) => queue.idle())).then(
       () => true,
     );
-    if (timeoutMs === Number.POSITIVE_INFINITY) return recorded;
-    let timer: NodeJS.Timeout | undefined;
-    const flushed = await Promise.race([
-      recorded,
-      new Promise<false>((resolve) => {
-        timer = setTimeout(() => resolve(false), timeoutMs);
-      }),
-    ]);
-    clearTimeout(timer);
-    return flushed;
+    return within(recorded, timeoutMs);
   }
 
   /**
-   * Stops renewing leases and waits up to `timeoutMs` (default 10,000; at most 2^31 − 1, or `Infinity`) for the
+   * Refuses every call from then on, and the calls still waiting for a slot or for room at once
+   * (`store_unreachable`, saying the budget was closed; a lease the store grants after it is
+   * released). Stops renewing leases and waits up to `timeoutMs` (default 10,000; at most 2^31 − 1, or `Infinity`) for the
    * pending settlements to be recorded; what is still pending then is given up
    * with a warning naming its amount. Then closes the stores the budget owns: the
    * ones it built, and the one it was given with `ownsStore: true`. Closes the
@@ -290,8 +305,13 @@ export class Budget implements CallObserver {
    */
   async close(options: { timeoutMs?: number } = {}): Promise<boolean> {
     const timeoutMs = timeoutOf(options, 'close', 10_000);
-    const flushed = await this.idle({ timeoutMs });
+    const started = performance.now();
     const shared = this.#shared;
+    shared.closed = true;
+    for (const queue of shared.queues.values()) queue.close();
+    // Acquisitions under way end first (a lease granted now is released): then what they owe is awaited too.
+    const asked = await within(Promise.all(shared.asking), timeoutMs);
+    const flushed = await this.idle({ timeoutMs: Math.max(0, timeoutMs - (performance.now() - started)) });
     shared.heartbeat.stop();
     for (const queue of shared.settlements.values()) {
       const left = queue.abandon();
@@ -302,7 +322,7 @@ export class Budget implements CallObserver {
       );
     }
     await shared.closeOwnedStores();
-    return flushed;
+    return asked && flushed;
   }
 
   /**
@@ -484,6 +504,11 @@ export class Budget implements CallObserver {
 
   #handle(acquired: Acquired, chain: Chain, ask: AttemptAsk): AttemptHandle {
     const { leaseId, store, scopes } = acquired;
+    if (this.#shared.closed) {
+      // Granted after close(): never used, so released (a settlement close() waits for), and refused.
+      void this.#shared.settle(store, { leaseId, scopes, settlement: { actualNanoUsd: 0, leased: true } });
+      throw closedError(chain);
+    }
     const amount = ask.amount;
     this.#shared.heartbeat.add({ leaseId, scopes, store });
     // A fallback lease's spend is written back to the store under its own id, once.
@@ -530,6 +555,19 @@ function unreachable(chain: Chain, error: unknown, why?: string): BudgetError {
     scope,
     message: `budget scope "${scope}" refused the call: its store could not be reached (${messageOf(error)}); ${tail}`,
     cause: error,
+  });
+}
+
+/**
+ * A call after `close()`, or one still waiting for a slot or for room then. BudgetRefusal has no reason of
+ * its own for it: `store_unreachable`, as its store is (or is about to be) closed, and no fallback is used.
+ */
+function closedError(chain: Chain): BudgetError {
+  const scope = chain.paths.at(-1) ?? null;
+  return new BudgetError({
+    reason: 'store_unreachable',
+    scope,
+    message: `budget scope "${scope}" refused the call: the budget was closed (close()); a closed budget refuses every call`,
   });
 }
 
@@ -606,6 +644,21 @@ function timeoutOf(options: { timeoutMs?: number } | undefined, method: string, 
   }
   checkKnownKeys(options ?? {}, ['timeoutMs'], `${method} options`);
   return checkDurationMs(options?.timeoutMs ?? fallback, `${method}: timeoutMs`, 0, { infinite: true });
+}
+
+/** True once `promise` resolved, false when `timeoutMs` passed first (Infinity: waits for it). */
+async function within(promise: Promise<unknown>, timeoutMs: number): Promise<boolean> {
+  const done = promise.then(() => true);
+  if (timeoutMs === Number.POSITIVE_INFINITY) return done;
+  let timer: NodeJS.Timeout | undefined;
+  const answer = await Promise.race([
+    done,
+    new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), timeoutMs);
+    }),
+  ]);
+  clearTimeout(timer);
+  return answer;
 }
 
 /** A wait for a slot or for room ended by the call's signal: its deadline (a `timeout`), else its caller. */

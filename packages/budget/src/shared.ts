@@ -52,6 +52,13 @@ export interface Shared {
   readonly heartbeat: LeaseHeartbeat;
   /** Attempts waiting for a slot or for room, per innermost scope path. */
   readonly queues: Map<string, SlotQueue>;
+  /**
+   * Set by `close()` (of any budget of the tree): every call from then on, and every call still
+   * waiting for a slot or for room, is refused; a lease the store grants after it is released.
+   */
+  closed: boolean;
+  /** Attempts whose acquisition is under way (a store's answer awaited, or a wait): `close()` lets them end first. */
+  readonly asking: Set<Promise<void>>;
   /** Closes the stores the budget owns (built, or given with `ownsStore: true`), once. */
   closeOwnedStores(): Promise<void>;
   /** Settlements waiting for their store, per store. */
@@ -179,6 +186,8 @@ export function sharedOf(options: BudgetOptions): Shared {
     onWarning,
     heartbeat: new LeaseHeartbeat(ttlMs, onWarning),
     queues: new Map(),
+    closed: false,
+    asking: new Set(),
     settlements,
     closeOwnedStores() {
       closing ??= Promise.all(

@@ -11,7 +11,8 @@ const MAX_POLL_MS = 50;
  * process wakes the first in line at once (also one that ended while it was asking).
  */
 export class SlotQueue {
-  readonly #line: Array<() => void> = [];
+  /** The first in line (asking), then those waiting their turn: each told true (its turn) or false (none: aborted or closed). */
+  readonly #line: Array<(turn: boolean) => void> = [];
   #wake: (() => void) | null = null;
   /** A lease ended since the first in line last asked: its next pause returns at once. */
   #ended = false;
@@ -27,7 +28,10 @@ export class SlotQueue {
     return this.#line.length;
   }
 
-  /** Resolves true when it is this attempt's turn to ask the store (then call `leave`), false when `signal` aborted first. */
+  /**
+   * Resolves true when it is this attempt's turn to ask the store (then call `leave`), false when `signal`
+   * aborted first or the queue was closed (then it is not in line).
+   */
   async turn(signal: AbortSignal | undefined): Promise<boolean> {
     if (this.#line.length === 0) {
       this.#line.push(() => {});
@@ -35,9 +39,9 @@ export class SlotQueue {
       return true;
     }
     return new Promise<boolean>((resolve) => {
-      const entry = () => {
+      const entry = (turn: boolean) => {
         signal?.removeEventListener('abort', onAbort);
-        resolve(true);
+        resolve(turn);
       };
       const onAbort = () => {
         const index = this.#line.indexOf(entry);
@@ -47,6 +51,16 @@ export class SlotQueue {
       this.#line.push(entry);
       signal?.addEventListener('abort', onAbort, { once: true });
     });
+  }
+
+  /**
+   * The budget was closed: every attempt waiting its turn is told it has none, and the first in line's
+   * pause ends now (it then sees the budget closed and leaves).
+   */
+  close(): void {
+    for (const entry of this.#line.splice(1)) entry(false);
+    if (this.#wake) this.#wake();
+    else this.#ended = true;
   }
 
   /**
@@ -78,7 +92,7 @@ export class SlotQueue {
     this.#line.shift();
     if (this.#line.length === 0) this.lastRefusal = null;
     this.#ended = false;
-    this.#line[0]?.();
+    this.#line[0]?.(true);
   }
 
   /** A lease of this process ended (a slot and its reservation are back): the first in line asks again now. */
