@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import { ChatError } from './chat-error.js';
 import type { ChatErrorKind } from './chat-error-kind.js';
+import { HEADERS_OVERFLOW_MESSAGE, isHeadersOverflow } from './headers-overflow.js';
 import { loadOpenAI } from './load-openai.js';
 import { ModelRejectedError } from './model-rejected-error.js';
 import type { ProviderDetail } from './provider-detail.js';
@@ -42,6 +43,10 @@ export function toChatError(error: unknown, context: CallContext): ChatError {
   const fail = (kind: ChatErrorKind, detail: string, retryable: boolean): ChatError =>
     new ChatError({ kind, cause, message: redact(detail, context.apiKey), retryable });
 
+  if (isHeadersOverflow(error)) {
+    return fail('bad_reply', `${describeCall(context)}: ${HEADERS_OVERFLOW_MESSAGE}`, false);
+  }
+
   if (error instanceof APIConnectionTimeoutError) {
     return fail(
       'timeout',
@@ -60,9 +65,18 @@ export function toChatError(error: unknown, context: CallContext): ChatError {
 
 /**
  * A request `fetch` could not send or whose reply never came (refused, reset, DNS):
- * `connection`, retryable, the network error (free of the key) as `cause`.
+ * `connection`, retryable, the network error (free of the key) as `cause`. A reply whose
+ * headers passed the client's limit ({@link isHeadersOverflow}) is a `bad_reply` instead, not retried.
  */
 export function connectionFailure(error: unknown, context: CallContext): ChatError {
+  if (isHeadersOverflow(error)) {
+    return new ChatError({
+      kind: 'bad_reply',
+      cause: redactError(error, context.apiKey),
+      message: redact(`${describeCall(context)}: ${HEADERS_OVERFLOW_MESSAGE}`, context.apiKey),
+      retryable: false,
+    });
+  }
   return new ChatError({
     kind: 'connection',
     cause: redactError(error, context.apiKey),
