@@ -7,7 +7,8 @@
 // function keeping its name in both builds (scripts/check-export-names.mjs), knip, the consumer fixture
 // (ESM with moduleResolution bundler and node16, and a CommonJS consumer that is
 // run), the OpenTelemetry consumer (the real @opentelemetry/api with the packed
-// tarballs, ESM and CommonJS), the packed tarballs (no numbered citations, README
+// tarballs, ESM and CommonJS), the ioredis consumer (RedisBudgetStore given clients of
+// ioredis 5 and 6, scripts/check-ioredis-consumer.mjs), the packed tarballs (no numbered citations, README
 // links inside, and empty projects installed from them: npx @switchboard/cli,
 // loadConfig, @switchboard/scripted without openai), the TypeDoc API reference (warnings are errors), the independent-release
 // dry run of changesets, and biome on the root files that no package's `lint`
@@ -90,6 +91,7 @@ const CHECKS = {
   knip: () => run(bin('knip'), ['--no-progress']),
   consumer: script('check-consumer.mjs'),
   'otel-consumer': script('check-otel-consumer.mjs'),
+  'ioredis-consumer': script('check-ioredis-consumer.mjs'),
   tarballs: script('check-tarballs.mjs'),
   typedoc: () => run(bin('typedoc'), ['--logLevel', 'Warn']),
   changesets: script('check-changesets.mjs'),

@@ -11,6 +11,11 @@ export {
   TEMPLATE_TOKENS_PER_MESSAGE,
   TEMPLATE_TOKENS_PER_REQUEST,
 } from './prompt-token-bound.js';
+export type {
+  RedisBudgetStoreClient,
+  RedisClusterClient,
+  RedisConnectionClient,
+} from './redis-budget-store-client.js';
 export { RedisBudgetStore, type RedisBudgetStoreOptions } from './redis-store.js';
 export type { ScopeLimits, StoredScope } from './scope-limits.js';
 export { type WorstCasePricing, worstCaseCostUsd } from './worst-case-cost.js';

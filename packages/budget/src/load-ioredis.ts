@@ -6,12 +6,22 @@ let loaded: typeof Ioredis | undefined;
 const require = createRequire(import.meta.url);
 
 /**
- * The `ioredis` module, loaded the first time a Redis store connects by URL: importing
- * this package (and a memory store) never loads it. Synchronous, because a store is made
- * in a constructor; `ioredis` is a CommonJS package, so `require` loads it from either build.
+ * The `ioredis` module (an optional peer dependency, 5 or 6), loaded the first time a Redis
+ * store connects by URL: importing this package (and a memory store) never loads it.
+ * Synchronous, because a store is made in a constructor; `ioredis` is a CommonJS package,
+ * so `require` loads it from either build.
  */
 export function loadIoredis(): typeof Ioredis {
-  loaded ??= require('ioredis') as typeof Ioredis;
+  if (loaded === undefined) {
+    try {
+      loaded = require('ioredis') as typeof Ioredis;
+    } catch (error) {
+      throw new Error(
+        'RedisBudgetStore with a url needs the `ioredis` package, 5 or 6 (an optional peer dependency of @switchboard/budget): npm install ioredis',
+        { cause: error },
+      );
+    }
+  }
   return loaded;
 }
 
@@ -40,8 +50,13 @@ export function hideFromIoredisDebug(username: unknown, password: unknown): void
   const user = typeof username === 'string' && username !== '' ? username : null;
   // The AUTH command's arguments: [password] or [username, password]; ioredis joins them by commas to
   // measure them, and past 200 characters prints the joined text cut, instead of the array.
-  const joined = user === null ? password : `${user},${password}`;
-  if (joined.length > IOREDIS_MAX_ARGUMENT_LENGTH) {
+  // ioredis 6 (RESP3) sends them with HELLO instead: [3, 'AUTH', username or 'default', password].
+  const joinedForms = [
+    user === null ? password : `${user},${password}`,
+    `3,AUTH,${user ?? 'default'},${password}`,
+  ];
+  for (const joined of joinedForms) {
+    if (joined.length <= IOREDIS_MAX_ARGUMENT_LENGTH) continue;
     const cut = `${joined.slice(0, IOREDIS_MAX_ARGUMENT_LENGTH)} ... <REDACTED full-length="${joined.length}">`;
     hidden.set(inspect(cut), inspect('***'));
   }

@@ -1,9 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import type { Cluster, Redis, RedisOptions } from 'ioredis';
+import type { Redis, RedisOptions } from 'ioredis';
 import type { AcquireRequest, AcquireResult, ScopeCounters, Settlement } from './acquire-request.js';
 import type { BudgetStore } from './budget-store.js';
 import { checkKnownKeys } from './known-keys.js';
 import { hideFromIoredisDebug, loadIoredis } from './load-ioredis.js';
+import type {
+  RedisBudgetStoreClient,
+  RedisClusterClient,
+  RedisConnectionClient,
+} from './redis-budget-store-client.js';
 import {
   ACQUIRE_SCRIPT,
   COUNTERS_SCRIPT,
@@ -18,8 +23,11 @@ import { checkedStoreUrl } from './store-url.js';
 
 /** Options of a {@link RedisBudgetStore}. */
 export interface RedisBudgetStoreOptions {
-  /** A connected `ioredis` client or cluster to use (not closed by `close()`). */
-  client?: Redis | Cluster;
+  /**
+   * A connected `ioredis` client or cluster to use (not closed by `close()`): a `Redis` or
+   * `Cluster` of ioredis 5 or 6.
+   */
+  client?: RedisBudgetStoreClient;
   /** Otherwise, the address to connect to, e.g. `redis://127.0.0.1:6379` (`rediss://` for TLS). */
   url?: string;
   /** Prefix of every key; must not contain `{` or `}`. Default `switchboard:budget:`. */
@@ -73,8 +81,9 @@ const HELD_RECORD_MS = 24 * 3_600_000;
 export class RedisBudgetStore implements BudgetStore {
   /** The key prefix. */
   readonly prefix: string;
-  readonly #client: Redis | Cluster;
-  readonly #owned: boolean;
+  readonly #client: RedisBudgetStoreClient;
+  /** The connection this store opened from its `url` (and closes), or null for a caller's client. */
+  readonly #owned: Redis | null;
   readonly #commands: BudgetCommands;
   readonly #timeoutMs: number;
   readonly #retentionMs: number;
@@ -121,11 +130,11 @@ export class RedisBudgetStore implements BudgetStore {
       options.onWarning ?? ((message: string) => process.emitWarning(message, 'BudgetWarning'));
     if (options.client) {
       // Duck-typed, so a client from another copy of ioredis is welcome.
-      if (typeof (options.client as Partial<Redis>).defineCommand !== 'function') {
+      if (typeof (options.client as Partial<RedisBudgetStoreClient>).defineCommand !== 'function') {
         throw new TypeError('options.client must be an ioredis Redis or Cluster client');
       }
       this.#client = options.client;
-      this.#owned = false;
+      this.#owned = null;
       this.#where = whereOf(options.client);
     } else if (typeof options.url === 'string' && options.url !== '') {
       const url = parseUrl(options.url);
@@ -150,7 +159,7 @@ export class RedisBudgetStore implements BudgetStore {
         (client as unknown as { reconnectTimeout?: Unreffable }).reconnectTimeout?.unref?.(),
       );
       this.#client = client;
-      this.#owned = true;
+      this.#owned = client;
     } else {
       throw new TypeError('RedisBudgetStore needs options.client (an ioredis client) or options.url');
     }
@@ -299,14 +308,13 @@ export class RedisBudgetStore implements BudgetStore {
    * socket, no reconnection, no timer.
    */
   close(): Promise<void> {
-    if (!this.#owned) return Promise.resolve();
-    this.#closing ??= this.#close();
+    if (this.#owned === null) return Promise.resolve();
+    this.#closing ??= this.#close(this.#owned);
     return this.#closing;
   }
 
-  async #close(): Promise<void> {
+  async #close(client: Redis): Promise<void> {
     this.#closed = true;
-    const client = this.#client as Redis;
     if (client.status === 'ready') {
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([
@@ -403,7 +411,8 @@ export class RedisBudgetStore implements BudgetStore {
   async #askClusterMode(): Promise<void> {
     let info: string;
     try {
-      info = await this.#run(() => (this.#client as Redis).info('cluster'));
+      // A Cluster client never asks: the store only checks a single connection.
+      info = String(await this.#run(() => (this.#client as RedisConnectionClient).info('cluster')));
     } catch (error) {
       if (/NOPERM/.test(error instanceof Error ? error.message : String(error))) {
         this.#standalone = true;
@@ -440,7 +449,7 @@ export class RedisBudgetStore implements BudgetStore {
     );
     ask.then(
       (replies) => {
-        const policies = new Set(replies.map((reply) => String((reply as string[])[1] ?? '')));
+        const policies = new Set(replies.map((reply) => configValue(reply, 'maxmemory-policy')));
         const evicting = [...policies].filter((policy) => policy !== '' && policy !== 'noeviction');
         if (evicting.length > 0) {
           this.#onWarning(
@@ -474,11 +483,20 @@ function parseUrl(text: string): URL {
   );
 }
 
-function isCluster(client: Redis | Cluster): client is Cluster {
+function isCluster(client: RedisBudgetStoreClient): client is RedisClusterClient {
   return (client as { isCluster?: unknown }).isCluster === true;
 }
 
-function whereOf(client: Redis | Cluster): string {
+/** The value of `CONFIG GET <name>`: a flat `[name, value]` (RESP2, and ioredis 6's default mapping) or a map (RESP3). */
+function configValue(reply: unknown, name: string): string {
+  if (Array.isArray(reply)) return String(reply[1] ?? '');
+  if (reply instanceof Map) return String(reply.get(name) ?? '');
+  if (typeof reply === 'object' && reply !== null)
+    return String((reply as Record<string, unknown>)[name] ?? '');
+  return '';
+}
+
+function whereOf(client: RedisBudgetStoreClient): string {
   if (isCluster(client)) return 'the cluster';
   const { host, port, path } = client.options;
   return withoutUserinfo(path ? String(path) : `${host ?? 'localhost'}:${port ?? 6379}`);

@@ -7,6 +7,7 @@
 // anything and right after close() resolved (process.getActiveResourcesInfo()).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { createRequire } from 'node:module';
 import { createBudget } from '../../src/budget.js';
 import { RedisBudgetStore } from '../../src/redis-store.js';
 import { attemptInfo, callRecord, DOLLAR_PER_OUTPUT_TOKEN } from './attempt-info.js';
@@ -65,4 +66,6 @@ try {
 }
 const closed = await budget.close({ timeoutMs: 5000 });
 const after = process.getActiveResourcesInfo();
-process.stdout.write(`${JSON.stringify({ refusals, closed, before, after })}\n`);
+// Which ioredis the store loaded (5, or 6 under test/support/ioredis-6.cjs): pnpm's folder names its version.
+const ioredis = /ioredis@(\d+)\./.exec(createRequire(import.meta.url).resolve('ioredis'))?.[1] ?? null;
+process.stdout.write(`${JSON.stringify({ refusals, closed, before, after, ioredis })}\n`);
