@@ -10,7 +10,7 @@ const HELD_RECORD_MS = 24 * 3_600_000;
  * The comment `migrate()` looks for on `budget_settle`: the functions of this version are there. Changed
  * whenever a function's text changes, so a store of a newer version replaces them (`CREATE OR REPLACE`).
  */
-export const FUNCTIONS_VERSION = 'switchboard budget functions 1';
+export const FUNCTIONS_VERSION = 'switchboard budget functions 2';
 
 /**
  * The tables, created by `migrate()` (idempotent; also run on first use, under an
@@ -126,7 +126,8 @@ $$;
 -- A reservation of amount in every scope of the chain, or in none: the chain's rows made when missing and
 -- locked in key order (two chains never deadlock), a sweep where one is due, then the checks in the order
 -- spend, reservations, slots. granted, or reason ('ended', 'spend', 'reserved', 'in_flight') and the
--- 0-based index of the scope that refused; the counters as they are after it.
+-- 0-based index of the scope that refused; the counters as they are after it. A grant is on disk before it
+-- is answered, whatever the server's synchronous_commit: 'off' there is 'on' for this transaction.
 CREATE OR REPLACE FUNCTION ${s}.budget_acquire(keys text[], limits bigint[], max_in_flight integer[],
   amount bigint, lease text, ttl_ms bigint, retention_ms bigint,
   OUT granted boolean, OUT reason text, OUT scope_index integer,
@@ -136,6 +137,9 @@ DECLARE
   n integer := cardinality(keys);
   record_state text;
 BEGIN
+  IF current_setting('synchronous_commit') = 'off' THEN
+    PERFORM set_config('synchronous_commit', 'on', true);
+  END IF;
   INSERT INTO ${s}.budget_scopes (scope_key)
   SELECT key FROM unnest(keys) AS key ORDER BY key
   ON CONFLICT (scope_key) DO NOTHING;
@@ -185,8 +189,9 @@ $$;
 -- A lease's settlement at actual (unsettled: counted at a worst case). Returns whether the lease was still
 -- held. The lease's record is locked first (a settlement sent twice waits, then answers as the first did);
 -- the scope rows only by the last statements, in key order, so a settlement holds them briefly. A lease
--- found expired but not yet swept counts as swept and replaced by this settlement. durable false: this
--- transaction's commit does not wait for its WAL flush (synchronous_commit off, this transaction only).
+-- found expired but not yet swept counts as swept and replaced by this settlement. durable: on disk before it
+-- is answered, whatever the server's synchronous_commit (as a grant); false: this transaction's commit does
+-- not wait for its WAL flush (synchronous_commit off, this transaction only).
 CREATE OR REPLACE FUNCTION ${s}.budget_settle(lease text, keys text[], actual bigint, is_unsettled boolean,
   leased boolean, retention_ms bigint, durable boolean) RETURNS boolean
 LANGUAGE plpgsql AS $$
@@ -214,6 +219,8 @@ DECLARE
 BEGIN
   IF NOT durable THEN
     PERFORM set_config('synchronous_commit', 'off', true);
+  ELSIF current_setting('synchronous_commit') = 'off' THEN
+    PERFORM set_config('synchronous_commit', 'on', true);
   END IF;
   SELECT r.state, r.answer INTO record_state, record_answer
   FROM ${s}.budget_lease_records AS r WHERE r.lease_id = lease FOR UPDATE;

@@ -22,7 +22,9 @@ export interface PostgresBudgetStoreOptions {
    */
   schema?: string;
   /**
-   * `'on'` (the default): every operation returns once its commit is on disk. `'off'`: settlements (only
+   * `'on'` (the default): every reservation and settlement returns once its commit is on disk, whatever
+   * the server's `synchronous_commit` (a server set to `off` is overridden for those transactions; a
+   * stronger setting, such as waiting for a synchronous standby, is kept). `'off'`: settlements (only
    * they) return before their commit's WAL is flushed (`synchronous_commit = off` for that transaction), so
    * a crash of the server can lose the settlements of its last moments (up to three times
    * `wal_writer_delay`, 0.6 s by default): each such lease is back as held, and counts at its worst case

@@ -90,3 +90,70 @@ describe("PostgresBudgetStore's synchronousCommit", () => {
     });
   }
 });
+
+// The server's own synchronous_commit = off (issue 40 §3): a store left 'on' still answers a grant (and a
+// settlement) only once it is on disk, so a crash right after loses none. The WAL writer is told to wait
+// its longest (10 s) and the background writer to write nothing, so without the store's own setting the
+// newest commits are only in memory when the server is killed.
+describe("PostgresBudgetStore on a server whose synchronous_commit is 'off'", () => {
+  let postgres: TestPostgres;
+  beforeAll(async () => {
+    postgres = await startPostgres({
+      settings: {
+        synchronous_commit: 'off',
+        wal_writer_delay: '10s',
+        bgwriter_lru_maxpages: '0',
+        autovacuum: 'off',
+      },
+    });
+  });
+  afterAll(() => postgres?.stop());
+
+  it('keeps every grant, and every settlement of a store left on, through a SIGKILL right after them', async () => {
+    const admin = new pg.Client({ connectionString: postgres.url });
+    await admin.connect();
+    expect((await admin.query('SHOW synchronous_commit')).rows[0].synchronous_commit).toBe('off');
+    const scopes = [{ key: '{crash-sync}', limitNanoUsd: 1_000_000, maxInFlight: null }];
+    const durable = new PostgresBudgetStore({ url: postgres.url, schema: 'crash_sync' });
+    // Grants of a store whose settlements are not waited for (synchronousCommit 'off') are on disk too.
+    const hurried = new PostgresBudgetStore({
+      url: postgres.url,
+      schema: 'crash_sync',
+      synchronousCommit: 'off',
+    });
+    await durable.migrate();
+    await hurried.migrate();
+    // The tables themselves on disk: only the budget's own commits are at stake.
+    await admin.query('CHECKPOINT');
+    await admin.end();
+    const lease = (leaseId: string) => ({ leaseId, scopes, amountNanoUsd: 1000, ttlMs: 600_000 });
+    for (let index = 0; index < 10; index++) {
+      const store = index % 2 === 0 ? durable : hurried;
+      expect(await store.acquire(lease(`grant-${index}`))).toMatchObject({ granted: true });
+    }
+    for (let index = 0; index < 4; index++) {
+      expect(await durable.settle(`grant-${index * 2}`, scopes, { actualNanoUsd: 300, leased: true })).toBe(
+        true,
+      );
+    }
+    await postgres.kill();
+    await Promise.all([durable.close(), hurried.close()]);
+    await postgres.restart();
+
+    const reader = new PostgresBudgetStore({ url: postgres.url, schema: 'crash_sync' });
+    try {
+      expect(await reader.counters(scopes)).toEqual([
+        { spentNanoUsd: 1200, reservedNanoUsd: 6000, inFlight: 6, unsettledNanoUsd: 0, unsettledCalls: 0 },
+      ]);
+      // Each lease by id: the settled ones ended, the others held (granted again, not twice).
+      for (let index = 0; index < 10; index++) {
+        const answer = await reader.acquire(lease(`grant-${index}`));
+        expect(answer, `grant-${index}`).toMatchObject(
+          index % 2 === 0 && index < 8 ? { granted: false, reason: 'ended' } : { granted: true },
+        );
+      }
+    } finally {
+      await reader.close();
+    }
+  });
+});

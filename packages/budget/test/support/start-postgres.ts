@@ -82,12 +82,22 @@ function asServer(
   return ['setpriv', [`--reuid=${user.uid}`, `--regid=${user.gid}`, '--clear-groups', '--', file, ...args]];
 }
 
+/** Options of {@link startPostgres}. */
+export interface StartPostgresOptions {
+  /** Server settings beyond the defaults, given as `-c name=value` (kept by `restart()`), e.g. `{ synchronous_commit: 'off' }`. */
+  readonly settings?: Readonly<Record<string, string>>;
+}
+
 /**
  * Runs `initdb` into a fresh temporary directory (password authentication, a random
  * password) and starts `postgres` on a free loopback port; resolves once it accepts a
  * connection. Rejects (failing the suite, never skipping it) when it cannot start.
  */
-export async function startPostgres(): Promise<TestPostgres> {
+export async function startPostgres(options: StartPostgresOptions = {}): Promise<TestPostgres> {
+  const settings = Object.entries(options.settings ?? {}).flatMap(([name, value]) => [
+    '-c',
+    `${name}=${value}`,
+  ]);
   const user = serverUser();
   const root = mkdtempSync(join(tmpdir(), 'switchboard-pg-'));
   const data = join(root, 'data');
@@ -137,6 +147,7 @@ export async function startPostgres(): Promise<TestPostgres> {
       'max_connections=200',
       '-c',
       'shared_buffers=16MB',
+      ...settings,
     ]);
     // Its own process group, so a kill reaches the postmaster and every backend at once.
     const server = spawn(file, args, { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
