@@ -76,6 +76,48 @@ describe('loadConfig', () => {
     });
   });
 
+  describe('check dates of [prices."id"] entries (issue 40.15)', () => {
+    const entry = (checkedAt: string) =>
+      `[prices."lab-model"]\ncache_hit_per_m = 0.1\ninput_per_m = 1\noutput_per_m = 4\nchecked_at = ${checkedAt}\n`;
+
+    it.each([
+      ['2026-02-30', '2026-03-02'],
+      ['2026-04-31', '2026-05-01'],
+      ['2025-02-29', '2025-03-01'],
+      ['2026-02-30T10:00:00Z', '2026-03-02'],
+    ])(
+      'refuses checked_at = %s, a day no calendar has, naming the line, the field and the date',
+      async (written, rolledTo) => {
+        const path = await file('impossible.toml', `# checked by hand\n${entry(written)}`);
+        const error = await failureOf(loadConfig(path));
+        expect(error.message).toBe(
+          `${path}:6:14: prices."lab-model".checked_at: no such date: ${written.slice(0, 10)} (a TOML parser reads it as ${rolledTo}); expected an ISO date, 'YYYY-MM-DD'`,
+        );
+        expect(error.path).toBe('prices."lab-model".checked_at');
+      },
+    );
+
+    it('refuses a check date in the future, naming the field', async () => {
+      const path = await file('future.toml', entry('2999-01-01'));
+      const error = await failureOf(loadConfig(path));
+      expect(error.message).toMatch(
+        /: prices\."lab-model"\.checked_at: 2999-01-01 is in the future \(today is \d{4}-\d{2}-\d{2}, UTC\): a price cannot have been checked later than today/,
+      );
+      expect(error.path).toBe('prices."lab-model".checked_at');
+    });
+
+    it('reads a real leap day, and leaves dates in comments and strings alone', async () => {
+      const path = await file(
+        'leap.toml',
+        `${entry('2024-02-29')}source = "not 2026-02-30" # nor 2026-02-31\n`,
+      );
+      const config = await loadConfig(path);
+      expect((config.prices?.['lab-model']?.checked_at as Date | undefined)?.toISOString()).toBe(
+        '2024-02-29',
+      );
+    });
+  });
+
   describe('a JSON file (by its extension)', () => {
     it('reads it as JSON', async () => {
       const path = await file('config.JSON', '{"models": {"judge": "primary-v4-pro"}}');

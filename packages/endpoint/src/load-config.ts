@@ -2,11 +2,14 @@ import { constants, existsSync } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { ConfigError } from './config-error.js';
+import { pathText } from './config-path.js';
 import { emitConfigWarning } from './config-warning-sink.js';
 import type { ConfigWarning } from './config-warnings.js';
+import { isPlainObject } from './is-plain-object.js';
 import { jsonErrorOffset } from './json-error-offset.js';
 import { type ParseConfigOptions, parseConfigWithWarnings } from './parse-config.js';
 import type { SwitchboardConfig } from './switchboard-config.js';
+import { impossibleTomlDates } from './toml-impossible-dates.js';
 
 /** The file `loadConfig()` reads when no path is given, in the working directory. */
 export const DEFAULT_CONFIG_FILE = 'switchboard.toml';
@@ -80,6 +83,33 @@ async function readConfigText(file: string): Promise<string> {
   }
 }
 
+/**
+ * Refuses a TOML date that does not exist (`checked_at = 2026-02-30`): the parser hands it back
+ * rolled over to another day (March 2) with no sign of it, so it is found in the text, and named
+ * by the key that holds the day it became.
+ */
+function refuseImpossibleDates(file: string, text: string, input: unknown): void {
+  const [first] = impossibleTomlDates(text);
+  if (first === undefined) return;
+  const holder = checkedAtHolding(input, first.rolledTo);
+  const path = holder === null ? 'config' : pathText(['prices', holder, 'checked_at']);
+  throw new ConfigError(
+    `${file}:${first.line}:${first.column}: ${holder === null ? '' : `${path}: `}no such date: ${first.text} (a TOML parser reads it as ${first.rolledTo}); expected an ISO date, 'YYYY-MM-DD'`,
+    { path },
+  );
+}
+
+/** The model id of the `[prices."id"]` entry whose `checked_at` is the day `date`, or null. */
+function checkedAtHolding(input: unknown, date: string): string | null {
+  const prices = isPlainObject(input) ? input.prices : undefined;
+  if (!isPlainObject(prices)) return null;
+  for (const [model, entry] of Object.entries(prices)) {
+    const checked = isPlainObject(entry) ? entry.checked_at : undefined;
+    if (checked instanceof Date && checked.toISOString().slice(0, 10) === date) return model;
+  }
+  return null;
+}
+
 function lineAndColumn(text: string, offset: number): string {
   const before = text.slice(0, offset).split('\n');
   return `:${before.length}:${(before.at(-1)?.length ?? 0) + 1}`;
@@ -133,7 +163,9 @@ export async function loadConfig(path?: string, options: LoadConfigOptions = {})
     if (!existsSync(resolve(DEFAULT_CONFIG_FILE))) return {};
     file = DEFAULT_CONFIG_FILE;
   }
-  const input = await parseText(file, await readConfigText(file));
+  const text = await readConfigText(file);
+  const input = await parseText(file, text);
+  if (!isJsonFile(file)) refuseImpossibleDates(file, text, input);
   let parsed: ReturnType<typeof parseConfigWithWarnings>;
   try {
     parsed = parseConfigWithWarnings(input, { strict: options.strict === true });

@@ -84,6 +84,28 @@ output_per_m = 8.0
   });
 
   it.each([
+    ['2999-01-01', '2999-01-01'],
+    [new Date('2999-01-01T00:00:00Z'), '2999-01-01'],
+    [parse('d = 2999-01-01').d, '2999-01-01'],
+  ])(
+    'refuses a checked_at in the future (%j), naming the field and the date (issue 40.15)',
+    (value, date) => {
+      expect(errorOf({ prices: { m: { ...entry, checked_at: value } } }).message).toMatch(
+        new RegExp(
+          `^prices\\.m\\.checked_at: ${date} is in the future \\(today is \\d{4}-\\d{2}-\\d{2}, UTC\\): a price cannot have been checked later than today`,
+        ),
+      );
+    },
+  );
+
+  it('takes a checked_at of today and of tomorrow (UTC; zones ahead of it are there already)', () => {
+    for (const days of [0, 1]) {
+      const date = new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+      expect(parseConfig({ prices: { m: { ...entry, checked_at: date } } }).prices?.m?.checked_at).toBe(date);
+    }
+  });
+
+  it.each([
     [-1, 'pricing.stale_after_days: expected a number of days >= 0 (inf: never stale)'],
     ['90', 'pricing.stale_after_days: expected a number of days >= 0 (inf: never stale)'],
   ])('refuses stale_after_days = %j', (value, message) => {

@@ -5,6 +5,7 @@ import { ConfigError } from './config-error.js';
 import { pathText } from './config-path.js';
 import { markWarned } from './config-warning-sink.js';
 import { type ConfigWarning, configWarnings, shadowedPriceWarnings } from './config-warnings.js';
+import { futureCheckedDate } from './future-checked-date.js';
 import { isPlainObject } from './is-plain-object.js';
 import { loadZod } from './load-zod.js';
 import type { SwitchboardConfig } from './switchboard-config.js';
@@ -101,6 +102,11 @@ function buildSchema() {
             .custom<string | Date>((value) => isIsoDate(value), {
               error: "expected an ISO date ('YYYY-MM-DD', or a TOML date such as 2026-11-20)",
             })
+            .superRefine((value, context) => {
+              if (!isIsoDate(value)) return;
+              const future = futureCheckedDate(calendarDate(value));
+              if (future !== null) context.addIssue({ code: 'custom', message: future });
+            })
             .optional(),
           source: z.string().trim().min(1, { error: 'expected a non-empty string' }).optional(),
         }),
@@ -143,6 +149,11 @@ let schema: ReturnType<typeof buildSchema> | undefined;
 function configSchema(): ReturnType<typeof buildSchema> {
   schema ??= buildSchema();
   return schema;
+}
+
+/** The calendar date of a checked `checked_at`: the string, or a TOML date's day as written. */
+function calendarDate(value: string | Date): string {
+  return typeof value === 'string' ? value : value.toISOString().slice(0, 10);
 }
 
 /** Whether a value is an ISO date (`'YYYY-MM-DD'` that reads back as itself) or a valid `Date` (a TOML date). */

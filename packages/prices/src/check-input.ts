@@ -1,6 +1,8 @@
 import type { PriceProvenance, Prices, PriceTier } from './prices.js';
 import type { PricingTime } from './tariff.js';
 
+const DAY_MS = 86_400_000;
+
 /** Throws the error every bad price input gets: a TypeError naming the field and what was expected. */
 export function fail(field: string, expected: string): never {
   throw new TypeError(`${field} must be ${expected}`);
@@ -84,13 +86,19 @@ function isIsoDate(value: unknown): value is string {
 /**
  * The provenance of an entry (`source`, and `checkedAt` or `checked_at`), or null
  * when it gives no checked date. `source` defaults to `defaultSource`. A TOML date
- * (a `Date`) is taken as its calendar date.
+ * (a `Date`) is taken as its calendar date. A date that does not exist (`2026-02-30`)
+ * is refused, and so, unless `refuseFuture` is false, is one after tomorrow (UTC, the
+ * day after today leaving room for the zones ahead of it): a price cannot have been
+ * checked later than today, and an entry dated ahead would never go stale. The shipped
+ * table is checked for that by its tests instead, so that a machine whose clock is
+ * behind can still load it.
  */
 export function checkProvenance(
   value: unknown,
   field: string,
   keys: PriceKeys,
   defaultSource: string,
+  refuseFuture = true,
 ): PriceProvenance | null {
   const entry = value as Record<string, unknown>;
   let checkedAt = entry[keys.checkedAt];
@@ -101,6 +109,13 @@ export function checkProvenance(
   if (checkedAt instanceof Date && !Number.isNaN(checkedAt.getTime()))
     checkedAt = checkedAt.toISOString().slice(0, 10);
   if (!isIsoDate(checkedAt)) fail(`${field}.${keys.checkedAt}`, "an ISO date, 'YYYY-MM-DD'");
+  const now = Date.now();
+  if (refuseFuture && checkedAt > new Date(now + DAY_MS).toISOString().slice(0, 10)) {
+    fail(
+      `${field}.${keys.checkedAt}`,
+      `a date no later than today, got ${checkedAt} (today is ${new Date(now).toISOString().slice(0, 10)}, UTC): a price cannot have been checked later than today`,
+    );
+  }
   return Object.freeze({ source: typeof source === 'string' ? source.trim() : defaultSource, checkedAt });
 }
 

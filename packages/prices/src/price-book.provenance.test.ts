@@ -86,6 +86,22 @@ describe('PriceBook provenance', () => {
     expect(() => new PriceBook({ m: { ...prices, ...provenance } as never })).toThrow(new TypeError(message));
   });
 
+  it('refuses a check date after tomorrow (UTC), naming the field and the date (issue 40.15)', () => {
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    const later = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
+    expect(() => new PriceBook({ m: { ...prices, checkedAt: tomorrow } })).not.toThrow();
+    for (const date of [later, '2999-01-01']) {
+      expect(() => new PriceBook({ m: { ...prices, checkedAt: date } })).toThrow(
+        new RegExp(`^price "m"\\.checkedAt must be a date no later than today, got ${date} \\(today is `),
+      );
+      expect(() =>
+        new PriceBook().withConfig({
+          m: { cache_hit_per_m: 0, input_per_m: 1, output_per_m: 2, checked_at: date },
+        }),
+      ).toThrow(`prices."m".checked_at must be a date no later than today, got ${date}`);
+    }
+  });
+
   it('refuses a bad checked_at in the configuration, naming it', () => {
     expect(() =>
       new PriceBook().withConfig({

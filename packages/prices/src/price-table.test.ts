@@ -120,6 +120,17 @@ describe('provenanceOf', () => {
     }
   });
 
+  it('dates every shipped entry on a real day, no later than the table was recorded nor than today (issue 40.15)', () => {
+    // The table is loaded without refusing a date ahead of the clock (a machine whose clock is behind
+    // must still load it), so the dates are held here instead.
+    const today = new Date().toISOString().slice(0, 10);
+    for (const [model, row] of Object.entries(table.models)) {
+      const checked = row.checked_at;
+      expect(new Date(`${checked}T00:00:00Z`).toISOString().slice(0, 10), model).toBe(checked);
+      expect(checked <= table.recorded && checked <= today, model).toBe(true);
+    }
+  });
+
   it.each(['primary-chat', 'constructor', '__proto__', 'unknown-model', ''])('is null for %j', (model) => {
     expect(provenanceOf(model)).toBeNull();
   });
