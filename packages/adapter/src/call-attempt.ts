@@ -2,6 +2,7 @@ import { deadlinePassed } from './call-deadline.js';
 import { ChatError } from './chat-error.js';
 import { redactError } from './redact.js';
 import { type CallContext, describeCall } from './to-chat-error.js';
+import type { ReplyHeaders } from './wire-reply.js';
 
 /**
  * One attempt of a call: its deadline (request start to the last byte of the
@@ -15,7 +16,7 @@ export class CallAttempt {
   /** What ended the attempt, when something did. */
   failure: ChatError | undefined;
   /** The headers of the reply, once they arrived. */
-  headers: Headers | undefined;
+  headers: ReplyHeaders | undefined;
   /** The status of the reply, once its headers arrived. */
   status: number | null = null;
   /** True once the request was handed to the network (it may have reached the provider). */

@@ -1,3 +1,5 @@
+import type { WireReply } from './wire-reply.js';
+
 /** A reply body read up to a cap. */
 export interface BodyText {
   /** The body as UTF-8 text; `''` when it overflowed (nothing past the cap is worth decoding). */
@@ -5,7 +7,7 @@ export interface BodyText {
   /** True when the body went past the cap: reading stopped there and the stream was cancelled. */
   overflowed: boolean;
   /**
-   * The bytes read, counted after fetch undid any `Content-Encoding`: the body's length, or, when it
+   * The bytes read, counted after any `Content-Encoding` was undone: the body's length, or, when it
    * overflowed, the count with the chunk that passed the cap (0 when its declared length alone did).
    */
   bytesRead: number;
@@ -14,9 +16,10 @@ export interface BodyText {
 /**
  * Reads a body as text, keeping at most `maxBytes` bytes in memory: past that
  * the stream is cancelled (the connection dropped) and `overflowed` is set.
- * The cap counts the bytes as they arrive after decoding: fetch undoes a
+ * The cap counts the bytes as they arrive after decoding: the transport undoes a
  * `Content-Encoding` (gzip, br, deflate, several in a row) while the body is
- * read, so a declared `content-length` is the compressed size and says nothing
+ * read (fetch itself, or the Node transport's `node:zlib` streams), so a
+ * declared `content-length` is the compressed size and says nothing
  * of what `text()` would build (a 1 KB brotli body can decode to gigabytes).
  * Such a length is only used to refuse a plain (unencoded) body at once when
  * it alone passes the cap. Rejects as soon as `ended` does (a `CallAttempt`'s,
@@ -25,7 +28,7 @@ export interface BodyText {
  * error when the body is cut off.
  */
 export async function readBody(
-  response: Response,
+  response: WireReply,
   maxBytes: number,
   ended: Promise<never>,
 ): Promise<BodyText> {
@@ -58,7 +61,7 @@ export async function readBody(
 }
 
 /** What passed a cap, for a message: how many decoded bytes were read, or the declared length. */
-export function overflowDetail(body: BodyText, response: Response): string {
+export function overflowDetail(body: BodyText, response: WireReply): string {
   if (body.bytesRead > 0) return decodedBytesRead(body.bytesRead);
   return `a declared content-length of ${response.headers.get('content-length')} bytes`;
 }
@@ -75,10 +78,10 @@ function decode(chunks: Uint8Array[], length: number): string {
 }
 
 /**
- * A reply off the network (not a `Response` built in code, whose header may say anything) that is not
+ * A reply off the network (not one built in code, whose header may say anything) that is not
  * encoded and declares a plain `content-length` past the cap: its decoded body is that long.
  */
-function declaredPastCap(response: Response, maxBytes: number): boolean {
+function declaredPastCap(response: WireReply, maxBytes: number): boolean {
   if (response.type !== 'basic') return false;
   const encoding = response.headers.get('content-encoding');
   if (encoding !== null && !/^\s*(identity)?\s*$/i.test(encoding)) return false;

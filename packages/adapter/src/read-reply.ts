@@ -5,6 +5,7 @@ import { overflowDetail, readBody } from './read-body.js';
 import { isRecord } from './read-field.js';
 import { redact, redactError } from './redact.js';
 import { type CallContext, describeCall, providerDetail, statusFailure } from './to-chat-error.js';
+import type { ReplyHeaders, WireReply } from './wire-reply.js';
 
 /**
  * Reads a successful reply as a JSON object, within the attempt's deadline and
@@ -14,7 +15,7 @@ import { type CallContext, describeCall, providerDetail, statusFailure } from '.
  * that error, typed by its code, never a success.
  */
 export async function readReply(
-  response: Response,
+  response: WireReply,
   attempt: CallAttempt,
   maxBytes: number,
 ): Promise<Record<string, unknown>> {
@@ -66,7 +67,7 @@ export async function readReply(
 export function embeddedFailure(
   payload: Record<string, unknown>,
   context: CallContext,
-  headers: Headers | undefined,
+  headers: ReplyHeaders | undefined,
   opening = describeCall(context, 200),
 ): ChatError {
   const detail = providerDetail(payload, '');

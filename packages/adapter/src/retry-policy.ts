@@ -1,3 +1,5 @@
+import type { ReplyHeaders } from './wire-reply.js';
+
 /** How long a transport waits between attempts, and when a server's wait is too long to honour. */
 export interface RetryTiming {
   /** The longest `retry-after` / `retry-after-ms` wait honoured, in milliseconds; a longer one ends the call. */
@@ -14,7 +16,7 @@ const MAX_BACKOFF_MS = 8_000;
  * `x-should-retry: true|false` wins; else 408, 409, 429 and 5xx. 402 (billing)
  * never: the run should stop and say why.
  */
-export function isRetryableStatus(status: number, headers: Headers | undefined): boolean {
+export function isRetryableStatus(status: number, headers: ReplyHeaders | undefined): boolean {
   if (status === 402) return false;
   const told = headers?.get('x-should-retry');
   if (told === 'true') return true;
@@ -26,7 +28,7 @@ export function isRetryableStatus(status: number, headers: Headers | undefined):
  * The wait the server asked for, in milliseconds: `retry-after-ms`, else
  * `retry-after` as seconds or an HTTP date; undefined when it names none.
  */
-export function retryAfterMs(headers: Headers | undefined): number | undefined {
+export function retryAfterMs(headers: ReplyHeaders | undefined): number | undefined {
   if (headers === undefined) return undefined;
   const milliseconds = headers.get('retry-after-ms');
   if (milliseconds !== null && milliseconds.trim() !== '') {

@@ -4,6 +4,7 @@ import type { TransportStream, TransportStreamEvent } from './chat-transport.js'
 import { redact, redactError } from './redact.js';
 import { EventTooLargeError, SseParser } from './sse-parser.js';
 import { describeCall } from './to-chat-error.js';
+import type { BodyChunk, BodyReader, WireReply } from './wire-reply.js';
 
 /** How an {@link SseStream} reads its body. */
 export interface SseStreamOptions {
@@ -37,7 +38,7 @@ export class SseStream implements TransportStream {
   readonly headers: Readonly<Record<string, string>>;
 
   readonly #attempt: CallAttempt;
-  readonly #reader: ReadableStreamDefaultReader<Uint8Array> | null;
+  readonly #reader: BodyReader | null;
   readonly #parser: SseParser;
   readonly #options: SseStreamOptions;
   readonly #timeoutMs: number;
@@ -66,7 +67,7 @@ export class SseStream implements TransportStream {
     );
   };
 
-  constructor(response: Response, attempt: CallAttempt, options: SseStreamOptions) {
+  constructor(response: WireReply, attempt: CallAttempt, options: SseStreamOptions) {
     this.status = response.status;
     this.headers = Object.freeze(Object.fromEntries(response.headers));
     this.#attempt = attempt;
@@ -152,7 +153,7 @@ export class SseStream implements TransportStream {
         if (this.#count > 0) this.#waitingSince = performance.now();
         this.#arm();
       }
-      let chunk: Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>['read']>>;
+      let chunk: BodyChunk;
       try {
         chunk = await this.#reader.read();
       } catch (error) {

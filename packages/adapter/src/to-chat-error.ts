@@ -10,6 +10,7 @@ import { redact, redactError } from './redact.js';
 import { isRetryableStatus } from './retry-policy.js';
 import { isModelRejection, supportedModels } from './supported-models.js';
 import { thinkingRejectionHint } from './thinking-rejection.js';
+import type { ReplyHeaders } from './wire-reply.js';
 
 /** Where a failed call went, to name it in the error message. */
 export interface CallContext {
@@ -95,7 +96,7 @@ export function connectionFailure(error: unknown, context: CallContext): ChatErr
 export function statusFailure(
   context: CallContext,
   status: number,
-  headers: Headers | undefined,
+  headers: ReplyHeaders | undefined,
   detail: ProviderDetail,
   lead: string = describeCall(context, status),
 ): ChatError {
@@ -107,7 +108,7 @@ export function statusFailure(
       status,
       undefined,
       redact(detail.message, context.apiKey),
-      headers ?? new Headers(),
+      asHeaders(headers),
     ),
     context.apiKey,
   );
@@ -148,6 +149,12 @@ export function providerDetail(body: unknown, text: string): ProviderDetail {
     code: inner?.code,
     param: inner?.param,
   };
+}
+
+/** The SDK's error wants a `Headers`: a fetch reply's as they are, another transport's copied (an error path). */
+function asHeaders(headers: ReplyHeaders | undefined): Headers {
+  if (headers === undefined) return new Headers();
+  return headers instanceof Headers ? headers : new Headers([...headers]);
 }
 
 /** The kind an HTTP status stands for. */

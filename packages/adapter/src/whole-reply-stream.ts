@@ -1,5 +1,6 @@
 import type { TransportStream, TransportStreamEvent } from './chat-transport.js';
 import { isRecord } from './read-field.js';
+import type { WireReply } from './wire-reply.js';
 
 /**
  * A stream made of a whole JSON reply, for a server that answers a streamed
@@ -14,7 +15,7 @@ export class WholeReplyStream implements TransportStream {
   #next = 0;
   #closed = false;
 
-  constructor(response: Response, reply: Record<string, unknown>, onEnd: (failure: unknown | null) => void) {
+  constructor(response: WireReply, reply: Record<string, unknown>, onEnd: (failure: unknown | null) => void) {
     this.status = response.status;
     this.headers = Object.freeze(Object.fromEntries(response.headers));
     this.#onEnd = onEnd;

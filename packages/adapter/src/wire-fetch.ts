@@ -1,10 +1,10 @@
-import { VERSION } from 'openai/version';
 import type { CallAttempt } from './call-attempt.js';
 import { ChatError } from './chat-error.js';
 import { followedRedirect, redirectFollowed } from './followed-redirect.js';
 import { overflowDetail, readBody } from './read-body.js';
 import { isRecord } from './read-field.js';
 import { redact } from './redact.js';
+import { requestHeaders } from './request-headers.js';
 import {
   type CallContext,
   connectionFailure,
@@ -12,18 +12,17 @@ import {
   providerDetail,
   statusFailure,
 } from './to-chat-error.js';
+import type { WireReply } from './wire-reply.js';
 
 /** The most of an error body kept (and read, counted after decoding): 64 KiB, enough for any provider's explanation. */
 export const MAX_ERROR_BYTES = 64 * 1024;
 
-const USER_AGENT = `OpenAI/JS ${VERSION}`;
-
 /**
- * Sends one attempt's request with `fetch`: the headers are built here from the
- * call alone (nothing from the environment reaches the wire), the key is added
- * here, redirects are refused (fetch's `redirect: 'error'`; a given `fetch` that
+ * Sends one attempt's request with `fetch`: the headers are the call's own
+ * ({@link requestHeaders}: nothing from the environment reaches the wire),
+ * redirects are refused (fetch's `redirect: 'error'`; a given `fetch` that
  * answers a 3xx anyway is refused by its status), and an error reply is read
- * here, bounded in size and by the attempt's deadline, and typed by its status.
+ * ({@link checkedReply}), bounded in size and by the attempt's deadline, and typed by its status.
  * Resolves with a 2xx reply, its body unread.
  */
 export async function wireFetch(
@@ -35,14 +34,7 @@ export async function wireFetch(
 ): Promise<Response> {
   const { context } = attempt;
   // A plain record: fetch builds its own headers from it, so none are built twice.
-  const headers: Record<string, string> = {
-    accept: 'application/json',
-    'user-agent': USER_AGENT,
-    'x-stainless-retry-count': String(attempt.number - 1),
-    'x-stainless-timeout': String(Math.trunc(context.timeoutMs / 1000)),
-  };
-  if (body !== null) headers['content-type'] = 'application/json';
-  if (context.apiKey !== '') headers.authorization = `Bearer ${context.apiKey}`;
+  const headers = requestHeaders(attempt, body !== null);
   attempt.sent = true;
   let response: Response;
   try {
@@ -70,7 +62,10 @@ export async function wireFetch(
  * ({@link followedRedirect}), its status and headers noted, a redirect refused,
  * an error status read (bounded) and thrown typed; a 2xx reply handed back unread.
  */
-export async function checkedReply(response: Response, attempt: CallAttempt): Promise<Response> {
+export async function checkedReply<Reply extends WireReply>(
+  response: Reply,
+  attempt: CallAttempt,
+): Promise<Reply> {
   const { context } = attempt;
   const followedTo = followedRedirect(response, context.url);
   if (followedTo !== null) {
@@ -155,7 +150,7 @@ function parseOrUndefined(text: string): unknown {
 }
 
 /** Only the origin of a redirect's target: its path or query may carry anything. */
-function targetOrigin(response: Response, from: string): string {
+function targetOrigin(response: WireReply, from: string): string {
   const location = response.headers.get('location');
   if (location === null) return 'no location given';
   try {

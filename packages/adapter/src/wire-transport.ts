@@ -14,6 +14,7 @@ import { type CallContext, describeCall, toChatError } from './to-chat-error.js'
 import type { TransportLimits } from './transport-limits.js';
 import type { ListModelsOptions } from './transport-options.js';
 import { WholeReplyStream } from './whole-reply-stream.js';
+import type { WireReply } from './wire-reply.js';
 import { withAttemptOverrides } from './with-attempt-overrides.js';
 
 /** One request of an attempt: what a wire transport sends, relative to its base address. */
@@ -35,8 +36,9 @@ const MODELS_PATH = '/models';
  * streamed) and GET `{baseUrl}/models` under Switchboard's own retry loop, one
  * deadline per attempt covering the whole body, bounded replies and typed
  * {@link ChatError}s. A transport says only how one attempt's request is sent
- * (`send`): with `fetch` directly ({@link FetchTransport}), or through a caller's
- * own `openai` client (`OpenAIClientTransport`).
+ * (`send`): with `fetch` directly ({@link FetchTransport}), with `node:http`
+ * (`NodeTransport`), or through a caller's own `openai` client
+ * (`OpenAIClientTransport`).
  */
 export abstract class WireTransport implements ChatTransport {
   /** The address calls go to, without a trailing `/`. */
@@ -62,7 +64,7 @@ export abstract class WireTransport implements ChatTransport {
    * `attempt.sent` once the request may have left, and `attempt.status` / `headers`.
    * @internal
    */
-  protected abstract send(attempt: CallAttempt, call: WireCall): Promise<Response>;
+  protected abstract send(attempt: CallAttempt, call: WireCall): Promise<WireReply>;
 
   /** The key to keep out of messages, or `''` when this transport holds none. @internal */
   protected abstract get apiKeyForRedaction(): string;
@@ -197,8 +199,8 @@ export abstract class WireTransport implements ChatTransport {
     context: CallContext,
     hooks: CallHooks,
     first: number,
-    send: (attempt: CallAttempt, overrides: AttemptOverrides | undefined) => Promise<Response>,
-    read: (response: Response, attempt: CallAttempt) => T | Promise<T>,
+    send: (attempt: CallAttempt, overrides: AttemptOverrides | undefined) => Promise<WireReply>,
+    read: (response: WireReply, attempt: CallAttempt) => T | Promise<T>,
     endsLater = false,
   ): Promise<T> {
     const { signal } = hooks;
@@ -239,7 +241,7 @@ export abstract class WireTransport implements ChatTransport {
 
   /** Sends one attempt of a chat request: `body` with the attempt's overrides (a lower `max_tokens`). */
   #sendChat(body: Record<string, unknown>) {
-    return (attempt: CallAttempt, overrides: AttemptOverrides | undefined): Promise<Response> =>
+    return (attempt: CallAttempt, overrides: AttemptOverrides | undefined): Promise<WireReply> =>
       this.send(attempt, { method: 'POST', path: CHAT_PATH, body: withAttemptOverrides(body, overrides) });
   }
 
