@@ -114,13 +114,18 @@ describe('a budget on Redis shared by worker processes, under faults', () => {
   it('(a) Redis SIGKILLed and restarted without persistence: every worker that saw the ledger reports ledger_lost', async () => {
     await withRig('chaos-amnesia', false, async (rig) => {
       const started = whenStarted();
-      // A call refused while Redis is away is made again, so each worker still calls once it is back
-      // (on a loaded machine a restart can outlast every call a worker had left).
-      const finished = rig.workers(WORKERS, { calls: 60, retryUnreachable: true }, (index, report) =>
-        started.onProgress(index, report),
+      // Each worker starts no call past its first lease until Redis was crashed and is back, and a
+      // call refused while Redis is away is made again: so every worker that saw the ledger still
+      // calls once it is back, however fast or slow the machine (on a loaded one a worker could
+      // otherwise spend the limit, or its calls, before the crash, or during the restart).
+      const finished = rig.workers(
+        WORKERS,
+        { calls: 60, retryUnreachable: true, pauseAfterGrants: 1 },
+        (index, report) => started.onProgress(index, report),
       );
       const sawLedger = await started.until(finished);
       await rig.crashRedis(300);
+      rig.resumeWorkers();
       const reports = await finished;
       expect(sawLedger.size).toBeGreaterThanOrEqual(2);
       for (const index of sawLedger) {

@@ -114,6 +114,11 @@ export class ChaosRig {
     );
   }
 
+  /** Lets paused workers (`pauseAfterGrants`) start calls again. */
+  resumeWorkers(): void {
+    for (const child of this.children) if (child.exitCode === null && child.connected) child.send('resume');
+  }
+
   /** Kills Redis (SIGKILL) and, after `downMs`, starts it again on the same port (and files, with persistence). */
   async crashRedis(downMs: number): Promise<void> {
     const { port, dir } = this.redis;

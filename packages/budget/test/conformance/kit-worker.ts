@@ -72,15 +72,29 @@ const refused: Record<string, number> = {};
 async function lane(): Promise<void> {
   while (next < settings.calls) {
     const number = next++;
-    const leaseId = `w${settings.index}-${number}-${process.pid}`;
+    let leaseId = `w${settings.index}-${number}-${process.pid}`;
     const amount = 1 + Math.floor(Math.random() * settings.maxAmount);
     try {
-      const result = await store.acquire({
+      let result = await store.acquire({
         leaseId,
         scopes: settings.scopes,
         amountNanoUsd: amount,
         ttlMs: 30_000,
       });
+      // No slot free: the same call is made again (a new lease id) once one may be, as the budget's
+      // wait would, so every call ends granted or refused for spend however slow the machine
+      // (refusals for slots alone could use the calls up before the limit is reached).
+      for (let again = 1; !result.granted && result.reason === 'in_flight'; again++) {
+        refused.in_flight = (refused.in_flight ?? 0) + 1;
+        await new Promise((resolve) => setTimeout(resolve, 1 + Math.random() * 4));
+        result = await store.acquire({
+          leaseId: `${leaseId}-${again}`,
+          scopes: settings.scopes,
+          amountNanoUsd: amount,
+          ttlMs: 30_000,
+        });
+        if (result.granted) leaseId = `${leaseId}-${again}`;
+      }
       if (!result.granted) {
         refused[result.reason] = (refused[result.reason] ?? 0) + 1;
         continue;

@@ -35,6 +35,12 @@ export interface WorkerSettings {
    * away on a loaded machine; counted once per refusal all the same.
    */
   readonly retryUnreachable?: boolean;
+  /**
+   * Once this many leases were granted, start no further call until the parent sends `'resume'`
+   * (calls already started go on), so the worker still has calls to make after a fault the parent
+   * causes meanwhile, however fast or slow the machine; null or absent: never pause.
+   */
+  readonly pauseAfterGrants?: number | null;
 }
 
 /** What a worker reports. */
@@ -140,9 +146,18 @@ const adapter = new ChatAdapter(transport, {
   disableThinking: false,
 });
 
+/** Resolves once the parent sent `'resume'` (see `pauseAfterGrants`). */
+const resumed = new Promise<void>((resolve) => {
+  process.on('message', (message) => {
+    if (message === 'resume') resolve();
+  });
+});
+
 let next = 0;
 async function lane(): Promise<void> {
   while (next < settings.calls) {
+    if (settings.pauseAfterGrants != null && granted >= settings.pauseAfterGrants) await resumed;
+    if (next >= settings.calls) break;
     const number = next++;
     await call(number);
     report();

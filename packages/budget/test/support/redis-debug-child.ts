@@ -32,7 +32,19 @@ const granted = await store.acquire({ leaseId, scopes, amountNanoUsd: 10, ttlMs:
 // A dropped connection: ioredis reconnects and sends AUTH again.
 const admin = new Redis({ host: '127.0.0.1', port: Number(port), username: user || undefined, password });
 await admin.call('CLIENT', 'KILL', 'TYPE', 'normal', 'SKIPME', 'yes');
-await new Promise((resolve) => setTimeout(resolve, 300));
+// Until the store's client is back (a connection other than admin's: it reconnected, AUTH sent
+// again), an event on the server, whatever the machine's speed.
+const adminId = Number(await admin.call('CLIENT', 'ID'));
+const deadline = performance.now() + 60_000;
+for (;;) {
+  const list = String(await admin.call('CLIENT', 'LIST', 'TYPE', 'normal'));
+  const others = list
+    .split('\n')
+    .filter((line) => /^id=\d+/.test(line) && !line.startsWith(`id=${adminId} `));
+  if (others.length > 0) break;
+  if (performance.now() > deadline) throw new Error("the store's client did not reconnect within 60 s");
+  await new Promise((resolve) => setTimeout(resolve, 10));
+}
 await store.settle(leaseId, scopes, { actualNanoUsd: 7 });
 admin.disconnect();
 await store.close();
