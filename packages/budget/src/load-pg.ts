@@ -6,6 +6,12 @@ export interface PgClient {
     text: string,
     values?: readonly unknown[],
   ): Promise<{ rows: Record<string, unknown>[]; rowCount: number | null }>;
+  /** With a `query_timeout` of its own (pg's per-query option, over the client's). */
+  query(config: {
+    text: string;
+    values?: readonly unknown[] | undefined;
+    query_timeout?: number;
+  }): Promise<{ rows: Record<string, unknown>[]; rowCount: number | null }>;
   release(error?: Error | boolean): void;
   on(event: 'error', listener: (error: Error) => void): unknown;
   removeListener(event: 'error', listener: (error: Error) => void): unknown;

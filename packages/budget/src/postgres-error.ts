@@ -13,6 +13,8 @@ const CODES: Readonly<Record<string, string>> = {
   '57P03': 'the server is starting up or recovering (57P03)',
   '53300': 'too many connections (53300)',
   '57014': 'a statement was cancelled (57014: statement_timeout)',
+  '55P03':
+    'a lock was not granted within statementTimeoutMs (55P03: another session holds a row the operation needs); nothing was changed',
 };
 
 /**

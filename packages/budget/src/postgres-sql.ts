@@ -10,7 +10,7 @@ const HELD_RECORD_MS = 24 * 3_600_000;
  * The comment `migrate()` looks for on `budget_settle`: the functions of this version are there. Changed
  * whenever a function's text changes, so a store of a newer version replaces them (`CREATE OR REPLACE`).
  */
-export const FUNCTIONS_VERSION = 'switchboard budget functions 2';
+export const FUNCTIONS_VERSION = 'switchboard budget functions 3';
 
 /**
  * The tables, created by `migrate()` (idempotent; also run on first use, under an
@@ -71,6 +71,9 @@ CREATE INDEX IF NOT EXISTS budget_lease_records_forget ON ${s}.budget_lease_reco
 
 -- The operations, one function call each (one round trip, one commit). Limits are not stored: each call
 -- passes its own. Amounts are nano-dollars; durations milliseconds; now() is the transaction's start.
+-- timeout_ms: the store's statementTimeoutMs, set as this transaction's lock_timeout, so a row lock held
+-- elsewhere ends the wait on the server (55P03) before the client gives up on it: no backend is left
+-- waiting behind a client that went away, on a caller's pool (whose sessions the store does not own) too.
 
 -- Expired leases of the scopes become unsettled spend (their slots freed); old unsettled entries pruned.
 CREATE OR REPLACE FUNCTION ${s}.budget_sweep(keys text[], retention_ms bigint) RETURNS void
@@ -103,10 +106,11 @@ WHERE scope.scope_key = gone.scope_key
 $$;
 
 -- The counters of a chain, in its order (after a sweep where one is due).
-CREATE OR REPLACE FUNCTION ${s}.budget_counters(keys text[], retention_ms bigint,
+CREATE OR REPLACE FUNCTION ${s}.budget_counters(keys text[], retention_ms bigint, timeout_ms bigint,
   OUT spent bigint[], OUT reserved bigint[], OUT in_flight integer[], OUT unsettled bigint[], OUT unsettled_calls integer[])
 LANGUAGE plpgsql AS $$
 BEGIN
+  PERFORM set_config('lock_timeout', timeout_ms || 'ms', true);
   IF EXISTS (SELECT 1 FROM ${s}.budget_leases WHERE scope_key = ANY(keys) AND expires_at <= now())
     OR EXISTS (SELECT 1 FROM ${s}.budget_unsettled
       WHERE scope_key = ANY(keys) AND counted_at < now() - retention_ms * interval '1 millisecond') THEN
@@ -129,7 +133,7 @@ $$;
 -- 0-based index of the scope that refused; the counters as they are after it. A grant is on disk before it
 -- is answered, whatever the server's synchronous_commit: 'off' there is 'on' for this transaction.
 CREATE OR REPLACE FUNCTION ${s}.budget_acquire(keys text[], limits bigint[], max_in_flight integer[],
-  amount bigint, lease text, ttl_ms bigint, retention_ms bigint,
+  amount bigint, lease text, ttl_ms bigint, retention_ms bigint, timeout_ms bigint,
   OUT granted boolean, OUT reason text, OUT scope_index integer,
   OUT spent bigint[], OUT reserved bigint[], OUT in_flight integer[], OUT unsettled bigint[], OUT unsettled_calls integer[])
 LANGUAGE plpgsql AS $$
@@ -137,6 +141,7 @@ DECLARE
   n integer := cardinality(keys);
   record_state text;
 BEGIN
+  PERFORM set_config('lock_timeout', timeout_ms || 'ms', true);
   IF current_setting('synchronous_commit') = 'off' THEN
     PERFORM set_config('synchronous_commit', 'on', true);
   END IF;
@@ -146,7 +151,7 @@ BEGIN
   PERFORM 1 FROM ${s}.budget_scopes WHERE scope_key = ANY(keys) ORDER BY scope_key FOR UPDATE;
   SELECT c.spent, c.reserved, c.in_flight, c.unsettled, c.unsettled_calls
   INTO spent, reserved, in_flight, unsettled, unsettled_calls
-  FROM ${s}.budget_counters(keys, retention_ms) AS c;
+  FROM ${s}.budget_counters(keys, retention_ms, timeout_ms) AS c;
   SELECT r.state INTO record_state FROM ${s}.budget_lease_records AS r WHERE r.lease_id = lease;
   IF record_state = 'held' THEN
     granted := true;
@@ -193,7 +198,7 @@ $$;
 -- is answered, whatever the server's synchronous_commit (as a grant); false: this transaction's commit does
 -- not wait for its WAL flush (synchronous_commit off, this transaction only).
 CREATE OR REPLACE FUNCTION ${s}.budget_settle(lease text, keys text[], actual bigint, is_unsettled boolean,
-  leased boolean, retention_ms bigint, durable boolean) RETURNS boolean
+  leased boolean, retention_ms bigint, durable boolean, timeout_ms bigint) RETURNS boolean
 LANGUAGE plpgsql AS $$
 DECLARE
   record_state text;
@@ -217,6 +222,7 @@ DECLARE
   calls_deltas integer[] := '{}';
   entry_keys text[] := '{}';
 BEGIN
+  PERFORM set_config('lock_timeout', timeout_ms || 'ms', true);
   IF NOT durable THEN
     PERFORM set_config('synchronous_commit', 'off', true);
   ELSIF current_setting('synchronous_commit') = 'off' THEN
@@ -295,7 +301,21 @@ BEGIN
 END
 $$;
 
-COMMENT ON FUNCTION ${s}.budget_settle(text, text[], bigint, boolean, boolean, bigint, boolean) IS '${FUNCTIONS_VERSION}';
+-- Extends the live leases among the (lease, scope) pairs by ttl_ms; returns the pairs extended.
+CREATE OR REPLACE FUNCTION ${s}.budget_renew(lease_ids text[], keys text[], ttl_ms bigint, timeout_ms bigint)
+RETURNS TABLE (lease_id text, scope_key text)
+LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM set_config('lock_timeout', timeout_ms || 'ms', true);
+  RETURN QUERY
+  UPDATE ${s}.budget_leases AS held SET expires_at = now() + ttl_ms * interval '1 millisecond'
+  FROM unnest(lease_ids, keys) AS wanted(lease_id, scope_key)
+  WHERE held.lease_id = wanted.lease_id AND held.scope_key = wanted.scope_key AND held.expires_at > now()
+  RETURNING held.lease_id, held.scope_key;
+END
+$$;
+
+COMMENT ON FUNCTION ${s}.budget_settle(text, text[], bigint, boolean, boolean, bigint, boolean, bigint) IS '${FUNCTIONS_VERSION}';
 `;
 }
 
@@ -307,30 +327,27 @@ function quoted(identifier: string): string {
 /** The statements a store runs, for its schema: one function call per operation (autocommit). */
 export interface Statements {
   /**
-   * $1 keys, $2 limits, $3 max in flight, $4 amount, $5 lease id, $6 ttl ms, $7 retention ms: granted, or the
-   * reason and index of the refusing scope; the chain's counters (arrays, in its order).
+   * $1 keys, $2 limits, $3 max in flight, $4 amount, $5 lease id, $6 ttl ms, $7 retention ms, $8 timeout ms:
+   * granted, or the reason and index of the refusing scope; the chain's counters (arrays, in its order).
    */
   readonly acquire: string;
   /**
-   * $1 lease id, $2 keys, $3 actual, $4 unsettled, $5 leased, $6 retention ms, $7 durable: whether the
-   * lease was still held (`held`).
+   * $1 lease id, $2 keys, $3 actual, $4 unsettled, $5 leased, $6 retention ms, $7 durable, $8 timeout ms:
+   * whether the lease was still held (`held`).
    */
   readonly settle: string;
-  /** $1 keys, $2 retention ms: the chain's counters (arrays, in its order), after a sweep where one is due. */
+  /** $1 keys, $2 retention ms, $3 timeout ms: the chain's counters (arrays, in its order), after a sweep where one is due. */
   readonly counters: string;
-  /** $1 lease ids, $2 scope keys (pairs), $3 ttl ms: extends the live ones; returns those extended. */
+  /** $1 lease ids, $2 scope keys (pairs), $3 ttl ms, $4 timeout ms: extends the live ones; returns those extended. */
   readonly renew: string;
 }
 
 export function statementsOf(schema: string): Statements {
   const s = quoted(schema);
   return {
-    acquire: `SELECT * FROM ${s}.budget_acquire($1::text[], $2::bigint[], $3::integer[], $4::bigint, $5::text, $6::bigint, $7::bigint)`,
-    settle: `SELECT ${s}.budget_settle($1::text, $2::text[], $3::bigint, $4::boolean, $5::boolean, $6::bigint, $7::boolean) AS held`,
-    counters: `SELECT * FROM ${s}.budget_counters($1::text[], $2::bigint)`,
-    renew: `UPDATE ${s}.budget_leases AS lease SET expires_at = now() + $3::bigint * interval '1 millisecond'
-FROM unnest($1::text[], $2::text[]) AS wanted(lease_id, scope_key)
-WHERE lease.lease_id = wanted.lease_id AND lease.scope_key = wanted.scope_key AND lease.expires_at > now()
-RETURNING lease.lease_id, lease.scope_key`,
+    acquire: `SELECT * FROM ${s}.budget_acquire($1::text[], $2::bigint[], $3::integer[], $4::bigint, $5::text, $6::bigint, $7::bigint, $8::bigint)`,
+    settle: `SELECT ${s}.budget_settle($1::text, $2::text[], $3::bigint, $4::boolean, $5::boolean, $6::bigint, $7::boolean, $8::bigint) AS held`,
+    counters: `SELECT * FROM ${s}.budget_counters($1::text[], $2::bigint, $3::bigint)`,
+    renew: `SELECT * FROM ${s}.budget_renew($1::text[], $2::text[], $3::bigint, $4::bigint)`,
   };
 }

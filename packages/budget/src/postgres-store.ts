@@ -1,6 +1,7 @@
 import type { AcquireRequest, AcquireResult, ScopeCounters, Settlement } from './acquire-request.js';
 import type { BudgetStore } from './budget-store.js';
 import { ConnectionGate } from './connection-gate.js';
+import { checkDurationMs, checkTimerRange } from './duration-ms.js';
 import { checkKnownKeys } from './known-keys.js';
 import { loadPg, type PgClient, type PgPool } from './load-pg.js';
 import { pgErrorOf } from './postgres-error.js';
@@ -31,6 +32,14 @@ export interface PostgresBudgetStoreOptions {
    * once it expires (the books err upwards, never below the bill). Reservations always wait for the disk.
    */
   synchronousCommit?: 'on' | 'off';
+  /**
+   * How long the server may take over one statement, in milliseconds (default 30,000; at most 2^31 − 1).
+   * Every operation sets it as its transaction's `lock_timeout`, so a row lock held elsewhere ends the wait
+   * on the server (refused as `store_unreachable`, nothing changed) on any pool, a caller's included; a pool
+   * the store makes from a `url` also has it as its sessions' `statement_timeout`. The client gives up on a
+   * statement 5 s later (`query_timeout`), after the server, so no backend is left waiting behind it.
+   */
+  statementTimeoutMs?: number;
 }
 
 type Query = (text: string, values?: readonly unknown[]) => Promise<Record<string, unknown>[]>;
@@ -45,13 +54,13 @@ const NO_ERROR = (): void => {};
 /** Connections of a pool this store makes from a url. */
 const POOL_SIZE = 10;
 /**
- * How long the server may take over one statement before it gives up (`statement_timeout`, set for
- * the sessions of a pool made from a url): a busy but healthy server is waited for; one that holds
- * a statement this long (a row lock held elsewhere) rolls it back itself, so no backend is left
- * waiting for a client that gave up. The client gives up a little later (`query_timeout`).
+ * How long the server may take over one statement before it gives up, by default (`statementTimeoutMs`):
+ * a busy but healthy server is waited for; one that holds a statement this long (a row lock held
+ * elsewhere) rolls it back itself, so no backend is left waiting for a client that gave up.
  */
 const STATEMENT_TIMEOUT_MS = 30_000;
-const QUERY_TIMEOUT_MS = STATEMENT_TIMEOUT_MS + 5_000;
+/** The client gives up on a statement this long after the server should have (`query_timeout`). */
+const CLIENT_GRACE_MS = 5_000;
 
 /**
  * Budget counters in PostgreSQL tables, shared by every process and machine that
@@ -75,6 +84,8 @@ export class PostgresBudgetStore implements BudgetStore {
   readonly #sql: Statements;
   readonly #retentionMs = DEFAULT_RETENTION_MS;
   readonly #durableSettlements: boolean;
+  /** The server's bound on a statement (and, per transaction, on a lock wait); the client's is 5 s more. */
+  readonly #statementTimeoutMs: number;
   /** At most the pool's size of statements at once: the rest wait here, never in the pool's timed queue. */
   readonly #gate: ConnectionGate;
   #migrated: Promise<void> | null = null;
@@ -84,7 +95,11 @@ export class PostgresBudgetStore implements BudgetStore {
     if (options === null || typeof options !== 'object') {
       throw new TypeError('PostgresBudgetStore options must be an object with a url or a pool');
     }
-    checkKnownKeys(options, ['url', 'pool', 'schema', 'synchronousCommit'], 'PostgresBudgetStore options');
+    checkKnownKeys(
+      options,
+      ['url', 'pool', 'schema', 'synchronousCommit', 'statementTimeoutMs'],
+      'PostgresBudgetStore options',
+    );
     const synchronousCommit = options.synchronousCommit ?? 'on';
     if (synchronousCommit !== 'on' && synchronousCommit !== 'off') {
       throw new TypeError(
@@ -92,6 +107,17 @@ export class PostgresBudgetStore implements BudgetStore {
       );
     }
     this.#durableSettlements = synchronousCommit === 'on';
+    this.#statementTimeoutMs = Math.ceil(
+      checkDurationMs(
+        options.statementTimeoutMs ?? STATEMENT_TIMEOUT_MS,
+        'PostgresBudgetStore options.statementTimeoutMs',
+        1,
+      ),
+    );
+    checkTimerRange(
+      this.#statementTimeoutMs + CLIENT_GRACE_MS,
+      'PostgresBudgetStore options.statementTimeoutMs + 5,000 (the client’s query_timeout)',
+    );
     const schema = options.schema ?? 'switchboard';
     if (typeof schema !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) {
       throw new TypeError(
@@ -128,8 +154,8 @@ export class PostgresBudgetStore implements BudgetStore {
         // Fail fast while the server is away: the budget then refuses (or falls back). The gate keeps
         // callers out of the pool's queue, so this bounds making a connection, never a wait for one.
         connectionTimeoutMillis: 2000,
-        statement_timeout: STATEMENT_TIMEOUT_MS,
-        query_timeout: QUERY_TIMEOUT_MS,
+        statement_timeout: this.#statementTimeoutMs,
+        query_timeout: this.#statementTimeoutMs + CLIENT_GRACE_MS,
         idleTimeoutMillis: 10_000,
         // An idle pool never holds the process open; close() ends it for good.
         allowExitOnIdle: true,
@@ -168,6 +194,7 @@ export class PostgresBudgetStore implements BudgetStore {
       request.leaseId,
       Math.ceil(request.ttlMs),
       this.#retentionMs,
+      this.#statementTimeoutMs,
     ]);
     if (row === undefined)
       throw new StoreError(`PostgreSQL at ${this.#where}: budget_acquire returned no row`);
@@ -195,6 +222,7 @@ export class PostgresBudgetStore implements BudgetStore {
       settlement.leased === true,
       this.#retentionMs,
       this.#durableSettlements,
+      this.#statementTimeoutMs,
     ]);
     return row?.held === true;
   }
@@ -206,7 +234,12 @@ export class PostgresBudgetStore implements BudgetStore {
     if (leases.length === 0) return [];
     const ids = leases.flatMap(({ leaseId, scopes }) => scopes.map(() => leaseId));
     const keys = leases.flatMap(({ scopes }) => scopes.map((scope) => scope.key));
-    const renewed = await this.#call(this.#sql.renew, [ids, keys, Math.ceil(ttlMs)]);
+    const renewed = await this.#call(this.#sql.renew, [
+      ids,
+      keys,
+      Math.ceil(ttlMs),
+      this.#statementTimeoutMs,
+    ]);
     const extended = new Map<string, number>();
     for (const row of renewed)
       extended.set(String(row.lease_id), (extended.get(String(row.lease_id)) ?? 0) + 1);
@@ -217,7 +250,7 @@ export class PostgresBudgetStore implements BudgetStore {
 
   async counters(scopes: readonly StoredScope[]): Promise<ScopeCounters[]> {
     const keys = scopes.map((scope) => scope.key);
-    const [row] = await this.#call(this.#sql.counters, [keys, this.#retentionMs]);
+    const [row] = await this.#call(this.#sql.counters, [keys, this.#retentionMs, this.#statementTimeoutMs]);
     return countersOf(row ?? {}, keys.length);
   }
 
@@ -254,7 +287,7 @@ export class PostgresBudgetStore implements BudgetStore {
     let broken: Error | undefined;
     try {
       const query = async (text: string, values?: readonly unknown[]) =>
-        (await client.query(text, values)).rows;
+        (await this.#query(client, text, values)).rows;
       // Made already (by a DBA, another process, or an earlier run): nothing to create, and maybe no right to.
       if (await this.#ready(query)) return;
       await query('BEGIN');
@@ -318,7 +351,7 @@ export class PostgresBudgetStore implements BudgetStore {
       const client = await this.#connect();
       let broken: Error | undefined;
       try {
-        return (await client.query(text, values)).rows;
+        return (await this.#query(client, text, values)).rows;
       } catch (error) {
         const code = (error as { code?: unknown }).code;
         // A server's error (an SQLSTATE): the statement, its own transaction, was rolled back and the
@@ -333,6 +366,15 @@ export class PostgresBudgetStore implements BudgetStore {
         client.release(broken ?? false);
       }
     }
+  }
+
+  /**
+   * A statement on a connection of either pool, which the client gives up on 5 s after the server should
+   * have (`query_timeout` per query: a caller's pool may have none, or a shorter one that would leave the
+   * server waiting behind it).
+   */
+  #query(client: PgClient, text: string, values?: readonly unknown[]) {
+    return client.query({ text, values, query_timeout: this.#statementTimeoutMs + CLIENT_GRACE_MS });
   }
 
   #error(error: unknown, ranNothing: boolean): StoreError {

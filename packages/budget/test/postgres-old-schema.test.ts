@@ -99,7 +99,13 @@ describe('PostgresBudgetStore on an earlier version’s schema, and migrate() ru
     await before.close();
     await sleep(20);
     const names = functionNames();
-    expect(names.sort()).toEqual(['budget_acquire', 'budget_counters', 'budget_settle', 'budget_sweep']);
+    expect(names.sort()).toEqual([
+      'budget_acquire',
+      'budget_counters',
+      'budget_renew',
+      'budget_settle',
+      'budget_sweep',
+    ]);
     for (const name of names) await admin.query(`DROP FUNCTION "upgraded".${name}`);
     expect((await functionsOf(admin, 'upgraded')).names).toEqual([]);
 

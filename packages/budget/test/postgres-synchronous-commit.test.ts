@@ -31,15 +31,18 @@ describe("PostgresBudgetStore's synchronousCommit", () => {
       if (watched.has(client)) return client;
       watched.add(client);
       const query = client.query.bind(client) as (
-        text: string,
+        text: string | pg.QueryConfig,
         values?: unknown[],
       ) => Promise<pg.QueryResult>;
-      (client as unknown as { query: unknown }).query = async (text: string, values?: unknown[]) => {
-        if (!/^SELECT .*\.budget_(acquire|settle)\(\$1/.test(text)) return query(text, values);
+      // The store sends a statement as text and values, or as a config carrying its own query_timeout.
+      type Sent = string | pg.QueryConfig;
+      (client as unknown as { query: unknown }).query = async (sent: Sent, values?: unknown[]) => {
+        const text = typeof sent === 'string' ? sent : sent.text;
+        if (!/^SELECT .*\.budget_(acquire|settle)\(\$1/.test(text)) return query(sent, values);
         // The statement and SHOW in one transaction: what its commit will use.
         await query('BEGIN');
         try {
-          const result = await query(text, values);
+          const result = await query(sent, values);
           const [row] = (await query('SHOW synchronous_commit')).rows;
           seen.push({
             statement: /budget_acquire/.test(text) ? 'acquire' : 'settle',
