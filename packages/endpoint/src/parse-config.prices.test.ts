@@ -106,6 +106,15 @@ output_per_m = 8.0
   });
 
   it.each([
+    ['', 'prices."": expected a model id, got an empty one'],
+    ['  ', 'prices."  ": expected a model id, got a blank one'],
+  ])('refuses the model id %j, naming the path (issue 40.17)', (model, message) => {
+    const error = errorOf({ prices: { [model]: entry } });
+    expect(error.message).toBe(message);
+    expect(error.path).toBe(`prices.${JSON.stringify(model)}`);
+  });
+
+  it.each([
     [-1, 'pricing.stale_after_days: expected a number of days >= 0 (inf: never stale)'],
     ['90', 'pricing.stale_after_days: expected a number of days >= 0 (inf: never stale)'],
   ])('refuses stale_after_days = %j', (value, message) => {

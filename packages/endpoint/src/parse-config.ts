@@ -248,6 +248,14 @@ function shapeError(input: unknown): ConfigError | null {
         });
       }
       for (const model of Object.keys(prices)) {
+        // A blank id prices nothing (ids are trimmed): a price that would vanish unnoticed.
+        if (model.trim() === '') {
+          const text = pathText(['prices', model]);
+          return new ConfigError(
+            `${text}: expected a model id, got ${model === '' ? 'an empty one' : 'a blank one'}`,
+            { path: text },
+          );
+        }
         const entry = prices[model];
         candidates.push([['prices', model], entry]);
         const tiers = isPlainObject(entry) ? entry.tiers : undefined;

@@ -102,6 +102,15 @@ describe('PriceBook provenance', () => {
     }
   });
 
+  it.each(['', '  '])('refuses the blank model id %j (issue 40.17)', (model) => {
+    expect(() => new PriceBook({ [model]: prices })).toThrow(
+      new TypeError(`price ${JSON.stringify(model)}: the model id must not be blank`),
+    );
+    expect(() =>
+      new PriceBook().withConfig({ [model]: { cache_hit_per_m: 0, input_per_m: 1, output_per_m: 2 } }),
+    ).toThrow(TypeError);
+  });
+
   it('refuses a bad checked_at in the configuration, naming it', () => {
     expect(() =>
       new PriceBook().withConfig({

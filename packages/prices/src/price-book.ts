@@ -129,6 +129,8 @@ export class PriceBook {
   ): this {
     for (const [key, entry] of Object.entries(entries)) {
       const model = key.trim();
+      // A blank id prices nothing: an entry that would vanish unnoticed.
+      if (model === '') throw new TypeError(`price ${JSON.stringify(key)}: the model id must not be blank`);
       this.#entries.set(model, compile(entry, model));
       this.#origins.set(model, origin);
       // An entry without a checked date replaces the one before it, date and all.
