@@ -195,10 +195,14 @@ export function createProgram(io: Io): Command {
   cassette
     .command('check')
     .description(
-      'for a pre-commit hook: every line readable, no secret (exit 1 when a problem is found, 2 when a file is not a cassette)',
+      "for a pre-commit hook: every line readable, no secret, every recorded cost what the call's usage costs at the prices in force (exit 1 when a problem is found, 2 when a file is not a cassette)",
     )
     .argument('<files...>', 'the cassettes')
-    .action((files: string[]) => cassetteCheckCommand(io, files));
+    .addOption(configOption())
+    .addOption(strictOption())
+    .action(async (files: string[], options: ConfigOptions) =>
+      cassetteCheckCommand(io, files, await loaded(options)),
+    );
 
   return program;
 }

@@ -119,6 +119,52 @@ describe('switchboard cassette', () => {
   });
 });
 
+describe('switchboard cassette check re-prices each call (issue 40.17)', () => {
+  /** A recorded two-call cassette whose second call was edited to claim $0 for 3M prompt tokens. */
+  async function claimingNothing(name: string): Promise<string> {
+    const path = await makeCassette(name, (question) => `answer to ${question}`);
+    const lines = readFileSync(path, 'utf8').trimEnd().split('\n');
+    const entry = JSON.parse(lines[2] as string);
+    entry.reply.body.usage = { prompt_tokens: 3_000_000, prompt_cache_hit_tokens: 0, completion_tokens: 0 };
+    entry.pricing.costUsd = 0;
+    lines[2] = JSON.stringify(entry);
+    writeFileSync(path, `${lines.join('\n')}\n`);
+    return path;
+  }
+
+  it('names a call whose recorded cost its usage does not give at the prices in force: exit 1', async () => {
+    const path = await claimingNothing('zero.jsonl');
+    const run = await runCli(['cassette', 'check', path]);
+    expect(run.code).toBe(1);
+    // 3M prompt tokens of primary-flash at the shipped 0.44 USD per million.
+    expect(run.stderr).toContain(
+      'zero.jsonl: call 2: "pricing" records $0 for 3,000,000 prompt and 0 completion tokens of "primary-flash"',
+    );
+    expect(run.stderr).toContain(
+      '(priced as "primary-flash", from the price book, checked 2026-11-22), but its usage costs $1.32 at those very prices: the line was edited by hand',
+    );
+    expect(run.stdout).not.toContain('ok,');
+  });
+
+  it('passes a recording whose costs its usage gives, and names each one the configuration prices otherwise', async () => {
+    const path = await makeCassette('priced.jsonl', (question) => `answer to ${question}`);
+    expect(await runCli(['cassette', 'check', path])).toMatchObject({ code: 0 });
+    const dearer = await directory.file(
+      'dearer-check.toml',
+      '[prices."primary-flash"]\ncache_hit_per_m = 0.14\ninput_per_m = 4.4\noutput_per_m = 13.2\n',
+    );
+    const run = await runCli(['cassette', 'check', path, '--config', dearer]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(
+      'priced.jsonl: call 1: "pricing" records $0.0011 for 1,000 prompt and 500 completion tokens of "primary-flash"',
+    );
+    expect(run.stderr).toContain(
+      'but its usage costs $0.011 at the prices in force (priced as "primary-flash", from the price book): edited by hand, or recorded under other prices',
+    );
+    expect(run.stderr).toContain('priced.jsonl: call 2: ');
+  });
+});
+
 describe('switchboard cassette check on a whole run', () => {
   /** The lines of a recorded two-call cassette: its header and its entries, parsed. */
   async function recordedLines(name: string) {

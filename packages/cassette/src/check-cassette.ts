@@ -1,6 +1,8 @@
+import type { CostModel } from '@switchboard/adapter';
 import { requestHash } from './canonical-json.js';
 import { describeFinding, lineSecrets } from './cassette-line.js';
 import { type Cassette, readCassetteForCheck } from './read-cassette.js';
+import { repriceProblems } from './reprice-problems.js';
 import { secretRules } from './secret-scan.js';
 
 /** One thing wrong with a cassette file. */
@@ -19,6 +21,13 @@ export interface CheckCassetteOptions {
    * characters are not secrets (a placeholder such as `replay`) and are ignored.
    */
   readonly keys?: ReadonlyArray<string | { readonly value: string; readonly name: string }>;
+  /**
+   * The prices in force, as recording takes them (an endpoint, or a cost model whose
+   * `priceCall` is a `PriceBook`'s): each call is re-priced from its usage with it and a
+   * recorded cost it does not give is named, since replay bills what the line records.
+   * Default none: recorded costs are not checked.
+   */
+  readonly costModel?: CostModel | null;
 }
 
 /** How many calls a cassette holds, and who recorded them. */
@@ -43,7 +52,8 @@ export interface CassetteExamination {
  * short, each process's calls whole and in order; every call's match hash its
  * request's; and no line holding one of `keys` or a credential shape in any form
  * a reader could decode (JSON escapes, a stream's deltas joined, base64 at any
- * offset, percent-encoding, HTML entities, hex).
+ * offset, percent-encoding, HTML entities, hex). With `costModel`, also every
+ * recorded cost the call's usage gives at those prices.
  *
  * @throws {CassetteFormatError} when the file cannot be read as a cassette at all.
  */
@@ -55,6 +65,7 @@ export function examineCassette(path: string, options: CheckCassetteOptions = {}
     for (const finding of lineSecrets(text, rules))
       secrets.push({ line, message: `holds ${describeFinding(finding)}` });
   });
+  if (options.costModel) problems.push(...repriceProblems(cassette.entries, options.costModel));
   for (const entry of cassette.entries) {
     if (requestHash(entry.request) !== entry.match) {
       problems.push({

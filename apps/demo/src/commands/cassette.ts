@@ -1,3 +1,4 @@
+import type { CostModel } from '@switchboard/adapter';
 import {
   type Cassette,
   type CassetteEntry,
@@ -189,6 +190,19 @@ export function cassetteDiffCommand(
   throw differ();
 }
 
+/** The configuration's price book as a cost model, saying once that an entry replaces a shipped price when it prices a call. */
+function pricesInForce(io: Io, loaded: CliConfig): CostModel {
+  const book = configPriceBook(loaded);
+  return {
+    cost: () => null,
+    priceCall(call) {
+      const pricing = book.priceCall(call);
+      loaded.replacedPrices.used(io, pricing.pricedAs);
+      return pricing;
+    },
+  };
+}
+
 /** `36 calls in run 3f2a9c1b7e4d from 6 processes (6 each)`: what a cassette holds, and who recorded it. */
 function describeSummary(summary: CassetteSummary): string {
   const counts = summary.processes.map((process) => process.calls);
@@ -206,17 +220,24 @@ function describeSummary(summary: CassetteSummary): string {
  * one record run (no line of another, no second header), no line cut, each
  * process's calls whole, match hashes current, no credential shape and no value
  * of a secret variable of the environment (`*API_KEY`, `*_KEY`, `*_TOKEN`,
- * `*_SECRET`, `*_PASSWORD`) in any form a reader could decode. Says how many
+ * `*_SECRET`, `*_PASSWORD`) in any form a reader could decode, and every recorded
+ * cost what the call's usage costs at the prices in force (the installed table and
+ * the configuration's `[prices."id"]`): replay bills what a line records. Says how many
  * calls each file holds, per process, and in which run. Exits 0 when clean, 1
  * when a problem was found, 2 when a file is not a cassette.
  */
-export function cassetteCheckCommand(io: Io, files: readonly string[]): void {
+export function cassetteCheckCommand(
+  io: Io,
+  files: readonly string[],
+  loaded: CliConfig | null = null,
+): void {
   const keys = environmentSecrets(io.env);
+  const costModel = loaded === null ? null : pricesInForce(io, loaded);
   let status = 0;
   for (const file of files) {
     let examination: CassetteExamination;
     try {
-      examination = examineCassette(file, { keys });
+      examination = examineCassette(file, { keys, costModel });
     } catch (error) {
       if (!(error instanceof CassetteFormatError)) throw error;
       io.stderr(`switchboard: ${safeText(error.message)}\n`);
