@@ -1,6 +1,10 @@
 // The SQL of PostgresBudgetStore. Amounts are bigint nano-dollars (1e-9 USD);
 // PostgreSQL's own clock (`now()`, the transaction's start) is the only clock.
-// Every statement names the schema, quoted; `$S` below stands for it.
+// Every statement names the schema, quoted; `$S` below stands for it. Every function runs with its
+// search_path pinned to PostgreSQL's catalog (`SET search_path = pg_catalog, pg_temp`): whatever the
+// caller's search_path, and whoever may create objects in `public` or elsewhere on it, `array_agg`,
+// `unnest`, `cardinality`, `now()`, `=` and `+` are PostgreSQL's own, and only the budget's own tables
+// (named with their schema) are touched; the schema itself is not on the path.
 import { PRUNE_BATCH } from './retention.js';
 
 /** How long a lease's record lives while held (renewals do not extend it): a late settlement is still recognised. */
@@ -10,7 +14,7 @@ const HELD_RECORD_MS = 24 * 3_600_000;
  * The comment `migrate()` looks for on `budget_settle`: the functions of this version are there. Changed
  * whenever a function's text changes, so a store of a newer version replaces them (`CREATE OR REPLACE`).
  */
-export const FUNCTIONS_VERSION = 'switchboard budget functions 3';
+export const FUNCTIONS_VERSION = 'switchboard budget functions 4';
 
 /**
  * The tables, created by `migrate()` (idempotent; also run on first use, under an
@@ -77,7 +81,7 @@ CREATE INDEX IF NOT EXISTS budget_lease_records_forget ON ${s}.budget_lease_reco
 
 -- Expired leases of the scopes become unsettled spend (their slots freed); old unsettled entries pruned.
 CREATE OR REPLACE FUNCTION ${s}.budget_sweep(keys text[], retention_ms bigint) RETURNS void
-LANGUAGE sql AS $$
+LANGUAGE sql SET search_path = pg_catalog, pg_temp AS $$
 WITH expired AS (
   DELETE FROM ${s}.budget_leases
   WHERE scope_key = ANY(keys) AND expires_at <= now()
@@ -108,7 +112,7 @@ $$;
 -- The counters of a chain, in its order (after a sweep where one is due).
 CREATE OR REPLACE FUNCTION ${s}.budget_counters(keys text[], retention_ms bigint, timeout_ms bigint,
   OUT spent bigint[], OUT reserved bigint[], OUT in_flight integer[], OUT unsettled bigint[], OUT unsettled_calls integer[])
-LANGUAGE plpgsql AS $$
+LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
   PERFORM set_config('lock_timeout', timeout_ms || 'ms', true);
   IF EXISTS (SELECT 1 FROM ${s}.budget_leases WHERE scope_key = ANY(keys) AND expires_at <= now())
@@ -136,7 +140,7 @@ CREATE OR REPLACE FUNCTION ${s}.budget_acquire(keys text[], limits bigint[], max
   amount bigint, lease text, ttl_ms bigint, retention_ms bigint, timeout_ms bigint,
   OUT granted boolean, OUT reason text, OUT scope_index integer,
   OUT spent bigint[], OUT reserved bigint[], OUT in_flight integer[], OUT unsettled bigint[], OUT unsettled_calls integer[])
-LANGUAGE plpgsql AS $$
+LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
   n integer := cardinality(keys);
   record_state text;
@@ -199,7 +203,7 @@ $$;
 -- not wait for its WAL flush (synchronous_commit off, this transaction only).
 CREATE OR REPLACE FUNCTION ${s}.budget_settle(lease text, keys text[], actual bigint, is_unsettled boolean,
   leased boolean, retention_ms bigint, durable boolean, timeout_ms bigint) RETURNS boolean
-LANGUAGE plpgsql AS $$
+LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
   record_state text;
   record_answer boolean;
@@ -304,7 +308,7 @@ $$;
 -- Extends the live leases among the (lease, scope) pairs by ttl_ms; returns the pairs extended.
 CREATE OR REPLACE FUNCTION ${s}.budget_renew(lease_ids text[], keys text[], ttl_ms bigint, timeout_ms bigint)
 RETURNS TABLE (lease_id text, scope_key text)
-LANGUAGE plpgsql AS $$
+LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
   PERFORM set_config('lock_timeout', timeout_ms || 'ms', true);
   RETURN QUERY
@@ -312,6 +316,22 @@ BEGIN
   FROM unnest(lease_ids, keys) AS wanted(lease_id, scope_key)
   WHERE held.lease_id = wanted.lease_id AND held.scope_key = wanted.scope_key AND held.expires_at > now()
   RETURNING held.lease_id, held.scope_key;
+END
+$$;
+
+-- The functions of versions 1 and 2 (before statementTimeoutMs), kept for processes not yet upgraded:
+-- pinned as well.
+DO $$
+BEGIN
+  IF to_regprocedure('${s}.budget_acquire(text[], bigint[], integer[], bigint, text, bigint, bigint)') IS NOT NULL THEN
+    ALTER FUNCTION ${s}.budget_acquire(text[], bigint[], integer[], bigint, text, bigint, bigint) SET search_path = pg_catalog, pg_temp;
+  END IF;
+  IF to_regprocedure('${s}.budget_settle(text, text[], bigint, boolean, boolean, bigint, boolean)') IS NOT NULL THEN
+    ALTER FUNCTION ${s}.budget_settle(text, text[], bigint, boolean, boolean, bigint, boolean) SET search_path = pg_catalog, pg_temp;
+  END IF;
+  IF to_regprocedure('${s}.budget_counters(text[], bigint)') IS NOT NULL THEN
+    ALTER FUNCTION ${s}.budget_counters(text[], bigint) SET search_path = pg_catalog, pg_temp;
+  END IF;
 END
 $$;
 
@@ -342,12 +362,19 @@ export interface Statements {
   readonly renew: string;
 }
 
+/**
+ * The statements run on the caller's session, whose search_path the store does not choose: the function
+ * named with its schema, every type with `pg_catalog`, so nothing resolves to another schema's object.
+ */
 export function statementsOf(schema: string): Statements {
   const s = quoted(schema);
+  const text = 'pg_catalog.text';
+  const bigint = 'pg_catalog.int8';
+  const boolean = 'pg_catalog.bool';
   return {
-    acquire: `SELECT * FROM ${s}.budget_acquire($1::text[], $2::bigint[], $3::integer[], $4::bigint, $5::text, $6::bigint, $7::bigint, $8::bigint)`,
-    settle: `SELECT ${s}.budget_settle($1::text, $2::text[], $3::bigint, $4::boolean, $5::boolean, $6::bigint, $7::boolean, $8::bigint) AS held`,
-    counters: `SELECT * FROM ${s}.budget_counters($1::text[], $2::bigint, $3::bigint)`,
-    renew: `SELECT * FROM ${s}.budget_renew($1::text[], $2::text[], $3::bigint, $4::bigint)`,
+    acquire: `SELECT * FROM ${s}.budget_acquire($1::${text}[], $2::${bigint}[], $3::pg_catalog.int4[], $4::${bigint}, $5::${text}, $6::${bigint}, $7::${bigint}, $8::${bigint})`,
+    settle: `SELECT ${s}.budget_settle($1::${text}, $2::${text}[], $3::${bigint}, $4::${boolean}, $5::${boolean}, $6::${bigint}, $7::${boolean}, $8::${bigint}) AS held`,
+    counters: `SELECT * FROM ${s}.budget_counters($1::${text}[], $2::${bigint}, $3::${bigint})`,
+    renew: `SELECT * FROM ${s}.budget_renew($1::${text}[], $2::${text}[], $3::${bigint}, $4::${bigint})`,
   };
 }

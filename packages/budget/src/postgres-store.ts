@@ -6,6 +6,7 @@ import { checkKnownKeys } from './known-keys.js';
 import { loadPg, type PgClient, type PgPool } from './load-pg.js';
 import { pgErrorOf } from './postgres-error.js';
 import { FUNCTIONS_VERSION, type Statements, schemaSql, statementsOf } from './postgres-sql.js';
+import { untrustedSchema } from './postgres-trust.js';
 import { DEFAULT_RETENTION_MS } from './retention.js';
 import type { StoredScope } from './scope-limits.js';
 import { StoreError } from './store-error.js';
@@ -174,7 +175,13 @@ export class PostgresBudgetStore implements BudgetStore {
     this.#sql = statementsOf(schema);
   }
 
-  /** Creates the schema and its tables when missing (idempotent). Run on first use too. */
+  /**
+   * Creates the schema and its tables when missing (idempotent). Run on first use too. Refuses, as a
+   * configuration error naming the object and the role, a schema that a role other than the current
+   * user, a superuser or a role the user is a member of owns or may create objects in (or whose objects
+   * it owns, or may add triggers to): the functions run with the caller's rights, so that role could run
+   * its own code as the caller.
+   */
   migrate(): Promise<void> {
     this.#migrated ??= this.#migrate().catch((error: unknown) => {
       this.#migrated = null;
@@ -288,16 +295,25 @@ export class PostgresBudgetStore implements BudgetStore {
     try {
       const query = async (text: string, values?: readonly unknown[]) =>
         (await this.#query(client, text, values)).rows;
-      // Made already (by a DBA, another process, or an earlier run): nothing to create, and maybe no right to.
-      if (await this.#ready(query)) return;
       await query('BEGIN');
-      // Processes starting together would race on CREATE … IF NOT EXISTS: one at a time.
-      await query('SELECT pg_advisory_xact_lock(hashtext($1))', [`switchboard-budget:${this.schema}`]);
-      if (!(await this.#ready(query))) await query(schemaSql(this.schema));
+      // What migrate() runs and creates resolves names in PostgreSQL's catalog only, whatever the
+      // session's search_path (a caller's pool may put a schema others write to first).
+      await query("SELECT pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true)");
+      await this.#trusted(query);
+      // Made already (by a DBA, another process, or an earlier run): nothing to create, and maybe no right to.
+      if (!(await this.#ready(query))) {
+        // Processes starting together would race on CREATE … IF NOT EXISTS: one at a time.
+        await query('SELECT pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtext($1))', [
+          `switchboard-budget:${this.schema}`,
+        ]);
+        if (!(await this.#ready(query))) await query(schemaSql(this.schema));
+        await this.#trusted(query);
+      }
       await query('COMMIT');
     } catch (error) {
       broken = error instanceof Error ? error : new Error(String(error));
-      if (typeof (error as { code?: unknown }).code === 'string') {
+      // A server's error, or the store's refusal of the schema: the connection is fine, the transaction undone.
+      if (typeof (error as { code?: unknown }).code === 'string' || error instanceof StoreError) {
         await client.query('ROLLBACK').then(() => (broken = undefined), NO_ERROR);
       }
       throw this.#error(error, true);
@@ -307,12 +323,21 @@ export class PostgresBudgetStore implements BudgetStore {
     }
   }
 
+  /**
+   * Refuses (a configuration error: no fallback, `store_misconfigured`) a schema that another role owns,
+   * may create objects in, or whose objects it owns or may add triggers to: see postgres-trust.ts.
+   */
+  async #trusted(query: Query): Promise<void> {
+    const refusal = await untrustedSchema(query, this.schema);
+    if (refusal !== null) throw new StoreError(`PostgreSQL at ${this.#where}: ${refusal}`, true, true);
+  }
+
   /** The four tables and the functions of this version are there. */
   async #ready(query: Query): Promise<boolean> {
     const [found] = await query(
-      `SELECT (SELECT count(*)::integer FROM pg_catalog.pg_tables WHERE schemaname = $1 AND tablename = ANY($2::text[])) AS tables,
+      `SELECT (SELECT count(*)::integer FROM pg_catalog.pg_tables WHERE schemaname = $1 AND tablename = ANY($2::pg_catalog.text[])) AS tables,
   (SELECT count(*)::integer FROM pg_catalog.pg_proc AS proc JOIN pg_catalog.pg_namespace AS ns ON ns.oid = proc.pronamespace
-    WHERE ns.nspname = $1 AND proc.proname = 'budget_settle' AND obj_description(proc.oid, 'pg_proc') = $3) AS functions`,
+    WHERE ns.nspname = $1 AND proc.proname = 'budget_settle' AND pg_catalog.obj_description(proc.oid, 'pg_proc') = $3) AS functions`,
       [this.schema, TABLES, FUNCTIONS_VERSION],
     );
     return found?.tables === TABLES.length && found?.functions === 1;
