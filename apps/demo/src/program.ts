@@ -154,7 +154,7 @@ export function createProgram(io: Io): Command {
     .option('--until <time>', 'only calls before this time (same forms as --since; UTC without a zone)')
     .option(
       '--html <file>',
-      'also write the report as one self-contained HTML page (charts, no network) to this file',
+      'also write the report as one self-contained HTML page (charts, no network) to this file; - writes it to stdout instead of the text',
     )
     .option(
       '--verify',

@@ -173,14 +173,45 @@ describe('verifying a journal', () => {
       line({ budget }),
       line({ budget, settlement: 'unsettled', costUsd: null, costNanoUsd: null, usage: null }),
     ]);
-    expect(result.budgets).toEqual({ scopes: 1, overspent: [] });
+    expect(result.budgets).toEqual({ scopes: 1, overspent: [], invalidCount: 0, invalid: [] });
     const run = { scope: 'run', limitUsd: 1 };
     const over = verify([line({ budget }), line({ budgets: [run, budget] }), line({ extra: { budget } })]);
     expect(over.ok).toBe(false);
     expect(over.budgets).toEqual({
       scopes: 2,
       overspent: [{ scope: 'triage', limitNanoUsd: 1_000_000, spentNanoUsd: 3 * FLASH_NANO, line: 3 }],
+      invalidCount: 0,
+      invalid: [],
     });
+  });
+
+  it('names a budget entry whose limit or scope no budget can have instead of failing on it (issue 40.16)', () => {
+    const limit = (limitUsd: unknown) => ({ budgets: [{ scope: 'run', limitUsd }] });
+    const result = verify([
+      line(limit(1e308)),
+      line(limit(-1)),
+      line(limit('x')),
+      line(limit(9.1e6)),
+      line({ budgets: [{ limitUsd: 1 }] }),
+      line(limit(null)),
+      line(limit(9e6)),
+    ]);
+    expect(result.ok).toBe(false);
+    const expected = 'expected null or a number of USD from 0 to 9,007,199), so its spend cannot be checked';
+    expect(result.budgets).toEqual({
+      scopes: 1,
+      overspent: [],
+      invalidCount: 5,
+      invalid: [
+        { line: 1, scope: 'run', why: `budget scope "run": limitUsd 1e+308 is not a limit (${expected}` },
+        { line: 2, scope: 'run', why: `budget scope "run": limitUsd -1 is not a limit (${expected}` },
+        { line: 3, scope: 'run', why: `budget scope "run": limitUsd "x" is not a limit (${expected}` },
+        { line: 4, scope: 'run', why: `budget scope "run": limitUsd 9100000 is not a limit (${expected}` },
+        { line: 5, scope: null, why: 'a budget entry without a scope name (scope undefined)' },
+      ],
+    });
+    // The lines' costs are still checked.
+    expect(result.verified).toBe(7);
   });
 
   it('reads a journal file, counting the lines it skips', async () => {

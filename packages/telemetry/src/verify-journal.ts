@@ -40,9 +40,18 @@ export interface OverspentScope {
   readonly line: number;
 }
 
+/** A line's budget entry whose scope or limit no budget can have: named, not checked. */
+export interface InvalidBudget {
+  readonly line: number;
+  /** The entry's scope, or null when it has no scope name. */
+  readonly scope: string | null;
+  /** What is wrong with it (`limitUsd 1e+308 is not a limit: …`). */
+  readonly why: string;
+}
+
 /** What `verifyJournal` found. */
 export interface JournalVerification {
-  /** True when no line's cost differs and no budget scope overspent. */
+  /** True when no line's cost differs, no budget scope overspent and every budget entry could be checked. */
   readonly ok: boolean;
   /** Lines read and checked (skipped lines are not among them). */
   readonly lines: number;
@@ -65,9 +74,15 @@ export interface JournalVerification {
   readonly skipped: number;
   /**
    * Budget scopes (each line's `budgets`, or `budget`, of `{ scope, limitUsd }`) and the ones whose
-   * settled spend in the journal passed the limit.
+   * settled spend in the journal passed the limit; the entries whose scope or limit no budget can
+   * have (`limitUsd: 1e308`, `-1`, `"x"`): their count and the first ones.
    */
-  readonly budgets: { readonly scopes: number; readonly overspent: readonly OverspentScope[] };
+  readonly budgets: {
+    readonly scopes: number;
+    readonly overspent: readonly OverspentScope[];
+    readonly invalidCount: number;
+    readonly invalid: readonly InvalidBudget[];
+  };
   /** The `@switchboard/prices` version the lines were re-derived with. */
   readonly pricesVersion: string;
 }
@@ -104,6 +119,8 @@ export class JournalVerifier {
   #withoutCost = 0;
   #skipped = 0;
   readonly #scopes = new Map<string, { limit: number; spent: NanoSum; over: number | null }>();
+  #invalidBudgetCount = 0;
+  readonly #invalidBudgets: InvalidBudget[] = [];
 
   constructor(options: VerifyJournalOptions = {}) {
     this.#book = options.book ?? new PriceBook();
@@ -238,8 +255,20 @@ export class JournalVerifier {
     for (const budget of budgetsOf(line)) {
       const scope = budget.scope;
       const limit = budget.limitUsd;
-      if (typeof scope !== 'string' || typeof limit !== 'number' || !(limit >= 0) || !Number.isFinite(limit))
+      // No limit (null, or none written): nothing to check the spend against.
+      if (limit === null || limit === undefined) continue;
+      const why = invalidBudget(scope, limit);
+      if (why !== null) {
+        this.#invalidBudgetCount += 1;
+        if (this.#invalidBudgets.length < this.#maxListed)
+          this.#invalidBudgets.push({
+            line: lineNumber,
+            scope: typeof scope === 'string' ? scope : null,
+            why,
+          });
         continue;
+      }
+      if (typeof scope !== 'string' || typeof limit !== 'number') continue;
       let tally = this.#scopes.get(scope);
       if (tally === undefined) {
         if (this.#scopes.size >= 10_000) continue;
@@ -263,7 +292,7 @@ export class JournalVerifier {
         line: tally.over as number,
       }));
     return Object.freeze({
-      ok: this.#differingCount === 0 && overspent.length === 0,
+      ok: this.#differingCount === 0 && overspent.length === 0 && this.#invalidBudgetCount === 0,
       lines: this.#lines,
       verified: this.#verified,
       differingCount: this.#differingCount,
@@ -273,7 +302,12 @@ export class JournalVerifier {
       estimates: Object.freeze({ count: this.#estimates, lines: Object.freeze([...this.#estimateLines]) }),
       withoutCost: this.#withoutCost,
       skipped: this.#skipped,
-      budgets: Object.freeze({ scopes: this.#scopes.size, overspent: Object.freeze(overspent) }),
+      budgets: Object.freeze({
+        scopes: this.#scopes.size,
+        overspent: Object.freeze(overspent),
+        invalidCount: this.#invalidBudgetCount,
+        invalid: Object.freeze([...this.#invalidBudgets]),
+      }),
       pricesVersion: PRICES_VERSION,
     });
   }
@@ -294,6 +328,28 @@ function budgetsOf(line: Fields): Fields[] {
         if (typeof entry === 'object' && entry !== null) found.push(entry as Fields);
   }
   return found;
+}
+
+// The most nanoUsdOf can count exactly: Number.MAX_SAFE_INTEGER nano-dollars, about 9 million USD.
+const MAX_LIMIT_USD = Number.MAX_SAFE_INTEGER / 1e9;
+
+/** Why a budget entry's scope or limit is not one a budget can have, or null when both are. */
+function invalidBudget(scope: unknown, limit: unknown): string | null {
+  if (typeof scope !== 'string' || scope === '')
+    return `a budget entry without a scope name (scope ${shortJson(scope)})`;
+  if (typeof limit === 'number' && limit >= 0 && limit <= MAX_LIMIT_USD) return null;
+  return `budget scope ${JSON.stringify(scope)}: limitUsd ${shortJson(limit)} is not a limit (expected null or a number of USD from 0 to ${Math.floor(MAX_LIMIT_USD).toLocaleString('en-US')}), so its spend cannot be checked`;
+}
+
+/** A value as JSON writes it (a number as JavaScript does: 1e+308), cut to 40 characters. */
+function shortJson(value: unknown): string {
+  let text: string;
+  try {
+    text = typeof value === 'number' ? String(value) : (JSON.stringify(value) ?? String(value));
+  } catch {
+    text = typeof value;
+  }
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }
 
 function describePrice(price: BookPrice): string {

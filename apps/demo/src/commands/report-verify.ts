@@ -16,8 +16,9 @@ function bookOf(config: SwitchboardConfig): PriceBook {
  * `switchboard report --verify JOURNAL`: re-derives every line's cost from its usage, time
  * and recorded price with the installed price data (plus the config's `[prices."id"]`
  * entries), and names each line whose recorded cost differs (exit 1), each it cannot
- * re-derive and why, the estimates (not re-derivable from usage), and any budget scope whose
- * settled spend passed its limit (exit 1).
+ * re-derive and why, the estimates (not re-derivable from usage), any budget scope whose
+ * settled spend passed its limit (exit 1), and any budget entry whose limit or scope no budget
+ * can have (`limitUsd: 1e308`, exit 1).
  */
 export async function verifyReportCommand(
   io: Io,
@@ -46,7 +47,8 @@ export async function verifyReportCommand(
   }
   if (options.json) io.stdout(safeJson({ file: name, ...result }));
   else io.stdout(verificationText(name, result));
-  if (result.differingCount > 0 || result.budgets.overspent.length > 0) {
+  const { invalidCount } = result.budgets;
+  if (result.differingCount > 0 || result.budgets.overspent.length > 0 || invalidCount > 0) {
     const parts = [
       ...(result.differingCount > 0
         ? [
@@ -56,6 +58,11 @@ export async function verifyReportCommand(
       ...(result.budgets.overspent.length > 0
         ? [
             `${plural(result.budgets.overspent.length, 'budget scope')} spent past ${result.budgets.overspent.length === 1 ? 'its' : 'their'} limit`,
+          ]
+        : []),
+      ...(invalidCount > 0
+        ? [
+            `${plural(invalidCount, 'budget entry', 'budget entries')} with a limit or scope no budget can have`,
           ]
         : []),
     ];
@@ -79,6 +86,11 @@ function verificationText(name: string, result: JournalVerification): string {
       `${plural(result.estimates.count, 'estimate')} (a stream that ended without usage; its cost is a lower bound from what was received), not re-derivable from usage: lines ${result.estimates.lines.join(', ')}${more}`,
     );
   }
+  for (const budget of result.budgets.invalid) out.push(`${at(budget.line)}: ${safeText(budget.why)}`);
+  if (result.budgets.invalidCount > result.budgets.invalid.length)
+    out.push(
+      `… and ${result.budgets.invalidCount - result.budgets.invalid.length} more budget entries that cannot be checked`,
+    );
   for (const scope of result.budgets.overspent)
     out.push(
       `${at(scope.line)}: budget scope ${JSON.stringify(safeText(scope.scope))} spent $${formatNanoUsd(scope.spentNanoUsd, { minDecimals: 2 })} in this journal, past its limit of $${formatNanoUsd(scope.limitNanoUsd, { minDecimals: 2 })} (passed on this line)`,

@@ -15,7 +15,7 @@ export interface ReportCommandOptions {
   json?: boolean;
   since?: string;
   until?: string;
-  /** Also write the report as one self-contained HTML page to this file. */
+  /** Also write the report as one self-contained HTML page to this file; `-`: to stdout, instead of the text. */
   html?: string;
   /** Re-derive every line's cost instead of reporting (exit 1 when a line differs). */
   verify?: boolean;
@@ -23,7 +23,8 @@ export interface ReportCommandOptions {
 
 /**
  * `switchboard report JOURNAL`: the report of a run's journal (JSON Lines, one
- * call record per line; `-` reads stdin), read streaming in flat memory. Lines
+ * call record per line; `-` reads stdin), read streaming in flat memory; `--html FILE`
+ * also writes it as an HTML page (`--html -`: the page on stdout instead of the text). Lines
  * that cannot be trusted are named on stderr (`file:line: why`, the first 20,
  * then how many more) and left out; the report still exits 0. With `verify`, re-derives
  * every line's cost instead (see `verifyReportCommand`).
@@ -54,6 +55,13 @@ export async function reportCommand(
   }
   if (options.html !== undefined && options.html.trim() === '')
     throw new CliError('--html: expected a file to write the HTML report to', BAD_INPUT_EXIT_CODE);
+  // `-` is stdout, as a journal of `-` is stdin: the page replaces the text report there.
+  const htmlToStdout = options.html?.trim() === '-';
+  if (htmlToStdout && options.json)
+    throw new CliError(
+      '--html -: writes the HTML report to stdout, where --json writes too: give one of them, or --html FILE',
+      BAD_INPUT_EXIT_CODE,
+    );
   const figures = await readJournalReport(file, {
     since,
     until,
@@ -63,8 +71,13 @@ export async function reportCommand(
     warn: (message) => io.stderr(`switchboard: warning: ${safeText(message)}\n`),
   });
   if (options.html !== undefined) {
+    const page = renderReportHtml(figures, { title: file === '-' ? 'stdin' : file });
+    if (htmlToStdout) {
+      io.stdout(page);
+      return;
+    }
     try {
-      await writeFile(options.html, renderReportHtml(figures, { title: file === '-' ? 'stdin' : file }));
+      await writeFile(options.html, page);
     } catch (error) {
       throw new CliError(
         `--html: cannot write the HTML report: ${fileErrorReason(error, 'failed')}: ${options.html}`,
