@@ -5,7 +5,10 @@ import { schemaSql } from '../src/postgres-sql.js';
 
 describe('docs/budgets-postgres.md', () => {
   it('shows the SQL migrate() runs, for the default schema, as it is', () => {
-    const page = readFileSync(fileURLToPath(new URL('../../../docs/budgets-postgres.md', import.meta.url)), 'utf8');
+    const page = readFileSync(
+      fileURLToPath(new URL('../../../docs/budgets-postgres.md', import.meta.url)),
+      'utf8',
+    );
     expect(page).toContain(`\`\`\`sql\n${schemaSql('switchboard')}\`\`\``);
   });
 });
