@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Redis, RedisOptions } from 'ioredis';
 import type { AcquireRequest, AcquireResult, ScopeCounters, Settlement } from './acquire-request.js';
 import type { BudgetStore } from './budget-store.js';
+import { checkTimerRange } from './duration-ms.js';
 import { checkKnownKeys } from './known-keys.js';
 import { hideFromIoredisDebug, loadIoredis } from './load-ioredis.js';
 import type {
@@ -30,9 +31,9 @@ export interface RedisBudgetStoreOptions {
   client?: RedisBudgetStoreClient;
   /** Otherwise, the address to connect to, e.g. `redis://127.0.0.1:6379` (`rediss://` for TLS). */
   url?: string;
-  /** Prefix of every key; must not contain `{` or `}`. Default `switchboard:budget:`. */
+  /** Prefix of every key; must not contain `{`, `}`, control characters or a lone surrogate. Default `switchboard:budget:`. */
   prefix?: string;
-  /** A command that takes longer fails, and the call is refused (or falls back). Default 2000 ms. */
+  /** A command that takes longer fails, and the call is refused (or falls back). Default 2000 ms; at most 2^31 − 1. */
   commandTimeoutMs?: number;
   /** Where warnings go (an eviction policy that can drop budget keys); default `process.emitWarning`. */
   onWarning?: (message: string) => void;
@@ -118,10 +119,17 @@ export class RedisBudgetStore implements BudgetStore {
     if (typeof prefix !== 'string' || /[{}\p{Cc}]/u.test(prefix)) {
       throw new TypeError("options.prefix must be a string without '{', '}' or control characters");
     }
+    // A lone surrogate reaches Redis as U+FFFD: two such prefixes would share their keys.
+    if (/[\uD800-\uDFFF]/u.test(prefix)) {
+      throw new TypeError(
+        `options.prefix must be well-formed Unicode (no lone surrogate), got ${JSON.stringify(prefix)}`,
+      );
+    }
     const timeoutMs = options.commandTimeoutMs ?? 2000;
     if (!(typeof timeoutMs === 'number' && Number.isFinite(timeoutMs) && timeoutMs > 0)) {
       throw new RangeError(`options.commandTimeoutMs must be a positive number, got ${String(timeoutMs)}`);
     }
+    checkTimerRange(timeoutMs, 'options.commandTimeoutMs');
     if (options.onWarning !== undefined && typeof options.onWarning !== 'function') {
       throw new TypeError('options.onWarning must be a function');
     }

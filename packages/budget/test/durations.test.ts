@@ -68,6 +68,12 @@ describe('durations past what a timer holds', () => {
     );
   });
 
+  it('RedisBudgetStore refuses commandTimeoutMs: 1e10', () => {
+    expect(() => new RedisBudgetStore({ url: 'redis://127.0.0.1:1', commandTimeoutMs: PAST })).toThrow(
+      new RangeError(pastMessage('options.commandTimeoutMs')),
+    );
+  });
+
   it('idle() and close() refuse timeoutMs: 1e10, and take Infinity (no limit)', async () => {
     const budget = createBudget(budgetOptions);
     await expect(budget.idle({ timeoutMs: PAST })).rejects.toThrow(

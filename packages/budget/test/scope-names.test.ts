@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { type BudgetOptions, createBudget } from '../src/budget.js';
 import { PostgresBudgetStore } from '../src/postgres-store.js';
+import { RedisBudgetStore } from '../src/redis-store.js';
 import { MAX_SCOPE_KEY_BYTES } from '../src/scope-chain.js';
 import { MAX_SCOPE_NAME_LENGTH } from '../src/scope-limits.js';
 import { attemptInfo, callRecord, DOLLAR_PER_OUTPUT_TOKEN } from './support/attempt-info.js';
@@ -63,6 +64,19 @@ describe('scope names refused when a budget is made', () => {
     const wide = createBudget(options('€'.repeat(256)));
     expect(() => wide.child({ name: 'd'.repeat(253) })).not.toThrow();
     expect(() => wide.child({ name: 'd'.repeat(254) })).toThrow(/is 1025 bytes in UTF-8/);
+  });
+});
+
+describe('RedisBudgetStore prefix', () => {
+  it('refuses a lone surrogate (\\uD800 and \\uDBFF would reach Redis as one U+FFFD)', async () => {
+    for (const prefix of ['budget:\uD800:', '\uDBFF']) {
+      expect(() => new RedisBudgetStore({ url: 'redis://127.0.0.1:1', prefix })).toThrow(
+        /^options\.prefix must be well-formed Unicode \(no lone surrogate\)/,
+      );
+    }
+    const paired = new RedisBudgetStore({ url: 'redis://127.0.0.1:1', prefix: 'budget:\u{1F4B8}:' });
+    expect(paired.prefix).toBe('budget:\u{1F4B8}:');
+    await paired.close();
   });
 });
 
