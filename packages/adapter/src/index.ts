@@ -15,6 +15,7 @@ export { FetchTransport } from './fetch-transport.js';
 export type * from './finish-reason.js';
 export { ModelRejectedError, type ModelRejectedErrorOptions } from './model-rejected-error.js';
 export { nearestName } from './nearest-name.js';
+export { NodeTransport, type NodeTransportOptions } from './node-transport.js';
 export { OpenAIClientTransport } from './openai-client-transport.js';
 export { OpenAITransport } from './openai-transport.js';
 export type * from './reasoning-detail.js';

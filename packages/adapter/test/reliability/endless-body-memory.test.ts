@@ -1,9 +1,10 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OpenAITransport, type TransportRequest } from '../../src/index.js';
+import type { TransportRequest } from '../../src/index.js';
 import { type EmulatorProcess, startEmulatorProcess } from '../support/emulator-process.js';
 import { failureOf } from '../support/failure-of.js';
+import { WIRE_TRANSPORTS } from '../support/wire-transports.js';
 
 // Issue 10, observation 1: an endless body grew the process by about 400 MB/s. With the reply
 // caps, however much the emulator streams, the process keeps a small bound: here far more than
@@ -33,17 +34,6 @@ const numbered = (parity: number) =>
   Array.from({ length: 2 * ROUNDS }, (_, index) => index + 1).filter((number) => number % 2 === parity);
 let emulator: EmulatorProcess;
 
-beforeAll(async () => {
-  emulator = await startEmulatorProcess({
-    key: KEY,
-    faults: [
-      { endlessBody: true, requests: numbered(1) },
-      { endlessBody: true, status: 500, requests: numbered(0) },
-    ],
-  });
-});
-
-afterAll(() => emulator?.close());
 const request: TransportRequest = {
   model: 'primary-flash',
   messages: [{ role: 'user', content: 'Stream me everything.' }],
@@ -114,35 +104,50 @@ async function settledMemory(): Promise<Growth> {
   return least;
 }
 
-describe('OpenAITransport reading endless bodies (issue 10.1)', () => {
-  it(`keeps nothing of the bodies, and peaks under ${PEAK_BOUND / 1024 / 1024} MB (Node ${NODE_MAJOR}), while the emulator streams far more, success and error bodies`, async () => {
-    // A 4 MiB cap (the default is 16 MiB), so that the process's own churn stays well apart from the bound.
-    const transport = new OpenAITransport({
-      apiKey: KEY,
-      baseUrl: emulator.url,
-      maxAttempts: 1,
-      maxReplyBytes: CAP,
+describe.each(WIRE_TRANSPORTS)('over $name', (wire) => {
+  // An emulator process per transport: the faults go by request number.
+  beforeAll(async () => {
+    emulator = await startEmulatorProcess({
+      key: KEY,
+      faults: [
+        { endlessBody: true, requests: numbered(1) },
+        { endlessBody: true, status: 500, requests: numbered(0) },
+      ],
     });
-    const round = async (): Promise<void> => {
-      const error = await failureOf(transport.completeChatRaw(request));
-      expect(error.message).toContain('passed the 4 MiB cap');
-      expect((await failureOf(transport.completeChatRaw(request))).kind).toBe('server');
-    };
-    // Warm up first (code loaded and compiled, pools and buffers allocated): that is not growth.
-    await round();
-    await round();
-    let streamed = 0;
-    const { peak, kept } = await memoryGrowth(async () => {
-      for (let call = 0; call < ROUNDS - 2; call += 1) {
-        await round();
-        streamed += CAP;
-      }
-    });
-    expect(streamed).toBeGreaterThanOrEqual(2 * BOUND);
-    expect(kept.heapUsed).toBeLessThan(KEPT_BOUND);
-    expect(kept.arrayBuffers).toBeLessThan(KEPT_BOUND);
-    expect(peak.arrayBuffers).toBeLessThan(PEAK_BOUND);
-    expect(peak.heapUsed).toBeLessThan(PEAK_BOUND);
-    expect(peak.rss).toBeLessThan(PEAK_BOUND);
-  }, 120_000);
+  });
+
+  afterAll(() => emulator?.close());
+
+  describe('reading endless bodies (issue 10.1)', () => {
+    it(`keeps nothing of the bodies, and peaks under ${PEAK_BOUND / 1024 / 1024} MB (Node ${NODE_MAJOR}), while the emulator streams far more, success and error bodies`, async () => {
+      // A 4 MiB cap (the default is 16 MiB), so that the process's own churn stays well apart from the bound.
+      const transport = wire.make({
+        apiKey: KEY,
+        baseUrl: emulator.url,
+        maxAttempts: 1,
+        maxReplyBytes: CAP,
+      });
+      const round = async (): Promise<void> => {
+        const error = await failureOf(transport.completeChatRaw(request));
+        expect(error.message).toContain('passed the 4 MiB cap');
+        expect((await failureOf(transport.completeChatRaw(request))).kind).toBe('server');
+      };
+      // Warm up first (code loaded and compiled, pools and buffers allocated): that is not growth.
+      await round();
+      await round();
+      let streamed = 0;
+      const { peak, kept } = await memoryGrowth(async () => {
+        for (let call = 0; call < ROUNDS - 2; call += 1) {
+          await round();
+          streamed += CAP;
+        }
+      });
+      expect(streamed).toBeGreaterThanOrEqual(2 * BOUND);
+      expect(kept.heapUsed).toBeLessThan(KEPT_BOUND);
+      expect(kept.arrayBuffers).toBeLessThan(KEPT_BOUND);
+      expect(peak.arrayBuffers).toBeLessThan(PEAK_BOUND);
+      expect(peak.heapUsed).toBeLessThan(PEAK_BOUND);
+      expect(peak.rss).toBeLessThan(PEAK_BOUND);
+    }, 120_000);
+  });
 });

@@ -2,10 +2,11 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startEmulator } from '@switchboard/emulator';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ChatAdapter, type ChatMessage, OpenAITransport } from '../../src/index.js';
+import { ChatAdapter, type ChatMessage } from '../../src/index.js';
 import { failureOf } from '../support/failure-of.js';
 import { closeLoopbackServers, listenOnLoopback } from '../support/listen-on-loopback.js';
 import { runBuiltScript } from '../support/run-built-script.js';
+import { WIRE_TRANSPORTS } from '../support/wire-transports.js';
 
 // Resource hygiene (issue 5): the emulator and the transports leave no open handles once the
 // emulator is closed, and a timed-out request is aborted — its socket closed — not left running.
@@ -68,12 +69,14 @@ async function stallingServer(mode: 'no headers' | 'headers, then a stalled body
   return { baseUrl, seen, connections };
 }
 
+// The handle counts first, for both transports: the timed-out requests after them leave handles
+// that close a moment later.
 describe('resource hygiene', () => {
-  describe('the emulator and transports after close()', () => {
+  describe.each(WIRE_TRANSPORTS)('the emulator and $name after close()', (wire) => {
     it('leave no server, socket or timer open after calls that succeeded, timed out, were reset or listed models', async () => {
       const baseline = handleCounts();
       const emulator = await startEmulator({ key: KEY });
-      const transport = new OpenAITransport({ apiKey: KEY, baseUrl: emulator.url, maxAttempts: 2 });
+      const transport = wire.make({ apiKey: KEY, baseUrl: emulator.url, maxAttempts: 2 });
       const adapter = new ChatAdapter(transport);
       await adapter.complete({ model: MODEL, messages: question });
       await adapter.bounded(8).complete({ model: MODEL, messages: question });
@@ -93,9 +96,7 @@ describe('resource hygiene', () => {
     it('ends a call still waiting in a fault delay when the emulator closes, and leaves nothing open', async () => {
       const baseline = handleCounts();
       const emulator = await startEmulator({ key: KEY, faults: [{ delayMs: 600_000 }] });
-      const adapter = new ChatAdapter(
-        new OpenAITransport({ apiKey: KEY, baseUrl: emulator.url, maxAttempts: 1 }),
-      );
+      const adapter = new ChatAdapter(wire.make({ apiKey: KEY, baseUrl: emulator.url, maxAttempts: 1 }));
       const pending = failureOf(adapter.complete({ model: MODEL, messages: question, timeoutSeconds: 600 }));
       while (emulator.requests.length === 0) await sleep(5);
 
@@ -103,27 +104,14 @@ describe('resource hygiene', () => {
       expect((await pending).kind).toBe('connection');
       await expectHandlesBackTo(baseline);
     }, 15_000);
-
-    it('lets a process that started an emulator, made calls and closed it exit by itself', async () => {
-      // A generous bound: the child needs well under a second, but a handle left open keeps it
-      // alive for the emulator's 600 s fault delay or forever.
-      const { stdout, stderr, ...exit } = await runBuiltScript('call-and-close.mjs', { boundMs: 20_000 });
-      expect({ ...exit, stderr }).toEqual({ code: 0, signal: null, exitedByItself: true, stderr: '' });
-      expect(JSON.parse(stdout)).toEqual({
-        answered: 'resolved',
-        timedOut: 'timeout',
-        reset: 'connection',
-        models: ['primary-flash', 'primary-v4-pro'],
-      });
-    }, 30_000);
   });
 
-  describe('a timed-out request', () => {
+  describe.each(WIRE_TRANSPORTS)('a timed-out request over $name', (wire) => {
     it.each([['no headers'], ['headers, then a stalled body']] as const)(
       'is aborted when the server sends %s: the server sees its connection close without an answer',
       async (mode) => {
         const server = await stallingServer(mode);
-        const transport = new OpenAITransport({ apiKey: KEY, baseUrl: server.baseUrl, maxAttempts: 1 });
+        const transport = wire.make({ apiKey: KEY, baseUrl: server.baseUrl, maxAttempts: 1 });
         const error = await failureOf(
           new ChatAdapter(transport).complete({ model: MODEL, messages: question, timeoutSeconds: 0.2 }),
         );
@@ -138,7 +126,7 @@ describe('resource hygiene', () => {
 
     it('is aborted on every attempt when retried: each of the attempts’ connections closes', async () => {
       const server = await stallingServer('no headers');
-      const transport = new OpenAITransport({ apiKey: KEY, baseUrl: server.baseUrl, maxAttempts: 2 });
+      const transport = wire.make({ apiKey: KEY, baseUrl: server.baseUrl, maxAttempts: 2 });
       const error = await failureOf(
         new ChatAdapter(transport).complete({ model: MODEL, messages: question, timeoutSeconds: 0.2 }),
       );
@@ -154,11 +142,26 @@ describe('resource hygiene', () => {
 
     it('is aborted when listing models times out too', async () => {
       const server = await stallingServer('no headers');
-      const transport = new OpenAITransport({ apiKey: KEY, baseUrl: server.baseUrl, maxAttempts: 1 });
+      const transport = wire.make({ apiKey: KEY, baseUrl: server.baseUrl, maxAttempts: 1 });
       const error = await failureOf(transport.listModels({ timeoutSeconds: 0.2 }));
 
       expect(error.kind).toBe('timeout');
       expect(await server.seen[0]?.closed).toEqual({ finished: false });
     });
   });
+});
+
+describe('resource hygiene of the built package', () => {
+  it('lets a process that started an emulator, made calls and closed it exit by itself', async () => {
+    // A generous bound: the child needs well under a second, but a handle left open keeps it
+    // alive for the emulator's 600 s fault delay or forever.
+    const { stdout, stderr, ...exit } = await runBuiltScript('call-and-close.mjs', { boundMs: 20_000 });
+    expect({ ...exit, stderr }).toEqual({ code: 0, signal: null, exitedByItself: true, stderr: '' });
+    expect(JSON.parse(stdout)).toEqual({
+      answered: 'resolved',
+      timedOut: 'timeout',
+      reset: 'connection',
+      models: ['primary-flash', 'primary-v4-pro'],
+    });
+  }, 30_000);
 });

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ChatAdapter, ChatError, type ChatMessage, OpenAITransport } from '../../src/index.js';
 import { rejectionOf } from '../support/failure-of.js';
 import { closeLoopbackServers, listenOnLoopback } from '../support/listen-on-loopback.js';
+import { WIRE_TRANSPORTS, type WireTransportCase } from '../support/wire-transports.js';
 
 // Secrets (issue 5): with a unique canary key, nothing the library returns or throws shows it —
 // not a message, a stack, util.inspect at any depth, JSON.stringify, nor any error in a cause
@@ -90,8 +91,14 @@ async function serve(answer: Parameters<typeof createServer>[1]): Promise<string
   return listenOnLoopback(createServer(answer));
 }
 
-function transportTo(baseUrl: string, options: { maxAttempts?: number; fetch?: typeof fetch } = {}) {
-  return new OpenAITransport({ apiKey: CANARY, baseUrl, maxAttempts: options.maxAttempts ?? 1, ...options });
+/** A transport with the canary key: FetchTransport unless `wire` says (a given `fetch` is FetchTransport's alone). */
+function transportTo(
+  baseUrl: string,
+  options: { maxAttempts?: number; fetch?: typeof fetch } = {},
+  wire?: WireTransportCase,
+) {
+  const settings = { apiKey: CANARY, baseUrl, ...options, maxAttempts: options.maxAttempts ?? 1 };
+  return wire === undefined ? new OpenAITransport(settings) : wire.make(settings);
 }
 
 const HTML_PAGE = '<html><body><h1>502 Bad Gateway</h1></body></html>';
@@ -109,115 +116,117 @@ const faults: Array<[string, FaultRule, number?]> = [
 ];
 
 describe('the API key never shows', () => {
-  describe('in what the library returns', () => {
-    it('shows no key in the transport, its copies, the adapter, a bounded copy, responses, usage or the model list', async () => {
-      const transport = transportTo(emulator().url, { maxAttempts: 3 });
-      const adapter = new ChatAdapter(transport, { endpoint: { cost: () => 0.001 } });
-      const bounded = adapter.bounded(16);
-      const responses = [
-        await adapter.complete({ model: MODEL, messages: question, logprobs: true }),
-        await bounded.complete({ model: MODEL, messages: question, jsonObject: true }),
-        await adapter.complete({ model: MODEL, messages: question, jsonObject: true }),
-      ];
-      const models = await transport.listModels();
+  describe.each(WIRE_TRANSPORTS)('over $name', (wire) => {
+    describe('in what the library returns', () => {
+      it('shows no key in the transport, its copies, the adapter, a bounded copy, responses, usage or the model list', async () => {
+        const transport = transportTo(emulator().url, { maxAttempts: 3 }, wire);
+        const adapter = new ChatAdapter(transport, { endpoint: { cost: () => 0.001 } });
+        const bounded = adapter.bounded(16);
+        const responses = [
+          await adapter.complete({ model: MODEL, messages: question, logprobs: true }),
+          await bounded.complete({ model: MODEL, messages: question, jsonObject: true }),
+          await adapter.complete({ model: MODEL, messages: question, jsonObject: true }),
+        ];
+        const models = await transport.listModels();
 
-      expect(responses.every((response) => typeof response.content === 'string')).toBe(true);
-      expect(models).toContain(MODEL);
-      for (const exhibit of [
-        transport,
-        transport.withMaxAttempts(1),
-        adapter,
-        bounded,
-        responses,
-        adapter.usage,
-        bounded.usage,
-        models,
-      ]) {
-        expectNoCanary(exhibit);
-      }
-      // What the emulator kept of the requests, as tests print it, is redacted too.
-      expectNoCanary(emulator().requests);
-      expect(emulator().requests[0]?.headers.authorization).toBe('Bearer [redacted]');
-    });
-  });
-
-  describe('in errors raised for each fault kind', () => {
-    it.each(faults)(
-      'shows no key in the error for %s, its cause chain or the SDK error inside',
-      async (_, rule, attempts) => {
-        emulator().setFaults([rule]);
-        const adapter = new ChatAdapter(transportTo(emulator().url, { maxAttempts: attempts ?? 1 }));
-        const error = await rejectionOf(
-          adapter.complete({ model: MODEL, messages: question, timeoutSeconds: 0.25 }),
-        );
-
-        expect(ChatError.isInstance(error)).toBe(true);
-        expect(errorsIn(error).length).toBeGreaterThanOrEqual(1);
-        expectNoCanary(error);
-        expectNoCanary(adapter);
-      },
-    );
-
-    it('shows no key in a ModelRejectedError (400) or the model list failing', async () => {
-      const transport = transportTo(emulator().url);
-      const rejected = await rejectionOf(
-        new ChatAdapter(transport).complete({ model: 'primary-v4.1-flash', messages: question }),
-      );
-      emulator().setFaults([{ path: '/models', status: 500 }]);
-      const listing = await rejectionOf(transport.listModels());
-
-      expect((rejected as ChatError).kind).toBe('model_rejected');
-      expect((listing as ChatError).kind).toBe('server');
-      expectNoCanary(rejected);
-      expectNoCanary(listing);
-    });
-
-    it('shows no key in a 401 from a platform that expects another key', async () => {
-      const other = await startEmulator({ key: 'another-key-entirely' });
-      try {
-        const error = await rejectionOf(
-          new ChatAdapter(transportTo(other.url)).complete({ model: MODEL, messages: question }),
-        );
-        expect((error as ChatError).kind).toBe('auth');
-        expectNoCanary(error);
-      } finally {
-        await other.close();
-      }
-    });
-
-    it('shows no key in a 401 from a server that echoes the Authorization header in its body and headers', async () => {
-      const baseUrl = await serve((request, response) => {
-        const presented = String(request.headers.authorization);
-        response.writeHead(401, { 'content-type': 'application/json', 'x-echo-authorization': presented });
-        response.end(
-          JSON.stringify({
-            error: {
-              message: `Incorrect API key provided: ${presented}`,
-              type: 'invalid_request_error',
-              param: presented,
-            },
-          }),
-        );
+        expect(responses.every((response) => typeof response.content === 'string')).toBe(true);
+        expect(models).toContain(MODEL);
+        for (const exhibit of [
+          transport,
+          transport.withMaxAttempts(1),
+          adapter,
+          bounded,
+          responses,
+          adapter.usage,
+          bounded.usage,
+          models,
+        ]) {
+          expectNoCanary(exhibit);
+        }
+        // What the emulator kept of the requests, as tests print it, is redacted too.
+        expectNoCanary(emulator().requests);
+        expect(emulator().requests[0]?.headers.authorization).toBe('Bearer [redacted]');
       });
-      const error = await rejectionOf(
-        new ChatAdapter(transportTo(baseUrl)).complete({ model: MODEL, messages: question }),
-      );
-
-      expect((error as ChatError).kind).toBe('auth');
-      expect((error as ChatError).message).toContain('Incorrect API key provided');
-      expectNoCanary(error);
     });
 
-    it('shows no key in a refused connection', async () => {
-      const closing = createServer(() => {});
-      const baseUrl = await listenOnLoopback(closing);
-      await new Promise<void>((resolve) => closing.close(() => resolve()));
-      const error = await rejectionOf(
-        new ChatAdapter(transportTo(baseUrl)).complete({ model: MODEL, messages: question }),
+    describe('in errors raised for each fault kind', () => {
+      it.each(faults)(
+        'shows no key in the error for %s, its cause chain or the SDK error inside',
+        async (_, rule, attempts) => {
+          emulator().setFaults([rule]);
+          const adapter = new ChatAdapter(transportTo(emulator().url, { maxAttempts: attempts ?? 1 }, wire));
+          const error = await rejectionOf(
+            adapter.complete({ model: MODEL, messages: question, timeoutSeconds: 0.25 }),
+          );
+
+          expect(ChatError.isInstance(error)).toBe(true);
+          expect(errorsIn(error).length).toBeGreaterThanOrEqual(1);
+          expectNoCanary(error);
+          expectNoCanary(adapter);
+        },
       );
 
-      expect((error as ChatError).kind).toBe('connection');
-      expectNoCanary(error);
+      it('shows no key in a ModelRejectedError (400) or the model list failing', async () => {
+        const transport = transportTo(emulator().url, {}, wire);
+        const rejected = await rejectionOf(
+          new ChatAdapter(transport).complete({ model: 'primary-v4.1-flash', messages: question }),
+        );
+        emulator().setFaults([{ path: '/models', status: 500 }]);
+        const listing = await rejectionOf(transport.listModels());
+
+        expect((rejected as ChatError).kind).toBe('model_rejected');
+        expect((listing as ChatError).kind).toBe('server');
+        expectNoCanary(rejected);
+        expectNoCanary(listing);
+      });
+
+      it('shows no key in a 401 from a platform that expects another key', async () => {
+        const other = await startEmulator({ key: 'another-key-entirely' });
+        try {
+          const error = await rejectionOf(
+            new ChatAdapter(transportTo(other.url, {}, wire)).complete({ model: MODEL, messages: question }),
+          );
+          expect((error as ChatError).kind).toBe('auth');
+          expectNoCanary(error);
+        } finally {
+          await other.close();
+        }
+      });
+
+      it('shows no key in a 401 from a server that echoes the Authorization header in its body and headers', async () => {
+        const baseUrl = await serve((request, response) => {
+          const presented = String(request.headers.authorization);
+          response.writeHead(401, { 'content-type': 'application/json', 'x-echo-authorization': presented });
+          response.end(
+            JSON.stringify({
+              error: {
+                message: `Incorrect API key provided: ${presented}`,
+                type: 'invalid_request_error',
+                param: presented,
+              },
+            }),
+          );
+        });
+        const error = await rejectionOf(
+          new ChatAdapter(transportTo(baseUrl, {}, wire)).complete({ model: MODEL, messages: question }),
+        );
+
+        expect((error as ChatError).kind).toBe('auth');
+        expect((error as ChatError).message).toContain('Incorrect API key provided');
+        expectNoCanary(error);
+      });
+
+      it('shows no key in a refused connection', async () => {
+        const closing = createServer(() => {});
+        const baseUrl = await listenOnLoopback(closing);
+        await new Promise<void>((resolve) => closing.close(() => resolve()));
+        const error = await rejectionOf(
+          new ChatAdapter(transportTo(baseUrl, {}, wire)).complete({ model: MODEL, messages: question }),
+        );
+
+        expect((error as ChatError).kind).toBe('connection');
+        expectNoCanary(error);
+      });
     });
   });
 

@@ -28,7 +28,8 @@ export function compressedBomb(encoding: BombEncoding, fill = ' '): Buffer {
   return body;
 }
 
-function compress(plain: Buffer, encoding: BombEncoding): Buffer {
+/** `plain` compressed with `encoding` by node:zlib (several in a row applied left to right). */
+export function compress(plain: Buffer, encoding: BombEncoding): Buffer {
   switch (encoding) {
     case 'gzip':
       return gzipSync(plain, { level: 9 });
@@ -72,6 +73,28 @@ export async function serveBomb(reply: BombReply): Promise<{ url: string; reques
   });
   const url = await listenOnLoopback(server);
   return { url, requests: () => requests };
+}
+
+/**
+ * A loopback node:http server answering every request with `plain` compressed with `encoding`,
+ * declaring its compressed `content-length` (closed by `closeLoopbackServers`).
+ */
+export async function serveCompressed(
+  plain: string,
+  encoding: BombEncoding,
+  contentType: string,
+): Promise<string> {
+  const body = compress(Buffer.from(plain), encoding);
+  const server = createServer((request, response) => {
+    request.resume();
+    response.writeHead(200, {
+      'content-type': contentType,
+      'content-encoding': encoding,
+      'content-length': String(body.byteLength),
+    });
+    response.end(body);
+  });
+  return listenOnLoopback(server);
 }
 
 /** The decoded bytes a failure's message says were read (`N bytes read, counted after decoding`). */

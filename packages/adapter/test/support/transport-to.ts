@@ -1,13 +1,15 @@
 import type { Emulator } from '@switchboard/emulator';
-import { OpenAITransport, type OpenAITransportOptions, type TransportRequest } from '../../src/index.js';
+import type { TransportRequest } from '../../src/index.js';
+import { WIRE_TRANSPORTS, type WireTransportCase, type WireTransportOptions } from './wire-transports.js';
 
-/** A transport to the emulator with short backoff waits, so retry tests stay fast. */
+/** A transport to the emulator with short backoff waits, so retry tests stay fast (FetchTransport unless `wire` says). */
 export function transportTo(
   emulator: Emulator,
   apiKey: string,
-  options: Partial<OpenAITransportOptions> = {},
-): OpenAITransport {
-  return new OpenAITransport({ apiKey, baseUrl: emulator.url, retryBackoffSeconds: 0.01, ...options });
+  options: Partial<WireTransportOptions> = {},
+  wire: WireTransportCase = WIRE_TRANSPORTS[0] as WireTransportCase,
+) {
+  return wire.make({ apiKey, baseUrl: emulator.url, retryBackoffSeconds: 0.01, ...options });
 }
 
 /** The chat requests the emulator received. */

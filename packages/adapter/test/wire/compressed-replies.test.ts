@@ -10,7 +10,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   ChatAdapter,
   type ChatError,
-  FetchTransport,
   OpenAIClientTransport,
   type TransportRequest,
 } from '../../src/index.js';
@@ -21,10 +20,12 @@ import {
   compressedBomb,
   ONE_READ_BYTES,
   serveBomb,
+  serveCompressed,
 } from '../support/compressed-bomb.js';
 import { failureOf } from '../support/failure-of.js';
 import { closeLoopbackServers } from '../support/listen-on-loopback.js';
 import { pricedAs } from '../support/priced-as.js';
+import { WIRE_TRANSPORTS, type WireTransportCase } from '../support/wire-transports.js';
 
 afterEach(closeLoopbackServers);
 
@@ -40,8 +41,8 @@ const request: TransportRequest = {
   extraBody: {},
 };
 
-const transportTo = (url: string, maxAttempts = 3) =>
-  new FetchTransport({ apiKey: KEY, baseUrl: url, maxAttempts, retryBackoffSeconds: 0.01 });
+const transportTo = (wire: WireTransportCase, url: string, maxAttempts = 3) =>
+  wire.make({ apiKey: KEY, baseUrl: url, maxAttempts, retryBackoffSeconds: 0.01 });
 
 /** The failure names `cap` and read no more than the cap and one read past it, far short of the bomb. */
 function expectStoppedAt(error: ChatError, cap: number, capText: string): void {
@@ -52,14 +53,51 @@ function expectStoppedAt(error: ChatError, cap: number, capText: string): void {
   expect(read).toBeLessThan(BOMB_DECODED_BYTES);
 }
 
-describe('FetchTransport against compressed replies (issue 40.1)', () => {
+describe.each(WIRE_TRANSPORTS)('$name against compressed replies (issue 40.1)', (wire) => {
+  describe('a compressed reply within the caps', () => {
+    const reply = {
+      id: 'chatcmpl-gz',
+      object: 'chat.completion',
+      model: 'primary-flash',
+      choices: [{ index: 0, message: { role: 'assistant', content: 'Décodé: 🔒' }, finish_reason: 'stop' }],
+      usage: { prompt_tokens: 7, completion_tokens: 4, total_tokens: 11 },
+    };
+
+    it.each<BombEncoding>(['gzip', 'br', 'deflate', 'gzip, gzip'])(
+      'reads a %s reply as it decodes',
+      async (encoding) => {
+        const url = await serveCompressed(JSON.stringify(reply), encoding, 'application/json');
+        expect(await transportTo(wire, url).completeChatRaw(request)).toEqual(reply);
+      },
+    );
+
+    it('reads a gzip event stream as it decodes', async () => {
+      const chunk = { id: 'chatcmpl-gz', object: 'chat.completion.chunk', model: 'primary-flash' };
+      const events = [
+        { ...chunk, choices: [{ index: 0, delta: { role: 'assistant', content: 'Décodé' } }] },
+        { ...chunk, choices: [{ index: 0, delta: { content: ': 🔒' }, finish_reason: 'stop' }] },
+        { ...chunk, choices: [], usage: reply.usage },
+      ];
+      const body = `${events.map((event) => `data: ${JSON.stringify(event)}\n\n`).join('')}data: [DONE]\n\n`;
+      const url = await serveCompressed(body, 'gzip', 'text/event-stream');
+      const stream = new ChatAdapter(transportTo(wire, url)).stream({
+        model: 'primary-flash',
+        messages: request.messages,
+      });
+      for await (const _delta of stream) {
+        // read to the end
+      }
+      expect((await stream.response).content).toBe('Décodé: 🔒');
+    });
+  });
+
   describe('a 200 whose small compressed body decodes past maxReplyBytes', () => {
     it.each<BombEncoding>(['gzip', 'br', 'deflate', 'gzip, gzip'])(
       'fails %s as bad_reply naming the 16 MiB cap, having read no more than the cap and one read',
       async (encoding) => {
         const server = await serveBomb({ encoding });
         expect(compressedBomb(encoding).byteLength).toBeLessThan(70_000);
-        const error = await failureOf(transportTo(server.url).completeChatRaw(request));
+        const error = await failureOf(transportTo(wire, server.url).completeChatRaw(request));
         expect(error).toMatchObject({ kind: 'bad_reply', status: 200, retryable: false });
         expectStoppedAt(error, MAX_REPLY_BYTES, 'the reply body passed the 16 MiB cap (maxReplyBytes)');
         expect(server.requests()).toBe(1);
@@ -68,7 +106,7 @@ describe('FetchTransport against compressed replies (issue 40.1)', () => {
 
     it('holds a configured maxReplyBytes the same way', async () => {
       const server = await serveBomb({ encoding: 'br' });
-      const transport = new FetchTransport({ apiKey: KEY, baseUrl: server.url, maxReplyBytes: 256 * 1024 });
+      const transport = wire.make({ apiKey: KEY, baseUrl: server.url, maxReplyBytes: 256 * 1024 });
       const error = await failureOf(transport.completeChatRaw(request));
       expect(error.kind).toBe('bad_reply');
       expectStoppedAt(error, 256 * 1024, 'passed the 256 KiB cap (maxReplyBytes)');
@@ -78,14 +116,14 @@ describe('FetchTransport against compressed replies (issue 40.1)', () => {
   describe('an error status whose compressed body decodes past the 64 KiB error cap', () => {
     it('types a 500 by its status and names the cap, having read no more than 64 KiB and one read', async () => {
       const server = await serveBomb({ encoding: 'gzip', status: 500 });
-      const error = await failureOf(transportTo(server.url, 1).completeChatRaw(request));
+      const error = await failureOf(transportTo(wire, server.url, 1).completeChatRaw(request));
       expect(error).toMatchObject({ kind: 'server', status: 500, retryable: true });
       expectStoppedAt(error, MAX_ERROR_BYTES, 'the error body passed the 64 KiB cap');
     });
 
     it('types a 400 sent as `gzip, gzip` the same way, not retried', async () => {
       const server = await serveBomb({ encoding: 'gzip, gzip', status: 400 });
-      const error = await failureOf(transportTo(server.url).completeChatRaw(request));
+      const error = await failureOf(transportTo(wire, server.url).completeChatRaw(request));
       expect(error).toMatchObject({ kind: 'bad_request', status: 400, retryable: false });
       expectStoppedAt(error, MAX_ERROR_BYTES, 'the error body passed the 64 KiB cap');
       expect(server.requests()).toBe(1);
@@ -95,7 +133,7 @@ describe('FetchTransport against compressed replies (issue 40.1)', () => {
   describe('the model listing', () => {
     it('fails a deflate listing that decodes past the cap as bad_reply', async () => {
       const server = await serveBomb({ encoding: 'deflate' });
-      const error = await failureOf(transportTo(server.url).listModels());
+      const error = await failureOf(transportTo(wire, server.url).listModels());
       expect(error).toMatchObject({ kind: 'bad_reply', status: 200 });
       expectStoppedAt(error, MAX_REPLY_BYTES, 'the reply body passed the 16 MiB cap (maxReplyBytes)');
     });
@@ -103,7 +141,7 @@ describe('FetchTransport against compressed replies (issue 40.1)', () => {
 
   describe('a streamed call', () => {
     const adapterOn = (url: string) =>
-      new ChatAdapter(transportTo(url), { endpoint: pricedAs('primary-flash') });
+      new ChatAdapter(transportTo(wire, url), { endpoint: pricedAs('primary-flash') });
     const streamed = { model: 'primary-flash', messages: request.messages };
 
     it('fails a JSON reply in place of events (br) that decodes past the cap as bad_reply', async () => {

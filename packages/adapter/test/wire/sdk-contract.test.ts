@@ -1,12 +1,14 @@
 // The `openai` SDK stays the reference for the wire. Every request shape goes once through
-// ChatAdapter over FetchTransport (requests built with fetch directly) and once through the
-// real SDK's `chat.completions.create` with the same fields, to a recording loopback server:
-// the same method, path, credentials and JSON body, byte for byte.
+// ChatAdapter over each wire transport (FetchTransport: requests built with fetch directly;
+// NodeTransport: with node:http) and once through the real SDK's `chat.completions.create` with
+// the same fields, to a recording loopback server: the same method, path, credentials, accept
+// and user-agent headers and JSON body, byte for byte.
 import { createServer, type IncomingMessage } from 'node:http';
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ChatAdapter, type CompleteRequest, FetchTransport } from '../../src/index.js';
+import { ChatAdapter, type CompleteRequest } from '../../src/index.js';
 import { closeLoopbackServers, listenOnLoopback } from '../support/listen-on-loopback.js';
+import { WIRE_TRANSPORTS } from '../support/wire-transports.js';
 
 const KEY = 'sk-contract-test-key';
 
@@ -15,6 +17,8 @@ interface Recorded {
   readonly path: string;
   readonly authorization: string | undefined;
   readonly contentType: string | undefined;
+  readonly accept: string | undefined;
+  readonly userAgent: string | undefined;
   readonly body: string;
 }
 
@@ -43,6 +47,8 @@ async function recordingServer(prefix: string): Promise<{ url: string; recorded:
       path: request.url ?? '',
       authorization: request.headers.authorization,
       contentType: request.headers['content-type'],
+      accept: request.headers.accept,
+      userAgent: request.headers['user-agent'],
       body,
     });
     if (request.method === 'GET') {
@@ -162,50 +168,54 @@ const SHAPES: ReadonlyArray<{
 
 afterEach(closeLoopbackServers);
 
-describe.each([
-  ['the primary (no version path)', ''],
-  ['the gateway (/api/v1)', '/api/v1'],
-])('FetchTransport against the openai SDK, %s', (_, prefix) => {
-  it.each(SHAPES)('sends the same request as the SDK: $name', async (shape) => {
-    const { url, recorded } = await recordingServer(prefix);
-    const base = new ChatAdapter(new FetchTransport({ apiKey: KEY, baseUrl: url }), {
-      disableThinking: shape.thinking !== true,
+describe.each(WIRE_TRANSPORTS)('$name against the openai SDK', (wire) => {
+  describe.each([
+    ['the primary (no version path)', ''],
+    ['the gateway (/api/v1)', '/api/v1'],
+  ])('%s', (_, prefix) => {
+    it.each(SHAPES)('sends the same request as the SDK: $name', async (shape) => {
+      const { url, recorded } = await recordingServer(prefix);
+      const base = new ChatAdapter(wire.make({ apiKey: KEY, baseUrl: url }), {
+        disableThinking: shape.thinking !== true,
+      });
+      const adapter = shape.bounded === undefined ? base : base.bounded(shape.bounded);
+      if (shape.stream) await adapter.stream(shape.request).response;
+      else await adapter.complete(shape.request);
+
+      const sdk = new OpenAI({ apiKey: KEY, baseURL: url, maxRetries: 0 });
+      const params = shape.sdk as unknown as OpenAI.ChatCompletionCreateParams;
+      if (shape.stream) {
+        for await (const _chunk of (await sdk.chat.completions.create(
+          params as OpenAI.ChatCompletionCreateParamsStreaming,
+        )) as AsyncIterable<unknown>) {
+          // read to the end
+        }
+      } else await sdk.chat.completions.create(params as OpenAI.ChatCompletionCreateParamsNonStreaming);
+
+      expect(recorded).toHaveLength(2);
+      const [ours, theirs] = recorded as [Recorded, Recorded];
+      expect(ours.method).toBe('POST');
+      expect(ours.path).toBe(`${prefix}/chat/completions`);
+      expect(ours.path).toBe(theirs.path);
+      expect(ours.method).toBe(theirs.method);
+      expect(ours.authorization).toBe(`Bearer ${KEY}`);
+      expect(ours.authorization).toBe(theirs.authorization);
+      expect(ours.contentType).toBe(theirs.contentType);
+      expect(ours.accept).toBe(theirs.accept);
+      expect(ours.userAgent).toBe(theirs.userAgent);
+      expect(JSON.parse(ours.body)).toEqual(JSON.parse(theirs.body));
+      expect(ours.body).toBe(theirs.body);
     });
-    const adapter = shape.bounded === undefined ? base : base.bounded(shape.bounded);
-    if (shape.stream) await adapter.stream(shape.request).response;
-    else await adapter.complete(shape.request);
 
-    const sdk = new OpenAI({ apiKey: KEY, baseURL: url, maxRetries: 0 });
-    const params = shape.sdk as unknown as OpenAI.ChatCompletionCreateParams;
-    if (shape.stream) {
-      for await (const _chunk of (await sdk.chat.completions.create(
-        params as OpenAI.ChatCompletionCreateParamsStreaming,
-      )) as AsyncIterable<unknown>) {
-        // read to the end
-      }
-    } else await sdk.chat.completions.create(params as OpenAI.ChatCompletionCreateParamsNonStreaming);
-
-    expect(recorded).toHaveLength(2);
-    const [ours, theirs] = recorded as [Recorded, Recorded];
-    expect(ours.method).toBe('POST');
-    expect(ours.path).toBe(`${prefix}/chat/completions`);
-    expect(ours.path).toBe(theirs.path);
-    expect(ours.method).toBe(theirs.method);
-    expect(ours.authorization).toBe(`Bearer ${KEY}`);
-    expect(ours.authorization).toBe(theirs.authorization);
-    expect(ours.contentType).toBe(theirs.contentType);
-    expect(JSON.parse(ours.body)).toEqual(JSON.parse(theirs.body));
-    expect(ours.body).toBe(theirs.body);
-  });
-
-  it('lists models with the same request as the SDK', async () => {
-    const { url, recorded } = await recordingServer(prefix);
-    const ids = await new FetchTransport({ apiKey: KEY, baseUrl: url }).listModels();
-    expect(ids).toEqual(['primary-flash']);
-    const sdk = new OpenAI({ apiKey: KEY, baseURL: url, maxRetries: 0 });
-    await sdk.models.list();
-    const [ours, theirs] = recorded as [Recorded, Recorded];
-    expect(ours).toMatchObject({ method: 'GET', path: `${prefix}/models`, body: '' });
-    expect({ ...ours }).toEqual({ ...theirs, contentType: ours.contentType });
+    it('lists models with the same request as the SDK', async () => {
+      const { url, recorded } = await recordingServer(prefix);
+      const ids = await wire.make({ apiKey: KEY, baseUrl: url }).listModels();
+      expect(ids).toEqual(['primary-flash']);
+      const sdk = new OpenAI({ apiKey: KEY, baseURL: url, maxRetries: 0 });
+      await sdk.models.list();
+      const [ours, theirs] = recorded as [Recorded, Recorded];
+      expect(ours).toMatchObject({ method: 'GET', path: `${prefix}/models`, body: '' });
+      expect({ ...ours }).toEqual({ ...theirs, contentType: ours.contentType });
+    });
   });
 });
