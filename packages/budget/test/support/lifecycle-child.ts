@@ -1,5 +1,5 @@
 // A program that uses a budget on Redis and then does nothing more: it must exit by
-// itself. Run with `node --import tsx lifecycle-child.ts <redis url> <mode>`. Modes:
+// itself. Run with `node --import tsx lifecycle-child.ts <redis url> <mode> <commandTimeoutMs>`. Modes:
 // `owned` (the budget owns the store: budget.close() closes it), `given` (budget.close(),
 // then store.close()), `never-closed` (neither: the store's socket must not hold the
 // process open), `refused` (Redis is down: every call refused, then idle() and close()).
@@ -8,9 +8,13 @@ import { createBudget } from '../../src/budget.js';
 import { RedisBudgetStore } from '../../src/redis-store.js';
 import { attemptInfo, callRecord, DOLLAR_PER_OUTPUT_TOKEN } from './attempt-info.js';
 
-const [url = '', mode = 'owned'] = process.argv.slice(2);
+const [url = '', mode = 'owned', commandTimeoutMs = '5000'] = process.argv.slice(2);
 const warnings: string[] = [];
-const store = new RedisBudgetStore({ url, prefix: `life-${process.pid}:`, commandTimeoutMs: 500 });
+const store = new RedisBudgetStore({
+  url,
+  prefix: `life-${process.pid}:`,
+  commandTimeoutMs: Number(commandTimeoutMs),
+});
 const budget = createBudget({
   store,
   ownsStore: mode === 'owned' || mode === 'refused',
