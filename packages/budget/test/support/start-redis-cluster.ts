@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
-import { startRedis, type TestRedis } from './start-redis.js';
+import { freePort, startRedis, type TestRedis } from './start-redis.js';
 
 const run = promisify(execFile);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -31,9 +31,10 @@ export async function startRedisCluster(): Promise<TestRedisCluster> {
     mkdirSync(dir);
     return dir;
   });
-  const start = (dir: string, port?: number) =>
+  // A node's cluster bus listens on its port + 10000: both below the ephemeral range (see freePort).
+  const start = async (dir: string, port?: number) =>
     startRedis({
-      ...(port === undefined ? {} : { port }),
+      port: port ?? (await freePort({ from: 20_000, to: 22_767, alsoFree: 10_000 })),
       persistence: { dir },
       args: [
         '--cluster-enabled',

@@ -26,16 +26,32 @@ export interface StartRedisOptions {
   readonly args?: readonly string[];
 }
 
-/** A free loopback port: bind one, note it, release it (redis-server has no `--port 0`). */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * A free loopback port for a server of a test: bind one, note it, release it (redis-server has no
+ * `--port 0`). Taken at random below Linux's ephemeral range (32768-60999), never from it: a server
+ * a test kills and starts again on the same port must find it free, and a port of the ephemeral
+ * range can meanwhile be taken as the local end of any outgoing connection on the machine (or be
+ * handed to another test's `listen(0)`); from 20000-32767 neither happens, and two test processes
+ * pick the same port once in thousands of tries, each try checked by a bind. `alsoFree`: an offset
+ * whose port must be free too (a cluster node's bus port, its port + 10000).
+ */
+export async function freePort(
+  options: { from?: number; to?: number; alsoFree?: number } = {},
+): Promise<number> {
+  const { from = 20_000, to = 32_767, alsoFree } = options;
+  for (let tries = 0; ; tries++) {
+    const port = from + Math.floor(Math.random() * (to - from + 1));
+    if ((await bindable(port)) && (alsoFree === undefined || (await bindable(port + alsoFree)))) return port;
+    if (tries >= 200) throw new Error(`no free loopback port found in ${from}-${to} after 200 tries`);
+  }
+}
+
+/** Whether a loopback port can be bound now. */
+function bindable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
 }
 
