@@ -5,6 +5,7 @@ import { BudgetError } from '../src/budget-error.js';
 import type { BudgetStore } from '../src/budget-store.js';
 import { attemptInfo, callRecord, DOLLAR_PER_OUTPUT_TOKEN } from './support/attempt-info.js';
 import { memoryStores, postgresStores, redisStores } from './support/store-factories.js';
+import { until } from './support/until.js';
 
 // One behaviour suite, unchanged, for every store.
 describe.each([memoryStores(), redisStores(), postgresStores()])('Budget on $name', (factory) => {
@@ -216,9 +217,12 @@ describe.each([memoryStores(), redisStores(), postgresStores()])('Budget on $nam
 
   describe('leases', () => {
     it('keeps a running attempt leased past its TTL by renewing it', async () => {
-      const budget = budgetOn(factory.create(), { leaseTtlMs: 150 });
+      // Renewed every third of its TTL: a renewal late by most of the TTL (a loaded machine's timer)
+      // still keeps it; the wait is past twice the TTL, so without renewals it would have lapsed.
+      const TTL_MS = 1500;
+      const budget = budgetOn(factory.create(), { leaseTtlMs: TTL_MS });
       const handle = await budget.beforeAttempt(attemptInfo({ maxTokens: 2 }));
-      await new Promise((resolve) => setTimeout(resolve, 600));
+      await new Promise((resolve) => setTimeout(resolve, 2 * TTL_MS + 200));
       expect((await budget.usage())[0]).toMatchObject({ reservedUsd: 2, inFlight: 1 });
       await handle.end({ record: callRecord(0.5), error: null, mayHaveBeenBilled: true });
       expect((await budget.usage())[0]).toMatchObject({ reservedUsd: 0, spentUsd: 0.5, inFlight: 0 });
@@ -227,14 +231,18 @@ describe.each([memoryStores(), redisStores(), postgresStores()])('Budget on $nam
     it('counts the lease of a holder that stopped renewing as unsettled spend at its worst case, and frees its slot, within the TTL', async () => {
       const store = factory.create();
       const scope = { name: `dead-${runs}`, limitUsd: 5, maxInFlight: 1 };
-      const dead = budgetOn(store, { scope, leaseTtlMs: 200 });
+      // A TTL long enough that the holder's lease is surely live when the other asks (a loaded machine
+      // may stall for a while between the two); then the lapse is waited for as an event.
+      const dead = budgetOn(store, { scope, leaseTtlMs: 1500 });
       const stalled = await dead.beforeAttempt(attemptInfo({ maxTokens: 3 }));
       await dead.close({ timeoutMs: 0 }); // what a stalled or killed process does: no more renewals
-      const alive = budgetOn(store, { scope, leaseTtlMs: 200, slotWaitMs: 0 });
+      const alive = budgetOn(store, { scope, leaseTtlMs: 1500, slotWaitMs: 0 });
       await expect(alive.beforeAttempt(attemptInfo({ maxTokens: 2 }))).rejects.toMatchObject({
         reason: 'in_flight',
       });
-      await new Promise((resolve) => setTimeout(resolve, 350));
+      await until(async () => (await alive.usage())[0]?.inFlight === 0, 'the stalled lease lapsing', {
+        everyMs: 50,
+      });
       expect((await alive.usage())[0]).toMatchObject({
         spentUsd: 3,
         unsettledUsd: 3,

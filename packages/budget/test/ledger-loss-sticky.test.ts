@@ -5,6 +5,7 @@ import { createBudget } from '../src/budget.js';
 import { RedisBudgetStore } from '../src/redis-store.js';
 import { attemptInfo, callRecord, DOLLAR_PER_OUTPUT_TOKEN } from './support/attempt-info.js';
 import { startRedis, type TestRedis } from './support/start-redis.js';
+import { until } from './support/until.js';
 
 // Issue 29, item 5: after FLUSHDB the running workers refused (ledger_lost), but a worker started
 // afterwards opened a new ledger over the marker-less hash, which already held the spend of
@@ -108,7 +109,11 @@ describe('ledger loss is sticky (issue 29.5)', () => {
     const first = worker('run-renew', { leaseTtlMs: 300 });
     const handle = await first.budget.beforeAttempt(attemptInfo({ maxTokens: 1 }));
     await admin.flushdb();
-    await new Promise((resolve) => setTimeout(resolve, 350));
+    // Its next renewal (every 100 ms) finds the ledger gone and marks it lost: an event, waited for.
+    await until(
+      async () => (await admin.hkeys('sticky:{run-renew}:state')).includes('lost'),
+      'the renewal marking the ledger lost',
+    );
     expect(await admin.hkeys('sticky:{run-renew}:state')).toEqual(['lost']);
     expect(await calls(worker('run-renew'), 2)).toEqual({ sent: 0, refused: Array(2).fill('ledger_lost') });
     await handle.end(billed);
