@@ -1,17 +1,13 @@
 import type { CostModel } from '@switchboard/adapter';
 import { requestHash } from './canonical-json.js';
 import { describeFinding, lineSecrets } from './cassette-line.js';
+import type { CassetteProblem } from './cassette-problem.js';
 import { type Cassette, readCassetteForCheck } from './read-cassette.js';
 import { repriceProblems } from './reprice-problems.js';
 import { secretRules } from './secret-scan.js';
 
 /** One thing wrong with a cassette file. */
-export interface CassetteProblem {
-  /** The 1-based line, or null for the file. */
-  readonly line: number | null;
-  /** What is wrong; never the secret itself. */
-  readonly message: string;
-}
+export type { CassetteProblem } from './cassette-problem.js';
 
 /** Options of {@link checkCassette}. */
 export interface CheckCassetteOptions {

@@ -1,7 +1,7 @@
 import type { CostModel } from '@switchboard/adapter';
 import { pricingOf, usageOfEvents } from './call-pricing.js';
 import type { CassetteEntry } from './cassette-entry.js';
-import type { CassetteProblem } from './check-cassette.js';
+import type { CassetteProblem } from './cassette-problem.js';
 import { isFailure, isStream } from './recorded-reply-kind.js';
 
 /**
