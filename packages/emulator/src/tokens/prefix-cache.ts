@@ -56,7 +56,7 @@ export class PrefixCache {
 
   /**
    * @param blockTokens tokens per block (a positive integer; 1 caches exact tokens)
-   * @param maxBytes the most bytes kept (a positive integer; default {@link DEFAULT_CACHE_MAX_BYTES});
+   * @param maxBytes the most bytes kept (a positive integer; default 32 MiB, `DEFAULT_CACHE_MAX_BYTES`);
    * past it the oldest blocks are forgotten
    */
   constructor(blockTokens = 4, maxBytes = DEFAULT_CACHE_MAX_BYTES) {
