@@ -93,6 +93,14 @@ export interface TransportStream extends AsyncIterable<TransportStreamEvent> {
    * `for await` loop early (`return()`) is `close()`.
    */
   close(failure?: unknown): void;
+  /**
+   * An event already read, taken without a promise (and a turn) of its own: what
+   * the iterator's `next()` would resolve with at once, or undefined when none is
+   * waiting (then call `next()`). It throws what `next()` would reject with. The
+   * adapter reads a stream's events so when this is there; a wrapper (a
+   * recorder) passes its inner stream's through.
+   */
+  takeBuffered?(): TransportStreamEvent | undefined;
 }
 
 /** What the adapter wraps: an OpenAI-shaped transport. */

@@ -8,7 +8,6 @@ import type { TransportRequest, TransportStream, TransportStreamEvent } from './
 import { estimatedUsage } from './estimated-usage.js';
 import { type RawCallSetup, trackerOf } from './raw-call.js';
 import { isCount } from './settlement-rule.js';
-import { SseStream } from './sse-stream.js';
 import { StreamAssembly } from './stream-assembly.js';
 import type { StreamBreakPolicy } from './stream-break.js';
 import { untilAborted } from './until-aborted.js';
@@ -410,8 +409,12 @@ export class StreamCall implements ChatStream {
   ): Promise<void> {
     const deltas: ChatDelta[] = [];
     const iterator = stream[Symbol.asyncIterator]();
-    // The events one read of the body gave are taken in one run, without a promise (and a turn) each.
-    const buffered = stream instanceof SseStream ? stream : null;
+    // The events one read of the body gave are taken in one run, without a promise (and a turn) each
+    // (from any stream that offers them so: a recorder wrapping the body's passes them through).
+    const buffered =
+      typeof stream.takeBuffered === 'function'
+        ? (stream as TransportStream & Required<Pick<TransportStream, 'takeBuffered'>>)
+        : null;
     let output = false;
     // When the previous chunk was done with (its deltas handed over, back-pressure over): the time
     // per output chunk is measured from there, so a slow reader does not count as a slow provider.
