@@ -4,16 +4,14 @@ import { CASSETTE_VERSION, type CassetteEntry, type RecordedEndpoint } from './c
 import { appendLine, openAppending, openRecording, processId } from './cassette-file.js';
 import { CassetteFormatError } from './cassette-format-error.js';
 import { checkLine, entryLine, headerLine } from './cassette-line.js';
+import type { CleanEntry } from './clean-entry.js';
 import { scrubJson } from './json-secrets.js';
 import type { SecretRules } from './secret-scan.js';
 
-/** What a writer is given for a call: everything but where the line sits. */
-export type EntryBody = Omit<CassetteEntry, 'call' | 'run' | 'process' | 'seq'>;
-
 /**
  * Writes a cassette: one whole line per call, appended (`O_APPEND`) as each call
- * ends, by any number of recorders in any number of processes. Every line is
- * checked for secrets first and refused (nothing written) when it holds one.
+ * ends, by any number of recorders in any number of processes. It appends only
+ * entries `cleanEntry` scrubbed and found clean (the header it checks itself).
  */
 export class CassetteWriter {
   readonly path: string;
@@ -57,11 +55,10 @@ export class CassetteWriter {
   }
 
   /**
-   * Checks and appends one call; returns it as written, numbered locally.
-   * @throws {CassetteSecretError} when the line would hold a secret (nothing is written).
+   * Appends one call, scrubbed and checked by `cleanEntry`; returns it as written, numbered locally.
    * @throws {CassetteFormatError} when the file cannot be recorded to.
    */
-  write(entry: EntryBody, calls: number): CassetteEntry {
+  write(entry: CleanEntry, calls: number): CassetteEntry {
     const file = this.#open();
     let written: CassetteEntry | null = null;
     appendLine(file, (seq) => {
@@ -72,10 +69,8 @@ export class CassetteWriter {
         seq,
         ...entry,
       };
-      const line = entryLine(numbered);
-      checkLine(this.path, `call ${seq} of process ${numbered.process}`, line, this.rules);
       written = numbered;
-      return line;
+      return entryLine(numbered);
     });
     this.#written += 1;
     return written as unknown as CassetteEntry;

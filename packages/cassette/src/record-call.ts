@@ -6,19 +6,13 @@ import {
   type TransportRequest,
   withRequestOverrides,
 } from '@switchboard/adapter';
+import { ArrivedEvents } from './arrived-events.js';
 import { appliesOverrides, isThenable } from './attempt-overrides.js';
 import { pricingOf, usageOfEvents } from './call-pricing.js';
-import { requestHash } from './canonical-json.js';
-import type {
-  CassetteEntry,
-  RecordedAttempt,
-  RecordedError,
-  RecordedReply,
-  RecordedStreamEvent,
-} from './cassette-entry.js';
+import type { CassetteEntry, RecordedAttempt, RecordedError, RecordedReply } from './cassette-entry.js';
 import type { CassetteWriter } from './cassette-writer.js';
+import { cleanEntry } from './clean-entry.js';
 import { currentTestFile } from './current-test-file.js';
-import { collapseEvents, expandEvents, scrubJson } from './json-secrets.js';
 import { recordedError } from './recorded-error.js';
 import { type SecretRules, scrubString } from './secret-scan.js';
 import type { StreamEvent, StreamingTransport, TransportEventStream } from './transport-stream.js';
@@ -131,39 +125,32 @@ function write(
   trace: CallTrace,
   reply: RecordedReply,
   usage: unknown,
+  arrived?: ArrivedEvents,
 ): CassetteEntry {
-  const rules = context.writer.rules;
-  // The body as the first attempt sent it (a cap a budget lowered included); timeout and model as asked.
-  const body = scrubJson(wireBody(trace.sent, streamed), rules);
+  const writer = context.writer;
   const test = currentTestFile();
-  const entry = context.writer.write(
-    {
-      ...(test === null ? {} : { test }),
-      match: requestHash(body),
-      key: context.keyPresent,
-      streamed,
-      request: body,
-      timeoutSeconds: request.timeoutSeconds,
-      attempts: scrubJson(trace.attempts, rules),
-      reply: scrubbedReply(reply, rules),
-      ms: trace.elapsed(),
-      pricing: scrubJson(pricingOf(context.costModel(), request.model, usage), rules),
-    },
+  const entry = writer.write(
+    cleanEntry(
+      writer.path,
+      {
+        ...(test === null ? {} : { test }),
+        key: context.keyPresent,
+        streamed,
+        // The body as the first attempt sent it (a cap a budget lowered included); timeout and model as asked.
+        request: wireBody(trace.sent, streamed),
+        timeoutSeconds: request.timeoutSeconds,
+        attempts: trace.attempts,
+        reply,
+        ms: trace.elapsed(),
+        pricing: pricingOf(context.costModel(), request.model, usage),
+      },
+      writer.rules,
+      arrived,
+    ),
     context.calls?.() ?? 0,
   );
   context.onEntry?.(entry);
   return entry;
-}
-
-/**
- * A reply with every secret removed. A stream's events are scrubbed as a reader
- * sees them: each JSON event parsed (and written back as standard JSON, so no
- * escape hides anything), the deltas of each choice and field joined across events.
- */
-function scrubbedReply(reply: RecordedReply, rules: SecretRules): RecordedReply {
-  if (!('events' in reply)) return scrubJson(reply, rules);
-  const scrubbed = scrubJson({ ...reply, events: expandEvents(reply.events) }, rules);
-  return { ...scrubbed, events: collapseEvents(scrubbed.events) as unknown as RecordedStreamEvent[] };
 }
 
 function recordsFailure(error: unknown, trace: CallTrace): boolean {
@@ -218,7 +205,8 @@ export async function recordStreamCall(
     throw error;
   }
   trace.opened();
-  return new RecordingStream(stream, context.writer.rules, (events, end) => {
+  return new RecordingStream(stream, context.writer.rules, (arrived, end) => {
+    const events = arrived.recorded;
     write(
       context,
       request,
@@ -226,6 +214,7 @@ export async function recordStreamCall(
       trace,
       { status: stream.status, headers: keptHeaders(stream.headers, context.writer.rules), events, end },
       usageOfEvents(events),
+      arrived,
     );
   });
 }
@@ -245,27 +234,31 @@ function keptHeaders(headers: Readonly<Record<string, string>>, rules: SecretRul
  * A stream passed through as it is, each event recorded with its delay. It is
  * written when it ends: at its `[DONE]` event (before the reader gets it) or at
  * its end. A refused write (a secret) fails the stream there, so the call fails
- * as a plain call's does, instead of resolving with its line missing.
+ * as a plain call's does, instead of resolving with its line missing. Events the
+ * wrapped stream already read are passed on without a promise each
+ * (`takeBuffered`), as the adapter reads a stream it opened itself.
  */
 class RecordingStream implements TransportEventStream {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
   readonly #inner: TransportEventStream;
-  readonly #finish: (events: RecordedStreamEvent[], end: RecordedError | null) => void;
+  readonly #finish: (events: ArrivedEvents, end: RecordedError | null) => void;
   readonly #rules: SecretRules;
-  readonly #events: RecordedStreamEvent[] = [];
+  readonly #events = new ArrivedEvents();
+  #last = performance.now();
   #finished = false;
 
   constructor(
     inner: TransportEventStream,
     rules: SecretRules,
-    finish: (events: RecordedStreamEvent[], end: RecordedError | null) => void,
+    finish: (events: ArrivedEvents, end: RecordedError | null) => void,
   ) {
     this.#inner = inner;
     this.#rules = rules;
     this.status = inner.status;
     this.headers = inner.headers;
     this.#finish = finish;
+    if (typeof inner.takeBuffered !== 'function') this.takeBuffered = undefined;
   }
 
   close(failure?: unknown): void {
@@ -277,16 +270,23 @@ class RecordingStream implements TransportEventStream {
     }
   }
 
+  takeBuffered?(): StreamEvent | undefined {
+    let event: StreamEvent | undefined;
+    try {
+      event = this.#inner.takeBuffered?.();
+    } catch (error) {
+      this.#end(recordedError(error, this.#rules));
+      throw error;
+    }
+    if (event !== undefined) this.#take(event);
+    return event;
+  }
+
   async *[Symbol.asyncIterator](): AsyncIterator<StreamEvent> {
-    let last = performance.now();
     let failure: unknown = null;
     try {
       for await (const event of this.#inner) {
-        const now = performance.now();
-        if (!this.#finished) this.#events.push({ ms: Math.round(now - last), ...event });
-        last = now;
-        // The reply is whole at [DONE]: written now, so a refusal still reaches the reader.
-        if ('data' in event && event.data === '[DONE]') this.#end(null);
+        this.#take(event);
         yield event;
       }
     } catch (error) {
@@ -298,10 +298,28 @@ class RecordingStream implements TransportEventStream {
     }
   }
 
+  /** Records one event with its delay; at `[DONE]` the reply is whole: written now, so a refusal still reaches the reader. */
+  #take(event: StreamEvent): void {
+    const now = performance.now();
+    if (!this.#finished) {
+      const ms = Math.round(now - this.#last);
+      // The common event (data alone) without a spread: a long stream has 100,000 of them.
+      this.#events.push(dataAlone(event) ? { ms, data: event.data } : { ms, ...event });
+    }
+    this.#last = now;
+    if ('data' in event && event.data === '[DONE]') this.#end(null);
+  }
+
   /** Writes the recording once; throws what the write threw (a refused line). */
   #end(end: RecordedError | null): void {
     if (this.#finished) return;
     this.#finished = true;
     this.#finish(this.#events, end);
   }
+}
+
+/** An event of data alone (no event name, nothing else). */
+function dataAlone(event: StreamEvent): event is { readonly data: string } {
+  for (const name in event) if (name !== 'data') return false;
+  return 'data' in event;
 }

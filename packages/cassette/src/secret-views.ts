@@ -1,95 +1,26 @@
 /**
- * Decoded views of a text: what a reader could decode out of it (JSON and
- * JavaScript escapes, percent-encoding, HTML entities, base64 at every
- * alignment, hex), each character mapped back to the characters of the source
- * it was decoded from, so a secret found in a view can be removed from the source.
+ * Decoded views of a text: what a reader could decode out of it (NFKC without
+ * invisible characters and without separators, JSON and JavaScript escapes,
+ * percent-encoding, HTML entities, base64 at every alignment, hex, gzip and zlib
+ * in base64), each character mapped back to the characters of the source it was
+ * decoded from, so a secret found in a view can be removed from the source.
  */
 
-/** A text and, for each of its UTF-16 units, the range `[from, to)` of the source text it came from. */
-export interface View {
-  readonly text: string;
-  readonly from: Int32Array;
-  readonly to: Int32Array;
-  /** How it was decoded: `as is`, or the decodings from the source, outermost first. */
-  readonly form: string;
-}
+import { compressedDecode, type InflateBudget, inflateBudget } from './compressed-view.js';
+import { normalisedViews } from './normalised-view.js';
+import {
+  BASE64_VALUES,
+  base64Runs,
+  identityView,
+  PrintableBytes,
+  runsOf,
+  type View,
+  ViewBuilder,
+} from './view-builder.js';
 
-/** The text as is. */
-function identityView(text: string): View {
-  const from = new Int32Array(text.length);
-  const to = new Int32Array(text.length);
-  for (let index = 0; index < text.length; index += 1) {
-    from[index] = index;
-    to[index] = index + 1;
-  }
-  return { text, from, to, form: 'as is' };
-}
+export type { View };
 
-/** Builds a decoded text with a source range per unit, in typed arrays (views of megabytes are common). */
-class ViewBuilder {
-  #units: Uint16Array;
-  #from: Int32Array;
-  #to: Int32Array;
-  #length = 0;
-
-  constructor(capacity: number) {
-    const size = Math.max(16, capacity);
-    this.#units = new Uint16Array(size);
-    this.#from = new Int32Array(size);
-    this.#to = new Int32Array(size);
-  }
-
-  /** One UTF-16 unit decoded from the source's `[from, to)`. */
-  pushCode(code: number, from: number, to: number): void {
-    if (this.#length === this.#units.length) this.#grow();
-    this.#units[this.#length] = code;
-    this.#from[this.#length] = from;
-    this.#to[this.#length] = to;
-    this.#length += 1;
-  }
-
-  push(text: string, from: number, to: number): void {
-    for (let index = 0; index < text.length; index += 1) this.pushCode(text.charCodeAt(index), from, to);
-  }
-
-  get length(): number {
-    return this.#length;
-  }
-
-  #grow(): void {
-    const size = this.#units.length * 2;
-    const units = new Uint16Array(size);
-    units.set(this.#units);
-    const from = new Int32Array(size);
-    from.set(this.#from);
-    const to = new Int32Array(size);
-    to.set(this.#to);
-    this.#units = units;
-    this.#from = from;
-    this.#to = to;
-  }
-
-  /** The view over `source`, its ranges translated through the source's own. */
-  build(source: View, form: string): View {
-    const count = this.#length;
-    const from = new Int32Array(count);
-    const to = new Int32Array(count);
-    for (let index = 0; index < count; index += 1) {
-      const start = this.#from[index] as number;
-      const end = this.#to[index] as number;
-      from[index] = start < 0 ? -1 : (source.from[start] as number);
-      to[index] = start < 0 ? -1 : (source.to[end - 1] as number);
-    }
-    let text = '';
-    for (let offset = 0; offset < count; offset += 8192) {
-      text += String.fromCharCode(...this.#units.subarray(offset, Math.min(count, offset + 8192)));
-    }
-    const label = source.form === 'as is' ? form : `${form} of ${source.form}`;
-    return { text, from, to, form: label };
-  }
-}
-
-type Decoder = (view: View) => View | readonly View[] | null;
+type Decoder = (view: View, budget: InflateBudget) => View | readonly View[] | null;
 
 const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
   '/': '/',
@@ -250,114 +181,13 @@ function htmlDecode(view: View): View | null {
   return decoded ? out.build(view, 'HTML entities') : null;
 }
 
-const BASE64_VALUES = (() => {
-  const values = new Int8Array(128).fill(-1);
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-  for (let index = 0; index < alphabet.length; index += 1) values[alphabet.charCodeAt(index)] = index;
-  values['+'.charCodeAt(0)] = 62;
-  values['-'.charCodeAt(0)] = 62;
-  values['/'.charCodeAt(0)] = 63;
-  values['_'.charCodeAt(0)] = 63;
-  return values;
-})();
-
-/** The fewest base64 characters worth decoding: 8 bytes (the shortest secret) need 11. */
-const MIN_BASE64_RUN = 11;
-
-/**
- * Runs of characters of an alphabet, as the indices of their characters: line
- * breaks (and `\n` escapes, as MIME and JSON break long base64) inside a run are skipped.
- */
-function runsOf(text: string, inAlphabet: (code: number) => boolean, minimum: number): number[][] {
-  const runs: number[][] = [];
-  let run: number[] = [];
-  const flush = () => {
-    if (run.length >= minimum) runs.push(run);
-    run = [];
-  };
-  for (let index = 0; index < text.length; index += 1) {
-    const code = text.charCodeAt(index);
-    if (inAlphabet(code)) {
-      run.push(index);
-      continue;
-    }
-    if (run.length > 0 && (code === 10 || code === 13)) continue;
-    if (run.length > 0 && code === 92 && (text[index + 1] === 'n' || text[index + 1] === 'r')) {
-      index += 1;
-      continue;
-    }
-    flush();
-  }
-  flush();
-  return runs;
-}
-
-/**
- * Collects the bytes decoded from one run, with the source range of each, and
- * passes on only their printable runs of 8 bytes or more (each apart): a key or
- * a credential is printable text, and megabytes of binary noise (an image) are
- * never built into a view.
- */
-class PrintableBytes {
-  readonly #out: ViewBuilder;
-  #bytes = new Uint8Array(64);
-  #from = new Int32Array(64);
-  #to = new Int32Array(64);
-  #length = 0;
-
-  constructor(out: ViewBuilder) {
-    this.#out = out;
-  }
-
-  push(byte: number, from: number, to: number): void {
-    const printable = (byte >= 0x20 && byte <= 0x7e) || byte === 9 || byte === 10 || byte === 13;
-    if (!printable) {
-      this.flush();
-      return;
-    }
-    if (this.#length === this.#bytes.length) {
-      const bytes = new Uint8Array(this.#length * 2);
-      bytes.set(this.#bytes);
-      const starts = new Int32Array(this.#length * 2);
-      starts.set(this.#from);
-      const ends = new Int32Array(this.#length * 2);
-      ends.set(this.#to);
-      this.#bytes = bytes;
-      this.#from = starts;
-      this.#to = ends;
-    }
-    this.#bytes[this.#length] = byte;
-    this.#from[this.#length] = from;
-    this.#to[this.#length] = to;
-    this.#length += 1;
-  }
-
-  flush(): void {
-    if (this.#length >= 8) {
-      if (this.#out.length > 0) this.#out.pushCode(0, -1, -1);
-      for (let index = 0; index < this.#length; index += 1) {
-        this.#out.pushCode(
-          this.#bytes[index] as number,
-          this.#from[index] as number,
-          this.#to[index] as number,
-        );
-      }
-    }
-    this.#length = 0;
-  }
-}
-
 /**
  * Base64 (standard and URL-safe alphabets, padding or not), decoded from each of
  * the 4 characters a run may start at, so data at any byte offset of any blob is
  * seen (all 3 alignments of a secret in it): 4 views of the printable bytes (as Latin-1 units).
  */
 function base64Decode(view: View): View[] | null {
-  const runs = runsOf(
-    view.text,
-    (code) => code < 128 && (BASE64_VALUES[code] as number) >= 0,
-    MIN_BASE64_RUN,
-  );
+  const runs = base64Runs(view);
   if (runs.length === 0) return null;
   const views: View[] = [];
   for (let offset = 0; offset < 4; offset += 1) {
@@ -414,7 +244,17 @@ function hexDecode(view: View): View[] | null {
   return views;
 }
 
-const DECODERS: readonly Decoder[] = [decodeEscapes, percentDecode, htmlDecode, base64Decode, hexDecode];
+const DECODERS: readonly Decoder[] = [
+  normalisedViews,
+  decodeEscapes,
+  percentDecode,
+  htmlDecode,
+  base64Decode,
+  hexDecode,
+  compressedDecode,
+];
+
+const SPACED_OUT_DECODERS: readonly Decoder[] = [hexDecode];
 
 /** How many decodings deep views go: a secret encoded twice (base64 of a percent-encoded one, say) is seen. */
 const VIEW_DEPTH = 2;
@@ -424,14 +264,16 @@ const VIEW_DEPTH = 2;
  * {@link VIEW_DEPTH} decodings deep, depth first (each view is dropped once visited).
  */
 export function forEachView(text: string, visit: (view: View) => void): void {
+  const budget = inflateBudget(text);
   const walk = (view: View, depth: number): void => {
     visit(view);
     if (depth >= VIEW_DEPTH) return;
-    for (const decoder of DECODERS) {
-      const decoded = decoder(view);
+    // Words run together in a spaced-out view: only hex is decoded there (`73 6b 2d` as `736b2d`).
+    for (const decoder of view.spacedOut === true ? SPACED_OUT_DECODERS : DECODERS) {
+      const decoded = decoder(view, budget);
       if (decoded === null) continue;
       for (const next of Array.isArray(decoded) ? decoded : [decoded as View]) {
-        if (next.text !== view.text) walk(next, depth + 1);
+        if (next.text !== view.text || next.opaque !== undefined) walk(next, depth + 1);
       }
     }
   };

@@ -11,6 +11,8 @@ export interface TransportEventStream extends AsyncIterable<StreamEvent> {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
   close(failure?: unknown): void;
+  /** An event already read, without a promise of its own; undefined when none is waiting (then call `next()`). */
+  takeBuffered?(): StreamEvent | undefined;
 }
 
 /** A transport that may stream: `streamChatRaw` resolves once a 2xx response's headers arrived. */

@@ -1,4 +1,5 @@
 import { readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { deflateSync, gzipSync } from 'node:zlib';
 import {
   ChatAdapter,
   ChatError,
@@ -159,6 +160,68 @@ describe('secrets in every form a reader could decode', () => {
     );
     await adapter.complete(ask(`https://x.example/?q=${percent}&k=${entities}`));
     expectClean(path, KEY);
+  });
+
+  const hex = (text: string) => [...Buffer.from(text)].map((byte) => byte.toString(16).padStart(2, '0'));
+  /** Issue 40 §5: the forms `cassette check` passed. */
+  const MORE_FORMS: ReadonlyArray<readonly [string, string]> = [
+    ['hex with spaces', hex(KEY).join(' ')],
+    ['hex with colons, upper case', hex(KEY).join(':').toUpperCase()],
+    ['base64(gzip(key))', gzipSync(KEY).toString('base64')],
+    ['base64(gzip) of a header holding it', gzipSync(`Authorization: Bearer ${KEY}`).toString('base64')],
+    ['base64(zlib(key))', deflateSync(KEY).toString('base64')],
+    ['U+200B between its characters', [...KEY].join('\u200b')],
+    ['full-width', [...KEY].map((unit) => String.fromCharCode(unit.charCodeAt(0) + 0xfee0)).join('')],
+    ['spaced out', [...KEY].join(' ')],
+    ['reversed', [...KEY].reverse().join('')],
+  ];
+
+  it.each(MORE_FORMS)('checkCassette finds the key as %s in a cassette made by hand', (_form, planted) => {
+    const path = cassettePath('more-forms');
+    const reply = replyWith(`the answer: ${planted} (done)`);
+    writeFileSync(
+      path,
+      `{"cassette":1,"endpoint":null}\n${JSON.stringify({ process: 'p-1', seq: 1, match: '0000000000000000', key: true, streamed: false, request: { model: 'primary-flash', messages: [] }, timeoutSeconds: 60, attempts: [{ ms: 1, error: null }], reply: { body: reply }, ms: 1, pricing: null })}\n`,
+    );
+    const problems = checkCassette(path, { keys: [KEY] }).filter((problem) =>
+      problem.message.startsWith('holds'),
+    );
+    expect(problems.map((problem) => problem.message).join('\n')).toMatch(
+      /holds the API key \(.+\) at \$\.reply\.body/,
+    );
+    expect(JSON.stringify(problems)).not.toContain(KEY);
+  });
+
+  it.each(MORE_FORMS)(
+    'removes the key as %s from a recording, in a reply and split across stream events',
+    async (_form, planted) => {
+      const path = cassettePath('more-forms-recorded');
+      const adapter = new ChatAdapter(
+        recordCassette(path, plainTransport(replyWith(`see ${planted} here`)), { apiKey: KEY, env }),
+      );
+      await adapter.complete(ask(`look: ${planted}`));
+      const { text } = await streamed(
+        streamTransport(contentEvents(threes(`x ${planted} y`))),
+        path,
+        'split',
+      );
+      expect(text).toBe(`x ${planted} y`);
+      expectClean(path, KEY);
+    },
+  );
+
+  it('names a compressed blob that would decompress past 64 times its size, and never decompresses it whole', () => {
+    const path = cassettePath('bomb');
+    // 16 MiB of zeros: 16 KiB of gzip, 22 KiB of base64, past 64 times that.
+    const bomb = gzipSync(Buffer.alloc(16 * 1024 * 1024)).toString('base64');
+    writeFileSync(
+      path,
+      `{"cassette":1,"endpoint":null}\n${JSON.stringify({ process: 'p-1', seq: 1, match: '0000000000000000', key: true, streamed: false, request: { model: 'primary-flash', messages: [] }, timeoutSeconds: 60, attempts: [{ ms: 1, error: null }], reply: { body: { blob: bomb } }, ms: 1, pricing: null })}\n`,
+    );
+    const messages = checkCassette(path, { keys: [KEY] }).map((problem) => problem.message);
+    expect(messages).toContain(
+      'holds compressed data that decompresses past 64 times its size (not looked into) (gzip in base64) at $.reply.body.blob',
+    );
   });
 
   it('refuses to read or record through a symbolic link, dangling or not', async () => {

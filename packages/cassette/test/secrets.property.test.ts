@@ -1,4 +1,5 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { deflateSync, gzipSync } from 'node:zlib';
 import { ChatAdapter, ChatError, type ChatTransport } from '@switchboard/adapter';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -41,7 +42,15 @@ type Encoding =
   | 'hex'
   | 'percent-of-base64'
   | 'base64-of-percent'
-  | 'base64-of-json-u';
+  | 'base64-of-json-u'
+  | 'hex-spaced'
+  | 'hex-colons'
+  | 'base64-of-gzip'
+  | 'base64-of-zlib'
+  | 'zero-width'
+  | 'full-width'
+  | 'spaced-out'
+  | 'reversed';
 
 const ENCODINGS: Encoding[] = [
   'raw',
@@ -57,10 +66,19 @@ const ENCODINGS: Encoding[] = [
   'percent-of-base64',
   'base64-of-percent',
   'base64-of-json-u',
+  'hex-spaced',
+  'hex-colons',
+  'base64-of-gzip',
+  'base64-of-zlib',
+  'zero-width',
+  'full-width',
+  'spaced-out',
+  'reversed',
 ];
 
 const percentAll = (text: string) =>
   [...Buffer.from(text)].map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+const hexPairs = (text: string) => [...Buffer.from(text)].map((byte) => byte.toString(16).padStart(2, '0'));
 const jsonU = (text: string) =>
   [...text].map((unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
 
@@ -97,6 +115,23 @@ function encode(key: string, encoding: Encoding, offset: number): string {
       return Buffer.from(`${lead}${percentAll(key)}`).toString('base64');
     case 'base64-of-json-u':
       return Buffer.from(`${lead}${jsonU(key)}`).toString('base64');
+    case 'hex-spaced':
+      return hexPairs(blob).join(' ');
+    case 'hex-colons':
+      return hexPairs(blob).join(':');
+    case 'base64-of-gzip':
+      return gzipSync(blob).toString('base64');
+    case 'base64-of-zlib':
+      return deflateSync(blob).toString('base64');
+    case 'zero-width':
+      return [...key].join('\u200b');
+    case 'full-width':
+      // U+FF01 to U+FF5E: the printable ASCII characters' full-width forms (NFKC reads them as ASCII).
+      return [...key].map((unit) => String.fromCharCode(unit.charCodeAt(0) + 0xfee0)).join('');
+    case 'spaced-out':
+      return [...key].join(' ');
+    case 'reversed':
+      return [...key].reverse().join('');
   }
 }
 

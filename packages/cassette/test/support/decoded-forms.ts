@@ -1,9 +1,13 @@
+import { constants, gunzipSync, inflateSync } from 'node:zlib';
+
 /**
  * Every text a reader could get out of a cassette file, decoded independently of
  * the package's own scanner: each line parsed, every string (and object key)
  * taken, each stream event's data parsed, the deltas of each field joined across
  * events, then each text unescaped (JSON / JavaScript), percent-decoded,
- * entity-decoded, and base64- and hex-decoded at every offset, up to two layers.
+ * entity-decoded, base64- and hex-decoded at every offset, decompressed (gzip,
+ * zlib in base64), read backwards, and read as NFKC without invisible characters
+ * (bytes spelling UTF-8 read as UTF-8) and without separators, up to two layers.
  */
 function decodedForms(file: string): string[] {
   const texts: string[] = [file];
@@ -83,8 +87,30 @@ const ENTITIES: Record<string, string> = {
   hyphen: '\u2010',
 };
 
+/** Characters a reader does not see (zero-width, format, combining marks, Hangul fillers). */
+const INVISIBLE = /[\p{Cf}\p{Mn}\p{Me}\u115F\u1160\u3164\uFFA0]/gu;
+
 function decodings(text: string): string[] {
   const out: string[] = [];
+  // Read backwards; read as NFKC without what a reader does not see (bytes that spell UTF-8 read as
+  // UTF-8 first), then without spaces and `,` `:` too (a key spaced out, hex as `73 6b` or `73:6b`).
+  out.push([...text].reverse().join(''));
+  const utf8 = /^[\x00-\xff]*$/.test(text) ? Buffer.from(text, 'latin1').toString('utf8') : text;
+  for (const source of new Set([text, utf8])) {
+    const readable = source.normalize('NFKC').replace(INVISIBLE, '');
+    out.push(readable, readable.replace(/[\s\p{Z},:]/gu, ''));
+  }
+  // gzip and zlib in base64: a blob's run decompressed (what a reader piping it to gunzip gets).
+  for (const run of text.match(/[A-Za-z0-9+/_-]{16,}={0,2}/g) ?? []) {
+    const bytes = Buffer.from(run.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+    for (const inflate of [gunzipSync, inflateSync]) {
+      try {
+        out.push(inflate(bytes, { finishFlush: constants.Z_SYNC_FLUSH }).toString('latin1'));
+      } catch {
+        // not that format
+      }
+    }
+  }
   out.push(
     text
       .replace(/\\u([0-9a-fA-F]{4})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)))

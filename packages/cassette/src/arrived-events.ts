@@ -1,0 +1,122 @@
+import type { RecordedStreamEvent } from './cassette-entry.js';
+import { type ChunkTemplate, ChunkTemplates } from './chunk-template.js';
+import { type AddPiece, collectInto, isRecord, type PathNode } from './json-paths.js';
+import { type ExpandedEvent, expandEvent, readsAsWritten } from './json-secrets.js';
+
+/** Where one string of a template's chunk goes: its node, and its holder and key in the template (or the content). */
+interface PlanStep {
+  readonly node: PathNode;
+  readonly holder: Record<string, unknown> | unknown[];
+  readonly key: string | number;
+  readonly content: boolean;
+}
+
+/**
+ * A recorded stream's events, each read as it arrives, so a provider's pace
+ * hides the work and the stream's end is left with one scan and one write: a
+ * JSON data parsed once (what the scan looks into), or, when it is the stream's
+ * common chunk with another text (see `ChunkTemplate`), only that text taken;
+ * and whether the data can be kept as it came (see `readsAsWritten`).
+ */
+export class ArrivedEvents {
+  readonly recorded: RecordedStreamEvent[] = [];
+  /** Each event with its data parsed, or null for a chunk that matched a template. */
+  readonly #expanded: Array<ExpandedEvent | null> = [];
+  /** A matched chunk's template and text (the other events: null). */
+  readonly #templates: Array<ChunkTemplate | null> = [];
+  readonly #texts: Array<string | null> = [];
+  readonly asIs: boolean[] = [];
+  readonly #templateAsIs = new Map<ChunkTemplate, boolean>();
+  readonly #learner = new ChunkTemplates();
+
+  push(event: RecordedStreamEvent): void {
+    this.recorded.push(event);
+    const data = (event as { data?: unknown }).data;
+    // Only an event of its delay and data alone (no event name) is matched: a matched one keeps nothing else.
+    const plain = typeof data === 'string' && onlyDelayAndData(event);
+    const match = plain ? this.#learner.match(data) : null;
+    if (match !== null) {
+      this.#expanded.push(null);
+      this.#templates.push(match.template);
+      this.#texts.push(match.text);
+      this.asIs.push(this.#templateAsIs.get(match.template) === true);
+      return;
+    }
+    const expanded = expandEvent(event);
+    this.#expanded.push(expanded);
+    this.#templates.push(null);
+    this.#texts.push(null);
+    const asIs = 'json' in expanded && readsAsWritten(data as string, expanded.json);
+    this.asIs.push(asIs);
+    if ('json' in expanded && plain) {
+      this.#learner.learn(data as string, expanded.json);
+      const learned = this.#learner.match(data as string);
+      if (learned !== null && !this.#templateAsIs.has(learned.template)) {
+        this.#templateAsIs.set(learned.template, asIs);
+      }
+    }
+  }
+
+  /**
+   * Adds the strings of every event, in order, under `node` (the path of the
+   * recorded events), as collecting the parsed events would: a matched chunk
+   * adds its template's strings and its own text where the template's text was.
+   */
+  collectInto(node: PathNode, names: Map<string, string>): void {
+    const element = node.element(null);
+    const plans = new Map<ChunkTemplate, PlanStep[]>();
+    for (let index = 0; index < this.recorded.length; index += 1) {
+      const template = this.#templates[index];
+      if (template === null || template === undefined) {
+        collectInto(this.#expanded[index], element, names);
+        continue;
+      }
+      let plan = plans.get(template);
+      if (plan === undefined) {
+        plan = planOf(template, element, names);
+        plans.set(template, plan);
+      }
+      for (const step of plan) {
+        if (step.content) step.node.add(this.#texts, index, false);
+        else step.node.add(step.holder, step.key, false);
+      }
+    }
+  }
+
+  /** Every event with its data parsed (a matched chunk parsed now), for scrubbing in place. */
+  expandAll(): ExpandedEvent[] {
+    return this.#expanded.map((expanded, index) => expanded ?? expandEvent(this.recorded[index]));
+  }
+
+  /** The events as the line keeps them when nothing was scrubbed: each as it came, or written back as standard JSON. */
+  unchanged(): RecordedStreamEvent[] {
+    return this.recorded.map((event, index) => {
+      if (this.asIs[index] === true || !('data' in event)) return event;
+      const expanded = this.#expanded[index] ?? expandEvent(event);
+      if (!('json' in expanded)) return event;
+      return { ...event, data: JSON.stringify(expanded.json) };
+    });
+  }
+}
+
+function onlyDelayAndData(event: RecordedStreamEvent): boolean {
+  let count = 0;
+  for (const name in event) {
+    if (name !== 'ms' && name !== 'data') return false;
+    count += 1;
+  }
+  return count === 2;
+}
+
+/** The strings a template's chunk adds, as a parsed event `{ ms, json }` of it would, its content marked. */
+function planOf(template: ChunkTemplate, element: PathNode, names: Map<string, string>): PlanStep[] {
+  const chunk = template.chunk;
+  const choice = (chunk.choices as unknown[])[0];
+  const delta = isRecord(choice) ? choice.delta : undefined;
+  const steps: PlanStep[] = [];
+  const add: AddPiece = (node, holder, key) => {
+    steps.push({ node, holder, key, content: holder === delta && key === 'content' });
+  };
+  collectInto({ ms: 0, json: chunk }, element, names, add);
+  return steps;
+}
