@@ -1,10 +1,12 @@
-import { ChatAdapter, FetchTransport } from '@switchboard/adapter';
+import { ChatAdapter } from '@switchboard/adapter';
 import type { PriceBook } from '@switchboard/prices';
 import { cassetteResolution } from './cassette-resolution.js';
 import type { CassetteSetting } from './cassette-setting.js';
 import { ChatEndpoint } from './chat-endpoint.js';
+import type { Environment } from './environment.js';
 import type { ProviderKind } from './provider-kind.js';
 import type { AdapterResolvedChatEndpoint, AdapterRule } from './resolved-chat-endpoint.js';
+import { routeTransport } from './route-transport.js';
 
 /** What an adapter route (rules 4, 5, 6) is built from. */
 export interface AdapterRouteInit {
@@ -24,11 +26,14 @@ export interface AdapterRouteInit {
   priceBook: PriceBook;
   /** A cassette to record the route's calls to, or replay them from; null: none. */
   cassette: CassetteSetting | null;
+  /** The resolution's environment, where the transport reads its proxy settings. */
+  environment: Environment;
 }
 
 /**
  * The one builder of rules 4–6: a record with the pricing model's prices (now, from the
- * book), and a `ChatAdapter` costed by it, each call by its own model. Under a cassette
+ * book), and a `ChatAdapter` costed by it, each call by its own model, over the route's
+ * transport (`routeTransport`: `NodeTransport` in Node). Under a cassette
  * the adapter's transport records to it or replays from it (see `cassetteResolution`).
  */
 export function adapterResolution(init: AdapterRouteInit): AdapterResolvedChatEndpoint {
@@ -40,7 +45,7 @@ export function adapterResolution(init: AdapterRouteInit): AdapterResolvedChatEn
     pricingModel: init.model,
     priceBook: init.priceBook,
   });
-  const transport = new FetchTransport({ apiKey: init.apiKey, baseUrl: init.baseUrl });
+  const transport = routeTransport(init);
   if (init.cassette !== null) {
     const wrapped = cassetteResolution(init.cassette, {
       transport,

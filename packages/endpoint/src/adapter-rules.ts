@@ -118,6 +118,7 @@ export function gatewayStep(config: SwitchboardConfig, context: RuleContext): Ru
     model: modelsOfParsed(config)[0],
     priceBook: endpointPriceBook(config, context.options),
     cassette: cassetteSetting(context.options.cassette, context.environment),
+    environment: context.environment,
   });
   return {
     rule: 'gateway',
@@ -158,5 +159,6 @@ function thinkingRoute(
     model: modelsOfParsed(config)[0],
     priceBook: endpointPriceBook(config, context.options),
     cassette: cassetteSetting(context.options.cassette, context.environment),
+    environment: context.environment,
   });
 }

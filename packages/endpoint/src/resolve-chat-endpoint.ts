@@ -21,7 +21,8 @@ import type { SwitchboardConfig } from './switchboard-config.js';
  *
  * In 4 and 5 `thinking` is `models.thinking ?? false` and the adapter disables thinking exactly
  * when it is off. Addresses are normalised by `parseBaseUrl` (no trailing `/`). Records in 4–6
- * carry the pricing model's prices, and their client is a `ChatAdapter` over a `FetchTransport`
+ * carry the pricing model's prices, and their client is a `ChatAdapter` over a `NodeTransport` in
+ * Node (`FetchTransport` elsewhere; proxies from `HTTPS_PROXY`/`HTTP_PROXY`/`NO_PROXY` in `env`)
  * with the record as its cost model (`rule` tells which client type `client` is). An empty or blank
  * environment variable counts as unset. Where a key may go: plain `http://` only to a
  * loopback address unless `allowInsecureHttp` or `SWITCHBOARD_ALLOW_INSECURE_HTTP=1` allows it;

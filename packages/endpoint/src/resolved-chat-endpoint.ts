@@ -5,14 +5,14 @@ import type { ChatEndpoint } from './chat-endpoint.js';
 /** Which resolution rule picked the endpoint: override (1), scripted flag (2), configured (4), primary (5), gateway (6). */
 export type ResolutionRule = 'override' | 'scripted' | 'configured' | 'primary' | 'gateway';
 
-/** The rules whose client is a `ChatAdapter` over a `FetchTransport` (4, 5, 6). */
+/** The rules whose client is a `ChatAdapter` over a wire transport (4, 5, 6): `NodeTransport` in Node, else `FetchTransport`. */
 export type AdapterRule = 'configured' | 'primary' | 'gateway';
 
 /** Rules 4–6: a `ChatAdapter` (with `costUsd`, `bounded`, `listModels`) costed by the record. */
 export interface AdapterResolvedChatEndpoint {
   /** The rule that resolved, for display and journals. */
   readonly rule: AdapterRule;
-  /** A `ChatAdapter` over a `FetchTransport`, with {@link AdapterResolvedChatEndpoint.endpoint} as its cost model. */
+  /** A `ChatAdapter` over a `NodeTransport` (`FetchTransport` outside Node), with {@link AdapterResolvedChatEndpoint.endpoint} as its cost model. */
   readonly client: ChatAdapter;
   /** Where the calls go, with the pricing model's prices; never the key. */
   readonly endpoint: ChatEndpoint;

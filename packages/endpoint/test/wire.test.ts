@@ -176,3 +176,41 @@ describe('resolveChatEndpoint against the emulator', () => {
     });
   });
 });
+
+describe('resolveChatEndpoint: the transport of an adapter route in Node', () => {
+  it('sends with NodeTransport (node:http): none of the headers fetch adds of its own', async () => {
+    const emulator = await start();
+    await primaryRoute(emulator.url).adapter.complete({ model: 'primary-flash', messages: question });
+    const headers = emulator.requests[0]?.headers ?? {};
+    expect(headers['user-agent']).toMatch(/^OpenAI\/JS /);
+    expect(headers).not.toHaveProperty('sec-fetch-mode');
+    expect(headers).not.toHaveProperty('accept-language');
+  });
+
+  it('reads HTTP_PROXY and NO_PROXY from options.env, as the rest of the resolution', async () => {
+    const emulator = await start();
+    // A proxy where nothing listens: the call fails unless NO_PROXY sends it directly.
+    const proxied = {
+      PRIMARY_API_KEY: KEY,
+      PRIMARY_BASE_URL: emulator.url,
+      HTTP_PROXY: 'http://127.0.0.1:9',
+    };
+    const through = resolveAdapter({}, proxied).adapter;
+    const error = await failureOf(
+      through.bounded(50).complete({ model: 'primary-flash', messages: question }),
+    );
+    expect(error).toMatchObject({ kind: 'connection' });
+    expect(emulator.requests).toHaveLength(0);
+    const direct = resolveAdapter({}, { ...proxied, NO_PROXY: '127.0.0.1' }).adapter;
+    await direct.complete({ model: 'primary-flash', messages: question });
+    expect(emulator.requests).toHaveLength(1);
+  });
+
+  it('stays on FetchTransport when a proxy variable names a proxy NodeTransport cannot speak', async () => {
+    const emulator = await start();
+    const env = { PRIMARY_API_KEY: KEY, PRIMARY_BASE_URL: emulator.url, HTTP_PROXY: 'socks5://127.0.0.1:9' };
+    await resolveAdapter({}, env).adapter.complete({ model: 'primary-flash', messages: question });
+    // fetch leaves proxies to Node, which reads none of these variables by default: sent directly.
+    expect(emulator.requests[0]?.headers['sec-fetch-mode']).toBe('cors');
+  });
+});

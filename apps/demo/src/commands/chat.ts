@@ -8,7 +8,6 @@ import {
 import { isAdapterResolution, type ResolvedChatEndpoint, resolveModels } from '@switchboard/endpoint';
 import { BAD_INPUT_EXIT_CODE, CliError } from '../cli-error.js';
 import { configEntryName } from '../config-price-book.js';
-import { countRequests } from '../count-requests.js';
 import { colors, formatConfidence, formatCount, formatNanoUsdText } from '../format.js';
 import type { Io } from '../io.js';
 import type { CliConfig } from '../load-config.js';
@@ -112,9 +111,10 @@ export async function chatCommand(
         : Number(options.timeout);
   const content = await readPrompt(io, prompt);
 
+  // Each attempt of the call (its retries included), for the spinner and the timeout message.
   let attempts = 0;
   let onAttempt = (_attempt: number) => {};
-  const restoreFetch = countRequests(() => onAttempt(++attempts));
+  let stopCounting = () => {};
   let response: ChatResponse;
   let resolved: ReturnType<typeof resolveOrExplain>;
   let client: ChatClient;
@@ -130,6 +130,13 @@ export async function chatCommand(
     [pricingModel] = resolveModels(config);
     model = options.model?.trim() || pricingModel;
     ({ client, adapter } = callingClient(resolved, maxTokens));
+    if (adapter !== null) {
+      stopCounting = adapter.observe({
+        beforeAttempt: () => {
+          onAttempt(++attempts);
+        },
+      });
+    }
     const spinner = startSpinner({
       write: io.stderr,
       enabled: io.stderrIsTty === true,
@@ -170,7 +177,7 @@ export async function chatCommand(
     }
     throw error;
   } finally {
-    restoreFetch();
+    stopCounting();
   }
   const { endpoint } = resolved;
   const totals = adapter === null ? null : usageTotals(adapter.usage, () => null);
