@@ -21,6 +21,11 @@ export interface CassetteHeader {
    * appends to it; a new run replaces it). Absent in cassettes of older versions.
    */
   readonly run?: string;
+  /**
+   * The runs whose cassette this run's first call replaced, most recent first (at most 16):
+   * a recorder of one of them, in any process, never takes the file back.
+   */
+  readonly replaced?: readonly string[];
   /** Where the calls went, when the recorder was told (resolveChatEndpoint tells it). */
   readonly endpoint: RecordedEndpoint | null;
 }

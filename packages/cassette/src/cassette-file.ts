@@ -17,6 +17,7 @@ import { hostname } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { CassetteFormatError } from './cassette-format-error.js';
+import { lostLine } from './lost-calls.js';
 
 /** The variable naming the record run a process belongs to (every process of one run the same value). */
 export const CASSETTE_RUN_ENV = 'SWITCHBOARD_CASSETTE_RUN';
@@ -36,7 +37,12 @@ interface SharedFile {
 }
 
 const FILES = Symbol.for('switchboard.cassette.files');
+const TAKEN = Symbol.for('switchboard.cassette.taken');
+const EXIT_HOOK = Symbol.for('switchboard.cassette.exit-hook');
 const PROCESS_ID = Symbol.for('switchboard.cassette.process');
+
+/** How many runs a header remembers it replaced (most recent first): their recorders never take the file back. */
+const MAX_REPLACED = 16;
 
 /** Per-process state kept on `process` (not a module), so every copy of this module in the process shares it. */
 function processState<T>(symbol: symbol, make: () => T): T {
@@ -50,6 +56,11 @@ function processState<T>(symbol: symbol, make: () => T): T {
 
 function sharedFiles(): Map<string, SharedFile> {
   return processState(FILES, () => new Map<string, SharedFile>());
+}
+
+/** The cassettes (by path and run) another run took over from this process's run: the run that took each. */
+function takenFiles(): Map<string, string | null> {
+  return processState(TAKEN, () => new Map<string, string | null>());
 }
 
 /**
@@ -131,8 +142,11 @@ export function openForReading(path: string): number {
   }
 }
 
-/** The `run` of the header line of the cassette at `path`; undefined when there is no readable header. */
-function headerRun(path: string): { run: string | null } | undefined {
+/**
+ * The `run` of the header line of the cassette at `path`, and the runs it says it
+ * replaced; undefined when there is no readable header.
+ */
+function headerRun(path: string): { run: string | null; replaced: readonly string[] } | undefined {
   let fd: number;
   try {
     fd = openSync(path, fsConstants.O_RDONLY | NOFOLLOW);
@@ -145,9 +159,16 @@ function headerRun(path: string): { run: string | null } | undefined {
     const text = buffer.subarray(0, read).toString('utf8');
     const end = text.indexOf('\n');
     if (end < 0) return undefined;
-    const header = JSON.parse(text.slice(0, end)) as { cassette?: unknown; run?: unknown };
+    const header = JSON.parse(text.slice(0, end)) as {
+      cassette?: unknown;
+      run?: unknown;
+      replaced?: unknown;
+    };
     if (typeof header !== 'object' || header === null || header.cassette === undefined) return undefined;
-    return { run: typeof header.run === 'string' ? header.run : null };
+    const replaced = Array.isArray(header.replaced)
+      ? header.replaced.filter((run): run is string => typeof run === 'string')
+      : [];
+    return { run: typeof header.run === 'string' ? header.run : null, replaced };
   } catch {
     return undefined;
   } finally {
@@ -227,12 +248,25 @@ function staleLock(lock: string): boolean {
  * The cassette file at `path` for recording run `run`: joined when its header
  * names the same run (another process or resolution of this run made it), else
  * replaced, once, by a new file holding `header` (under a lock, so the processes
- * of one run replace an older run's file exactly once between them).
+ * of one run replace an older run's file exactly once between them). The new
+ * header names the runs it replaced (`replaced`, most recent first): a process
+ * of one of those runs, started later or not, never takes the file back.
+ *
+ * @throws {CassetteFormatError} when another run took the file over from this one.
  */
-export function openRecording(path: string, run: string, header: () => string): SharedFile {
+export function openRecording(
+  path: string,
+  run: string,
+  header: (replaced: readonly string[]) => string,
+): SharedFile {
   return openShared(path, run, () => {
     const found = headerRun(path);
     if (found !== undefined && found.run === run) return appendTo(path, run);
+    if (found?.run != null && found.replaced.includes(run)) return { takenBy: found.run };
+    const replaced =
+      found?.run == null
+        ? []
+        : [found.run, ...found.replaced.filter((other) => other !== run)].slice(0, MAX_REPLACED);
     const temporary = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     const fd = openSync(
       temporary,
@@ -240,7 +274,7 @@ export function openRecording(path: string, run: string, header: () => string): 
       0o644,
     );
     try {
-      writeAll(fd, Buffer.from(`${header()}\n`, 'utf8'));
+      writeAll(fd, Buffer.from(`${header(replaced)}\n`, 'utf8'));
     } finally {
       closeSync(fd);
     }
@@ -261,31 +295,102 @@ export function openAppending(path: string): SharedFile {
   return openShared(path, found.run, () => appendTo(path, found.run));
 }
 
-function openShared(path: string, run: string | null, open: () => SharedFile): SharedFile {
+/** The failure of every call of run `run` after run `takenBy` took the cassette at `path` over. */
+function takenOver(path: string, run: string | null, takenBy: string | null): CassetteFormatError {
+  return new CassetteFormatError(
+    path,
+    null,
+    `another record run (${JSON.stringify(takenBy)}) took this cassette over while this run (${JSON.stringify(run)}) was recording to it; this run records nothing more to it, and every later call of it fails (two runs on one file: give each its own file, or one SWITCHBOARD_CASSETTE_RUN); this call was not written`,
+  );
+}
+
+function openShared(
+  path: string,
+  run: string | null,
+  open: () => SharedFile | { takenBy: string | null },
+): SharedFile {
   const absolute = resolve(path);
-  const key = `${absolute}\u0000${run ?? ''}`;
+  const key = fileKey(path, run);
+  const taken = takenFiles();
+  if (taken.has(key)) throw takenOver(path, run, taken.get(key) ?? null);
   const files = sharedFiles();
   const existing = files.get(key);
   if (existing !== undefined) {
     if (sameFile(existing)) return existing;
     files.delete(key);
     closeSync(existing.fd);
-    // Removed (a test cleaning up): recorded afresh. Replaced by another run: never replaced back.
-    if (lstatSync(path, { throwIfNoEntry: false }) !== undefined && headerRun(path)?.run !== run) {
-      throw new CassetteFormatError(
-        path,
-        null,
-        'another record run replaced the cassette while this one was recording to it (two runs on one file: give each its own file, or one SWITCHBOARD_CASSETTE_RUN); this call was not written',
-      );
-    }
+    // Removed (a test cleaning up): recorded afresh. Replaced by another run: never taken back.
+    const lost = lostTo(existing);
+    if (lost !== null) throw lost;
   }
   if (!statSync(dirname(absolute), { throwIfNoEntry: false })?.isDirectory()) {
     throw new CassetteFormatError(path, null, 'cannot record here: its folder does not exist');
   }
   refuseLink(path);
   const opened = withLock(absolute, open);
+  if ('takenBy' in opened) {
+    taken.set(key, opened.takenBy);
+    throw takenOver(path, run, opened.takenBy);
+  }
   files.set(key, opened);
+  processState(EXIT_HOOK, () => {
+    process.on('exit', leaveLostLines);
+    return true;
+  });
   return opened;
+}
+
+/**
+ * Says, in the file now at `file.path` (another run's), how many calls this
+ * process recorded to the file that one replaced: a line `cassette check` fails
+ * on. Only appended to a file that is there (never made), and only when this
+ * process recorded any; best effort (a process's last word).
+ */
+function leaveLostLine(file: SharedFile, takenBy: string | null): void {
+  if (file.seq === 0) return;
+  let fd: number;
+  try {
+    fd = openSync(file.path, fsConstants.O_RDWR | fsConstants.O_APPEND | NOFOLLOW);
+  } catch {
+    return;
+  }
+  try {
+    if (!fstatSync(fd).isFile()) return;
+    const line = lostLine({ run: file.run, process: processId(), lost: file.seq, takenBy });
+    writeAll(fd, Buffer.from(`${endsTorn(fd) ? '\n' : ''}${line}\n`, 'utf8'));
+  } catch {
+    // The process's last word could not be written: the check will not see it.
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The key of a file this process records to: its absolute path and the run. */
+function fileKey(path: string, run: string | null): string {
+  return `${resolve(path)}\u0000${run ?? ''}`;
+}
+
+/**
+ * When another run replaced `file` (no longer at its path): this run's file is
+ * marked taken, for good, and the calls this process wrote to it are said to
+ * be lost, in the file that replaced it; the failure of the call that found out.
+ * Null when the file was removed, or replaced by this run.
+ */
+function lostTo(file: SharedFile): CassetteFormatError | null {
+  const found =
+    lstatSync(file.path, { throwIfNoEntry: false }) === undefined ? undefined : headerRun(file.path);
+  if (found === undefined || found.run === file.run) return null;
+  takenFiles().set(fileKey(file.path, file.run), found.run);
+  leaveLostLine(file, found.run);
+  return takenOver(file.path, file.run, found.run);
+}
+
+/** At exit: for each file another run replaced since this process last wrote to it, the lost line (once). */
+function leaveLostLines(): void {
+  const taken = takenFiles();
+  for (const [key, file] of sharedFiles()) {
+    if (!taken.has(key) && !sameFile(file)) lostTo(file);
+  }
 }
 
 function appendTo(path: string, run: string | null): SharedFile {
@@ -312,6 +417,8 @@ function writeAll(fd: number, bytes: Buffer): void {
  */
 export function appendLine(file: SharedFile, line: (seq: number) => string): void {
   if (!sameFile(file)) {
+    const lost = lostTo(file);
+    if (lost !== null) throw lost;
     throw new CassetteFormatError(
       file.path,
       null,

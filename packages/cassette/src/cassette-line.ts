@@ -8,6 +8,7 @@ export function headerLine(header: CassetteHeader): string {
   return JSON.stringify({
     cassette: header.cassette,
     ...(header.run === undefined ? {} : { run: header.run }),
+    ...(header.replaced === undefined ? {} : { replaced: header.replaced }),
     endpoint: header.endpoint,
   });
 }

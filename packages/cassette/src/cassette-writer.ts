@@ -6,7 +6,7 @@ import { CassetteFormatError } from './cassette-format-error.js';
 import { checkLine, entryLine, headerLine } from './cassette-line.js';
 import type { CleanEntry } from './clean-entry.js';
 import { scrubJson } from './json-secrets.js';
-import type { SecretRules } from './secret-scan.js';
+import { findSecrets, type SecretRules } from './secret-scan.js';
 
 /**
  * Writes a cassette: one whole line per call, appended (`O_APPEND`) as each call
@@ -29,7 +29,9 @@ export class CassetteWriter {
   /**
    * A recorder of run `run`: its header (checked now) is written by the first
    * call of the run, which replaces a cassette of another run (a run that makes
-   * no call leaves the file as it was); later calls, of any process of the run, append.
+   * no call leaves the file as it was) and names it (`replaced`); later calls, of
+   * any process of the run, append. A run whose file another run took over fails
+   * every later call, and never takes it back.
    */
   static create(
     path: string,
@@ -37,16 +39,22 @@ export class CassetteWriter {
     endpoint: RecordedEndpoint | null,
     run: string,
   ): CassetteWriter {
-    const header = headerLine({
-      cassette: CASSETTE_VERSION,
-      run,
-      endpoint: endpoint === null ? null : scrubJson(endpoint, rules),
-    });
-    checkLine(path, 'the header', header, rules);
+    const recorded = endpoint === null ? null : scrubJson(endpoint, rules);
+    checkLine(path, 'the header', headerLine({ cassette: CASSETTE_VERSION, run, endpoint: recorded }), rules);
     if (!statSync(dirname(resolve(path)), { throwIfNoEntry: false })?.isDirectory()) {
       throw new CassetteFormatError(path, null, 'cannot record here: its folder does not exist');
     }
-    return new CassetteWriter(path, rules, () => openRecording(path, run, () => header));
+    // The runs this one replaces come from the file it replaces: a name holding a secret is left out.
+    const header = (replaced: readonly string[]) => {
+      const kept = replaced.filter((name) => findSecrets(name, rules).length === 0);
+      return headerLine({
+        cassette: CASSETTE_VERSION,
+        run,
+        ...(kept.length === 0 ? {} : { replaced: kept }),
+        endpoint: recorded,
+      });
+    };
+    return new CassetteWriter(path, rules, () => openRecording(path, run, header));
   }
 
   /** A writer that appends to an existing cassette, in its run (pass-through calls of a replay). */

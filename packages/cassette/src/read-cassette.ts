@@ -5,6 +5,7 @@ import { openForReading } from './cassette-file.js';
 import { CassetteFormatError } from './cassette-format-error.js';
 import { hasControlCharacter } from './control-characters.js';
 import { isTestFileName, MAX_TEST_FILE_LENGTH } from './current-test-file.js';
+import { isLostLine, lostMessage } from './lost-calls.js';
 
 /** A cassette as read from its file. */
 export interface Cassette {
@@ -223,6 +224,10 @@ class CassetteReader {
       this.#header = checkHeader(this.#path, number, value);
       return;
     }
+    if (isObject(value) && isLostLine(value)) {
+      this.#structural(number, lostMessage(value));
+      return;
+    }
     if (isObject(value) && 'cassette' in value && !('request' in value)) {
       this.#structural(
         number,
@@ -280,11 +285,30 @@ function checkHeader(path: string, line: number, value: unknown): CassetteHeader
       '"run" must be a non-empty string of at most 200 characters, without control characters',
     );
   }
+  const replaced = value.replaced;
+  if (
+    replaced !== undefined &&
+    !(
+      Array.isArray(replaced) &&
+      replaced.length <= 16 &&
+      replaced.every(
+        (other) =>
+          typeof other === 'string' && other !== '' && other.length <= 200 && !hasControlCharacter(other),
+      )
+    )
+  ) {
+    throw new CassetteFormatError(
+      path,
+      line,
+      '"replaced" must be a list of at most 16 run names (non-empty strings of at most 200 characters, without control characters)',
+    );
+  }
   const endpoint = value.endpoint ?? null;
   if (endpoint !== null) checkEndpoint(path, line, endpoint);
   return {
     cassette: CASSETTE_VERSION,
     ...(run === undefined ? {} : { run: run as string }),
+    ...(replaced === undefined ? {} : { replaced: replaced as string[] }),
     endpoint: endpoint as CassetteHeader['endpoint'],
   };
 }

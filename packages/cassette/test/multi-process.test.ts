@@ -150,12 +150,24 @@ describe('several resolutions in one process', () => {
       ).choices[0].message.content,
     ).toBe('two');
 
-    // A new run replaces the file once; a recorder of the old run then fails its call instead of
-    // writing into the new run's file or replacing it back.
+    // A new run replaces the file once; a recorder of the old run then fails every call (naming the new
+    // run) instead of writing into the new run's file or replacing it back, and says in that file that
+    // its 3 calls are not there: the check fails, replay refuses the file.
     const next = recordCassette(path, plainTransport(replyWith('three')), { run: 'next', env: {} });
     await next.completeChatRaw(request('c'));
-    await expect(first.completeChatRaw(request('d'))).rejects.toThrow(CassetteFormatError);
-    expect(readCassette(path).entries.map((entry) => entry.run)).toEqual(['next']);
+    for (const content of ['d', 'e']) {
+      await expect(first.completeChatRaw(request(content))).rejects.toThrow(/another record run \("next"\)/);
+    }
+    await expect(second.completeChatRaw(request('f'))).rejects.toThrow(CassetteFormatError);
+    const { problems, summary } = examineCassette(path);
+    expect(summary.run).toBe('next');
+    expect(summary.calls).toBe(1);
+    expect(problems.map((problem) => problem.message)).toEqual([
+      expect.stringMatching(
+        /^3 call\(s\) that process "[\w.-]+" of run "r" recorded to this cassette are not in it: run "next" replaced the file/,
+      ),
+    ]);
+    expect(() => readCassette(path)).toThrow(/are not in it/);
 
     // A file removed between tests is recorded afresh by the same run.
     rmSync(path);
