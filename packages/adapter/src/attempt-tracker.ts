@@ -61,13 +61,17 @@ export class AttemptTracker {
     return this.#acquire({ ...this.#context, attempt }, observers, 0, []);
   }
 
-  /** What the call's record tells of its attempts: the last one's lowered cap, the budget scopes charged. */
-  recordFacts(): Pick<CallRecord, 'maxTokensLowered' | 'budgets'> {
-    if (this.#charged.size === 0) return { maxTokensLowered: this.#lowered };
+  /**
+   * What the call's record tells of its attempts: the id they shared, the last one's lowered
+   * cap, the budget scopes charged.
+   */
+  recordFacts(): Pick<CallRecord, 'callId' | 'maxTokensLowered' | 'budgets'> {
+    const callId = this.#context.callId;
+    if (this.#charged.size === 0) return { callId, maxTokensLowered: this.#lowered };
     const budgets: ChargedScope[] = [...this.#charged].map(([scope, limitUsd]) =>
       Object.freeze({ scope, limitUsd }),
     );
-    return { maxTokensLowered: this.#lowered, budgets: Object.freeze(budgets) };
+    return { callId, maxTokensLowered: this.#lowered, budgets: Object.freeze(budgets) };
   }
 
   /**

@@ -7,6 +7,11 @@ export interface AttemptInfo {
   readonly model: string;
   /** 1-based attempt number within the raw call. */
   readonly attempt: number;
+  /**
+   * The raw call's id, the same for each of its attempts and its record's `callId` (see
+   * {@link CallRecord.callId}). Always set by this adapter; absent from an older one.
+   */
+  readonly callId?: string;
   /** The caller's role, or null. */
   readonly role: string | null;
   /** The request body's messages and tools, for estimating prompt tokens; never copied. */

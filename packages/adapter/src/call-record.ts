@@ -29,6 +29,17 @@ export interface ChargedScope {
  * journal (never a key, never message content) and to sum.
  */
 export interface CallRecord extends CallPricing {
+  /**
+   * The call's id, unique to it: a random UUID made when the raw call starts, the same for
+   * each of its attempts (retries; `AttemptInfo.callId`) and for a stream from its
+   * first event to its end. The empty-JSON retry is a raw call of its own, with its own id.
+   * Always set by this adapter; absent from records made by hand or by an older adapter.
+   */
+  readonly callId?: string;
+  /** The host name of the process that made the call (`os.hostname()`); set as `callId` is. */
+  readonly host?: string;
+  /** The id of the process that made the call (`process.pid`); set as `callId` is. */
+  readonly pid?: number;
   /** The model id as sent. */
   readonly model: string;
   /** A plain, frozen copy of the reply's `usage`, or null (no reply, or none in it). */

@@ -61,6 +61,7 @@ describe('ChatAdapter observers', () => {
     await adapter.complete({ ...request, role: 'judge', maxTokens: 30, signal: controller.signal });
     expect(infos).toEqual([
       {
+        callId: expect.any(String),
         model: 'primary-flash',
         attempt: 1,
         role: 'judge',

@@ -1,3 +1,4 @@
+import { newCallId, processHost } from './call-identity.js';
 import type { CallRecord } from './call-record.js';
 import { ChatError } from './chat-error.js';
 import type { PricingOutcome } from './price-call.js';
@@ -12,6 +13,9 @@ export function makeCallRecord(
   pricing: PricingOutcome,
 ): CallRecord {
   const record: { -readonly [K in keyof CallRecord]: CallRecord[K] } = {
+    callId: facts.callId ?? newCallId(),
+    host: processHost(),
+    pid: process.pid,
     model: call.request.model,
     usage,
     costUsd: pricing.costUsd,

@@ -1,4 +1,5 @@
 import { AttemptTracker, notifyAfterCall } from './attempt-tracker.js';
+import { newCallId } from './call-identity.js';
 import type { CallObserver } from './call-observer.js';
 import type { CallRecord, SettlementKind } from './call-record.js';
 import type { ChatTransport, TransportRequest } from './chat-transport.js';
@@ -36,6 +37,8 @@ export interface CallFacts {
   readonly maxTokensLowered?: CallRecord['maxTokensLowered'];
   /** The budget scopes the attempts were charged to; absent when none. */
   readonly budgets?: CallRecord['budgets'];
+  /** The call's id, made when it started (`AttemptInfo.callId`); absent: the record makes one. */
+  readonly callId?: string;
 }
 
 /** One raw call to make: the transport, its request and who hears about it. */
@@ -95,6 +98,7 @@ export function trackerOf(setup: RawCallSetup, signal: AbortSignal | undefined):
   const { request } = setup;
   return new AttemptTracker(
     {
+      callId: newCallId(),
       model: request.model,
       role: setup.role,
       messages: request.messages,

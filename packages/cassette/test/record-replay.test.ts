@@ -35,7 +35,8 @@ describe('recordCassette then replayCassette', () => {
     });
     const strip = (response: typeof first) => ({
       ...response,
-      calls: response.calls.map(({ at, durationMs, ...call }) => call),
+      // A replay is a call of its own: its own id and time.
+      calls: response.calls.map(({ at, durationMs, callId, ...call }) => call),
     });
     expect(strip(replayedFirst)).toEqual(strip(first));
     expect(strip(replayedSecond)).toEqual(strip(second));

@@ -55,7 +55,7 @@ async function session(transport: ChatTransport, budget: Budget): Promise<Outcom
   const client = new ChatAdapter(transport, { observers: [budget] });
   const outcomes: Outcome[] = [];
   const timeless = (calls: readonly CallRecord[]) =>
-    calls.map(({ at, durationMs, firstDeltaMs, ...call }) => call);
+    calls.map(({ at, durationMs, firstDeltaMs, callId, ...call }) => call);
   for (let index = 0; index < 6; index += 1) {
     const request = ask(`Write call ${index} out in full, at length`, 30);
     try {

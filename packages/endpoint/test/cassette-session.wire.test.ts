@@ -82,7 +82,9 @@ async function runSession(client: ChatAdapter): Promise<SessionResult> {
 
 const timeless = (response: ChatResponse) => ({
   ...response,
-  calls: response.calls.map(({ at: _at, durationMs: _ms, firstDeltaMs: _first, ...call }) => call),
+  calls: response.calls.map(
+    ({ at: _at, durationMs: _ms, firstDeltaMs: _first, callId: _id, ...call }) => call,
+  ),
 });
 
 function journalLines(path: string): Record<string, unknown>[] {
@@ -94,6 +96,7 @@ function journalLines(path: string): Record<string, unknown>[] {
         at: _at,
         durationMs: _ms,
         firstDeltaMs: _first,
+        callId: _id,
         ...rest
       } = JSON.parse(line) as Record<string, unknown>;
       return rest;
