@@ -198,9 +198,9 @@ describe('switchboard demo --journal -', () => {
   it('journals every call to stdout, as whole lines before the report; refused with --json', async () => {
     const run = await runCli(['demo', '--journal', '-']);
     expect(run.code).toBe(0);
-    const lines = run.stdout.split('\n').filter((text) => text.startsWith('{"v":1,'));
+    const lines = run.stdout.split('\n').filter((text) => text.startsWith('{"v":2,'));
     expect(lines.length).toBeGreaterThan(5);
-    for (const text of lines) expect(JSON.parse(text)).toMatchObject({ v: 1, model: expect.any(String) });
+    for (const text of lines) expect(JSON.parse(text)).toMatchObject({ v: 2, model: expect.any(String) });
     expect(run.stdout).toContain('Journal: - (not a file: no report read back)');
     // A test's stdout is a socket, which no path opens: the error says to use -.
     const device = await runCli(['demo', '--journal', '/dev/stdout']);

@@ -1,5 +1,5 @@
 import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
@@ -35,15 +35,59 @@ describe('CallJournal', () => {
       const lines = linesOf(path);
       expect(lines).toHaveLength(4);
       expect(lines[0]).toEqual({
-        v: 1,
+        v: 2,
+        seq: 1,
         ...JSON.parse(JSON.stringify(PRIMARY_JUDGE_CALL)),
         role: 'judge',
+        // The record, made by hand, names no process: the line names the writer's.
+        host: hostname(),
+        pid: process.pid,
         endpoint: PRIMARY,
         outcome: 'ok',
         degradation: false,
       });
       expect(lines[2]).toMatchObject({ outcome: 'model_rejected', degradation: true, role: 'judge' });
       expect(lines[3]).toMatchObject({ outcome: 'rate_limited', degradation: false, role: null });
+    });
+
+    it('numbers its lines 1, 2, 3… in the order written, keeping each record’s callId, host and pid', async () => {
+      const path = journalPath();
+      const journal = new CallJournal(path, { endpoint: PRIMARY });
+      // As the adapter makes them: the call's names first.
+      const named = (callId: string) => ({ callId, host: 'worker-7', pid: 4242, ...PRIMARY_JUDGE_CALL });
+      journal.afterCall(named('call-a'));
+      // Another endpoint's writer into the same journal shares its numbering.
+      journal.forEndpoint(null).afterCall?.(named('call-b'));
+      journal.afterCall(named('call-c'));
+      await journal.close();
+      // A journal opened on the file later is a writer of its own: it starts again at 1.
+      const later = new CallJournal(path, { endpoint: PRIMARY });
+      later.afterCall(named('call-d'));
+      await later.close();
+      const lines = linesOf(path);
+      expect(lines.map((line) => [line.v, line.seq, line.callId, line.host, line.pid])).toEqual([
+        [2, 1, 'call-a', 'worker-7', 4242],
+        [2, 2, 'call-b', 'worker-7', 4242],
+        [2, 3, 'call-c', 'worker-7', 4242],
+        [2, 1, 'call-d', 'worker-7', 4242],
+      ]);
+      // Each line starts with its format and number.
+      expect(readFileSync(path, 'utf8').startsWith('{"v":2,"seq":1,"callId":"call-a",')).toBe(true);
+    });
+
+    it('keeps the number of a line it drops, so the gap shows in the file', async () => {
+      const probe = new CallJournal(journalPath());
+      probe.afterCall(PRIMARY_JUDGE_CALL);
+      await probe.close();
+      const line = readFileSync(probe.path).length;
+      const path = journalPath();
+      // Room for two queued lines: the third is dropped.
+      const journal = new CallJournal(path, { maxQueuedBytes: line * 2.5, warn: () => {} });
+      for (let index = 0; index < 3; index += 1) journal.afterCall(PRIMARY_JUDGE_CALL);
+      await journal.flush();
+      journal.afterCall(PRIMARY_JUDGE_CALL);
+      expect(await journal.close()).toBe(1);
+      expect(linesOf(path).map((written) => written.seq)).toEqual([1, 2, 4]);
     });
 
     it('does not block the call: nothing is on disk until a write runs', async () => {

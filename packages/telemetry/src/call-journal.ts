@@ -60,7 +60,9 @@ const RETRY_MOST_MS = 5_000;
 const openTargets = new Map<string, string>();
 
 /**
- * An append-only JSONL journal, a `CallObserver`: one line per raw call.
+ * An append-only JSONL journal, a `CallObserver`: one line per raw call, numbered
+ * (`seq`: 1, 2, 3… in the order this journal writes them) and naming the call (`callId`) and
+ * the process that made it (`host`, `pid`).
  *
  * The call path only serializes and queues the line. Queued lines are written
  * in batches of whole lines by one `write` each to a file opened with
@@ -98,6 +100,8 @@ export class CallJournal implements CallObserver {
   #lines = 0;
   #dropped = 0;
   #annotationFailures = 0;
+  // The number of the last line given (written, queued or dropped): each line's `seq`.
+  #seq = 0;
   #firstError: unknown = null;
   #prefix: string;
 
@@ -228,8 +232,11 @@ export class CallJournal implements CallObserver {
       this.#dropped += 1;
       return;
     }
+    // Numbered in the order lines are queued, which is the order they are written; a line dropped
+    // for a full queue keeps its number, so the gap it leaves is one `report --verify` finds.
+    this.#seq += 1;
     // Never throws: whatever the record holds, the line is one the reader takes (see journalLineText).
-    const text = `${this.#prefix}${journalLineText(record, endpointJson, this.#annotation(record))}\n`;
+    const text = `${this.#prefix}${journalLineText(record, endpointJson, this.#annotation(record), this.#seq)}\n`;
     this.#prefix = '';
     this.#enqueue(text);
   }

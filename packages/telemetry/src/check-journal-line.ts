@@ -30,10 +30,14 @@ type Fields = Record<string, unknown>;
 export function checkJournalLine(value: unknown): CheckedJournalLine | string {
   if (!isObject(value)) return `expected a JSON object (a call record), got ${kindOf(value)}`;
   const fields = value;
-  if (fields.v !== undefined && fields.v !== JOURNAL_VERSION)
-    return `v: expected ${JOURNAL_VERSION} (the journal format this reader knows), got ${shown(fields.v)}`;
+  if (fields.v !== undefined && fields.v !== 1 && fields.v !== JOURNAL_VERSION)
+    return `v: expected 1 or ${JOURNAL_VERSION} (the journal formats this reader knows), got ${shown(fields.v)}`;
   const problem =
     name(fields, 'model', false) ??
+    name(fields, 'callId', true) ??
+    name(fields, 'host', true) ??
+    whole(fields, 'pid', 0, JOURNAL_LIMITS.maxPid) ??
+    whole(fields, 'seq', 1, Number.MAX_SAFE_INTEGER) ??
     name(fields, 'role', true) ??
     name(fields, 'pricedAs', true) ??
     name(fields, 'priceSource', true) ??
@@ -100,6 +104,14 @@ function nanoAmount(fields: Fields): string | undefined {
     return `costNanoUsd: expected a whole number >= 0, got ${shown(value)}`;
   if ((value as number) > JOURNAL_LIMITS.maxCostUsd * 1e9)
     return `costNanoUsd: ${value} is more than the most a call may cost ($${JOURNAL_LIMITS.maxCostUsd})`;
+  return undefined;
+}
+
+function whole(fields: Fields, field: string, least: number, most: number): string | undefined {
+  const value = fields[field];
+  if (value === undefined || value === null) return undefined;
+  if (!Number.isSafeInteger(value) || (value as number) < least || (value as number) > most)
+    return `${field}: expected a whole number from ${least} to ${most}, got ${shown(value)}`;
   return undefined;
 }
 

@@ -5,7 +5,7 @@
 export const JOURNAL_LIMITS = Object.freeze({
   /** Longest line read, in bytes; a longer one is skipped without being held whole. */
   maxLineBytes: 1024 * 1024,
-  /** Longest model id, role, error kind, provider, price source or `pricedAs`, in characters. */
+  /** Longest model id, role, error kind, provider, price source, `pricedAs`, `callId` or `host`, in characters. */
   maxNameLength: 256,
   /** Longest endpoint address, in characters. */
   maxUrlLength: 2048,
@@ -19,6 +19,8 @@ export const JOURNAL_LIMITS = Object.freeze({
   maxTokens: 1e12,
   /** Most attempts of one call. */
   maxAttempts: 1_000_000,
+  /** Largest process id (`pid`), 2^32 − 1. */
+  maxPid: 4_294_967_295,
 });
 
 /** The token counts of a line's `usage` the reader checks (each absent, null or 0 to `maxTokens`). */

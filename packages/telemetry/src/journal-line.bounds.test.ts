@@ -29,6 +29,19 @@ function nested(depth: number): Record<string, unknown> {
 }
 
 describe('journalLineText: the line is one its reader takes', () => {
+  it('bounds a call id, host and pid the reader would not take, and says so', () => {
+    const line = written({ callId: 'c'.repeat(300), host: 42, pid: -1, ...PRIMARY_JUDGE_CALL });
+    expect(line.callId).toBe('c'.repeat(JOURNAL_LIMITS.maxNameLength));
+    // What cannot be a host or a pid is written null, then the writer's own.
+    expect(line.host).toEqual(expect.any(String));
+    expect(line.pid).toBe(0);
+    expect(line.clamped).toEqual({
+      callId: `"${'c'.repeat(40)}…" (300 characters)`,
+      host: '42',
+      pid: '-1',
+    });
+  });
+
   it('writes a record in range as it is, with no clamped field, and its settlement', () => {
     const line = written(PRIMARY_JUDGE_CALL);
     expect(line).toMatchObject({

@@ -6,10 +6,14 @@ import { JournalClamps } from './journal-clamps.js';
 import { JOURNAL_LIMITS } from './journal-limits.js';
 import { recordCore, recordOverrides } from './journal-record-bounds.js';
 import { usageCounts } from './journal-usage.js';
+import { processHost } from './process-host.js';
 import type { EndpointInfo, TelemetryRecord } from './telemetry-record.js';
 
-/** The journal format's version, the `v` of every line. */
-export const JOURNAL_VERSION = 1;
+/**
+ * The journal format's version, the `v` of every line written: 2 adds `seq`, `callId`, `host`
+ * and `pid`; lines of version 1 (without them) are still read.
+ */
+export const JOURNAL_VERSION = 2;
 
 /**
  * One line of a journal: the call record (no key, no message content) with the
@@ -18,6 +22,13 @@ export const JOURNAL_VERSION = 1;
 export interface JournalLine extends TelemetryRecord {
   /** The journal format's version. */
   readonly v: number;
+  /**
+   * The line's place among the lines its writer (one `CallJournal` in process `pid` on `host`)
+   * wrote: 1, 2, 3… in the order they were written, with no number skipped. Absent from lines
+   * of version 1. With `callId`, what lets `report --verify` find a missing, repeated or
+   * reordered line. `host` and `pid` are the record's, or the writer's when the record has none.
+   */
+  readonly seq?: number;
   readonly role: string | null;
   /** Where the call went: provider, base address, thinking; never a key. */
   readonly endpoint: EndpointInfo | null;
@@ -47,9 +58,10 @@ export function journalLineOf(
   record: TelemetryRecord,
   endpoint: EndpointInfo | null,
   extra: Record<string, unknown> | undefined,
+  seq?: number,
 ): JournalLine {
   const annotation = extra === undefined ? undefined : { json: JSON.stringify(extra) };
-  return JSON.parse(journalLineText(record, JSON.stringify(endpoint), annotation)) as JournalLine;
+  return JSON.parse(journalLineText(record, JSON.stringify(endpoint), annotation, seq)) as JournalLine;
 }
 
 /**
@@ -70,6 +82,8 @@ export function journalEndpoint(endpoint: EndpointInfo | null | undefined): Endp
 
 /** What a line adds after the record's own fields. */
 interface LineTail {
+  /** The line's number among its writer's lines, or undefined (none written). */
+  readonly seq: number | undefined;
   readonly clamps: JournalClamps;
   usageError?: string;
   recordError?: string;
@@ -90,14 +104,16 @@ export function journalLineText(
   record: TelemetryRecord,
   endpointJson: string,
   annotation: JournalAnnotation | undefined,
+  seq?: number,
 ): string {
   try {
-    return wholeLine(record as unknown as Record<string, unknown>, endpointJson, annotation);
+    return wholeLine(record as unknown as Record<string, unknown>, endpointJson, annotation, seq);
   } catch (error) {
     return coreLine(
       record as unknown as Record<string, unknown>,
       endpointJson,
       `the record could not be written as JSON (${describeError(error)})`,
+      seq,
     );
   }
 }
@@ -106,8 +122,9 @@ function wholeLine(
   record: Record<string, unknown>,
   endpointJson: string,
   annotation: JournalAnnotation | undefined,
+  seq: number | undefined,
 ): string {
-  const tail: LineTail = { clamps: new JournalClamps(), annotation };
+  const tail: LineTail = { seq, clamps: new JournalClamps(), annotation };
   const overrides = recordOverrides(record, tail.clamps);
   let fields: Record<string, unknown> = overrides === null ? record : { ...record, ...overrides };
   let body: string;
@@ -131,13 +148,18 @@ function wholeLine(
     text = assemble(JSON.stringify(fields), fields, endpointJson, tail);
     if (!tooLong(text)) return text;
   }
-  return coreLine(record, endpointJson, 'the line would be over the reader’s line cap');
+  return coreLine(record, endpointJson, 'the line would be over the reader’s line cap', seq);
 }
 
 // The last resort: the format's own fields, each bounded, the usage's counts alone. Plain data: it cannot throw.
-function coreLine(record: Record<string, unknown>, endpointJson: string, why: string): string {
+function coreLine(
+  record: Record<string, unknown>,
+  endpointJson: string,
+  why: string,
+  seq: number | undefined,
+): string {
   const core = recordCore(record);
-  const tail: LineTail = { clamps: new JournalClamps(), annotation: undefined, recordError: why };
+  const tail: LineTail = { seq, clamps: new JournalClamps(), annotation: undefined, recordError: why };
   const counted = { ...core, usage: usageCounts(core.usage, tail.clamps) };
   const fields = { ...counted, ...recordOverrides(counted, tail.clamps) };
   return assemble(JSON.stringify(fields), fields, endpointJson, tail);
@@ -179,7 +201,15 @@ function assemble(
       : annotation?.error !== undefined
         ? `,"extraError":${JSON.stringify(annotation.error)}`
         : '';
-  return `{"v":${JOURNAL_VERSION},${own}${role}"endpoint":${endpointJson},"outcome":${outcome},"degradation":${degradation}${clamped}${usageError}${recordError}${extra}}`;
+  const seq = tail.seq === undefined ? '' : `"seq":${tail.seq},`;
+  return `{"v":${JOURNAL_VERSION},${seq}${own}${role}${writer(fields)}"endpoint":${endpointJson},"outcome":${outcome},"degradation":${degradation}${clamped}${usageError}${recordError}${extra}}`;
+}
+
+// A record made by hand or by an older adapter has no host and pid: the line names the writer's.
+function writer(fields: Record<string, unknown>): string {
+  const host = typeof fields.host === 'string' ? '' : `"host":${JSON.stringify(processHost())},`;
+  const pid = typeof fields.pid === 'number' ? '' : `"pid":${process.pid},`;
+  return `${host}${pid}`;
 }
 
 function unwritable(usage: unknown): boolean {

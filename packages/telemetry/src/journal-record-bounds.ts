@@ -26,7 +26,7 @@ export function recordOverrides(record: Fields, clamps: JournalClamps): Fields |
     changed = true;
   };
   bound('model', boundName(record.model, false, '(unknown)', 'model', clamps));
-  for (const field of ['role', 'pricedAs', 'priceSource'])
+  for (const field of ['callId', 'host', 'role', 'pricedAs', 'priceSource'])
     bound(field, boundName(record[field], true, null, field, clamps));
   bound('costUsd', boundAmount(record.costUsd, JOURNAL_LIMITS.maxCostUsd, 'costUsd', clamps));
   bound(
@@ -35,6 +35,7 @@ export function recordOverrides(record: Fields, clamps: JournalClamps): Fields |
   );
   bound('durationMs', boundAmount(record.durationMs, Number.MAX_SAFE_INTEGER, 'durationMs', clamps));
   bound('attempts', boundWhole(record.attempts, JOURNAL_LIMITS.maxAttempts, false, 'attempts', clamps));
+  bound('pid', boundWhole(record.pid, JOURNAL_LIMITS.maxPid, true, 'pid', clamps));
   bound('at', boundTime(record.at, clamps));
   bound('usage', boundedUsage(record.usage, clamps));
   bound('error', boundedError(record.error, clamps));
@@ -53,6 +54,12 @@ function inRange(record: Fields): boolean {
   const most = JOURNAL_LIMITS;
   return (
     isName(record.model, false) &&
+    isName(record.callId, true) &&
+    isName(record.host, true) &&
+    (record.pid === undefined ||
+      (Number.isSafeInteger(record.pid) &&
+        (record.pid as number) >= 0 &&
+        (record.pid as number) <= most.maxPid)) &&
     isName(record.role, true) &&
     isName(record.pricedAs, true) &&
     isName(record.priceSource, true) &&
@@ -119,6 +126,9 @@ function isDetails(details: unknown, field: string): boolean {
 export function recordCore(record: Fields): Fields {
   const core: Fields = {};
   for (const field of [
+    'callId',
+    'host',
+    'pid',
     'model',
     'usage',
     'costUsd',
