@@ -428,6 +428,9 @@ export function appendLine(file: SharedFile, line: (seq: number) => string): voi
   const seq = file.seq + 1;
   // A writer that died in the middle of its line left it cut: this line starts on a line of its own.
   const text = `${endsTorn(file.fd) ? '\n' : ''}${line(seq)}\n`;
-  writeAll(file.fd, Buffer.from(text, 'utf8'));
+  // Written as a string (no copy of a long stream's line in the heap); a short write goes on from where it stopped.
+  const written = writeSync(file.fd, text);
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (written < bytes) writeAll(file.fd, Buffer.from(text, 'utf8').subarray(written));
   file.seq = seq;
 }

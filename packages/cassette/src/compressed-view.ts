@@ -1,5 +1,5 @@
 import { constants, inflateRawSync } from 'node:zlib';
-import { BASE64_VALUES, PrintableBytes, runsOf, type View, ViewBuilder } from './view-builder.js';
+import { BASE64_VALUES, base64Runs, PrintableBytes, type View, ViewBuilder } from './view-builder.js';
 
 /** What the decoders of one text may still decompress: bytes out, counted across the text's views. */
 export interface InflateBudget {
@@ -99,12 +99,15 @@ function inflateAll(bytes: Uint8Array, limit: number): Buffer[] | 'too large' | 
  */
 export function compressedDecode(view: View, budget: InflateBudget): View | null {
   const text = view.text;
-  const runs = runsOf(text, (code) => code < 128 && (BASE64_VALUES[code] as number) >= 0, MIN_COMPRESSED_RUN);
+  // The base64 runs the base64 view read, those long enough to hold a compressed key that open a stream.
+  const runs = base64Runs(view).filter(
+    (run) => run.length >= MIN_COMPRESSED_RUN && deflateStart(decodeRun(text, run.subarray(0, 4)), 0) >= 0,
+  );
+  if (runs.length === 0) return null;
   const out = new ViewBuilder(256);
   const bytes = new PrintableBytes(out);
   const opaque: Array<readonly [number, number]> = [];
   for (const run of runs) {
-    if (deflateStart(decodeRun(text, run.slice(0, 4)), 0) < 0) continue;
     const start = run[0] as number;
     const end = (run.at(-1) as number) + 1;
     const parts = inflateAll(decodeRun(text, run), budget.left);

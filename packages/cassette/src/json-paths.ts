@@ -19,6 +19,11 @@ export class PathNode {
   readonly keys: Array<string | number> = [];
   /** Which pieces are `bytes` lists; null while none is. */
   bytes: boolean[] | null = null;
+  /**
+   * How many times each piece stands in a row (the same string of the same holder, as a
+   * stream's matched chunks add their template's); null while each stands once.
+   */
+  #counts: number[] | null = null;
   #fields: Map<string, PathNode> | undefined;
   #elements: Map<number | null, PathNode> | undefined;
 
@@ -48,6 +53,13 @@ export class PathNode {
   }
 
   add(holder: Record<string, unknown> | unknown[], key: string | number, bytes: boolean): void {
+    const last = this.keys.length - 1;
+    if (!bytes && last >= 0 && this.holders[last] === holder && this.keys[last] === key) {
+      this.#counts ??= this.keys.map(() => 1);
+      (this.#counts[last] as number) += 1;
+      return;
+    }
+    this.#counts?.push(1);
     if (bytes) {
       this.bytes ??= this.keys.map(() => false);
       this.bytes.push(true);
@@ -56,18 +68,39 @@ export class PathNode {
     this.keys.push(key);
   }
 
-  /** The text of each piece, in order. */
+  /** The text of each piece, in order (one standing in a row several times, as often). */
   texts(): string[] {
-    return this.keys.map((key, index) => {
-      const value = (this.holders[index] as Record<string | number, unknown>)[key];
-      return this.bytes?.[index] === true
-        ? (value as number[]).map((byte) => String.fromCharCode(byte)).join('')
-        : (value as string);
-    });
+    const texts = this.keys.map((_, index) => this.#text(index));
+    const counts = this.#counts;
+    return counts === null ? texts : texts.flatMap((text, index) => Array(counts[index]).fill(text));
   }
 
-  /** Puts `text` in place of piece `index`; defined, not assigned: a `__proto__` key of parsed JSON is data. */
+  /** When every piece is the same text: that text and how many pieces there are; else null. */
+  repeated(): { text: string; count: number } | null {
+    const text = this.#text(0);
+    let count = 0;
+    for (let index = 0; index < this.keys.length; index += 1) {
+      if (this.#text(index) !== text) return null;
+      count += this.#counts?.[index] ?? 1;
+    }
+    return { text, count };
+  }
+
+  #text(index: number): string {
+    const value = (this.holders[index] as Record<string | number, unknown>)[
+      this.keys[index] as string | number
+    ];
+    return this.bytes?.[index] === true
+      ? (value as number[]).map((byte) => String.fromCharCode(byte)).join('')
+      : (value as string);
+  }
+
+  /**
+   * Puts `text` in place of piece `index` (of a node whose pieces each stand once); defined, not
+   * assigned: a `__proto__` key of parsed JSON is data.
+   */
   replace(index: number, text: string): void {
+    if (this.#counts !== null) throw new Error('a repeated piece cannot be replaced one at a time');
     const value = this.bytes?.[index] === true ? Array.from(text, (unit) => unit.charCodeAt(0) & 0xff) : text;
     Object.defineProperty(this.holders[index] as object, this.keys[index] as string | number, {
       value,

@@ -3,6 +3,7 @@ import {
   type Finding,
   findInPieces,
   findSecrets,
+  repeatsClean,
   type SecretRules,
   scrubPiecesChecked,
   scrubString,
@@ -95,6 +96,9 @@ export function firstFinding(
   }
   if (only === 'keys') return undefined;
   for (const node of collected.root.groups()) {
+    // A field every event repeats unchanged (a stream's id or model): scanned as a few copies.
+    const repeated = node.repeated();
+    if (repeated !== null && repeatsClean(repeated.text, repeated.count, rules)) continue;
     const [finding] = findInPieces(node.texts(), rules);
     if (finding !== undefined) return { path: node.path, what: finding.what, form: finding.form };
   }

@@ -218,14 +218,25 @@ function withoutRanges(pieces: readonly string[], findings: readonly Finding[]):
  * they show one is the whole text scanned, to say where. Work stays linear.
  */
 export function findInPieces(pieces: readonly string[], rules: SecretRules): Finding[] {
-  const first = pieces[0];
-  if (first !== undefined && first.length > 0) {
-    const copies = 16 + Math.ceil((longestNeedle(rules) + 512) / first.length);
-    if (pieces.length > copies && pieces.every((piece) => piece === first)) {
-      if (findSecrets(first.repeat(copies), rules).length === 0) return [];
-    }
+  const first = pieces[0] as string;
+  if (
+    pieces.length > 1 &&
+    pieces.every((piece) => piece === first) &&
+    repeatsClean(first, pieces.length, rules)
+  ) {
+    return [];
   }
-  return findSecrets(pieces.length === 1 ? (first as string) : pieces.join(''), rules);
+  return findSecrets(pieces.length === 1 ? first : pieces.join(''), rules);
+}
+
+/**
+ * Whether `text` repeated `count` times is known to hold no secret of `rules`,
+ * from a scan of a few copies (see `findInPieces`); false when that says nothing.
+ */
+export function repeatsClean(text: string, count: number, rules: SecretRules): boolean {
+  if (text.length === 0) return true;
+  const copies = 16 + Math.ceil((longestNeedle(rules) + 512) / text.length);
+  return count > copies && findSecrets(text.repeat(copies), rules).length === 0;
 }
 
 function longestNeedle(rules: SecretRules): number {

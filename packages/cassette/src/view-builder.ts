@@ -39,18 +39,21 @@ export function sourceEnd(view: View, index: number): number {
   return view.to === null ? sourceStart(view, index) + 1 : (view.to[index] as number);
 }
 
+const EMPTY_UNITS = new Uint16Array(0);
+const EMPTY_POSITIONS = new Int32Array(0);
+const EMPTY_BYTES = new Uint8Array(0);
+
 /** Builds a decoded text with a source range per unit, in typed arrays (views of megabytes are common). */
 export class ViewBuilder {
-  #units: Uint16Array;
-  #from: Int32Array;
-  #to: Int32Array;
+  // Allocated at the first unit: most decodings of a short text find nothing to keep.
+  #units: Uint16Array = EMPTY_UNITS;
+  #from: Int32Array = EMPTY_POSITIONS;
+  #to: Int32Array = EMPTY_POSITIONS;
   #length = 0;
+  readonly #capacity: number;
 
   constructor(capacity: number) {
-    const size = Math.max(16, capacity);
-    this.#units = new Uint16Array(size);
-    this.#from = new Int32Array(size);
-    this.#to = new Int32Array(size);
+    this.#capacity = Math.max(16, capacity);
   }
 
   /** One UTF-16 unit decoded from the source's `[from, to)`. */
@@ -71,7 +74,7 @@ export class ViewBuilder {
   }
 
   #grow(): void {
-    const size = this.#units.length * 2;
+    const size = this.#units.length === 0 ? this.#capacity : this.#units.length * 2;
     const units = new Uint16Array(size);
     units.set(this.#units);
     const from = new Int32Array(size);
@@ -135,14 +138,19 @@ export const BASE64_VALUES = (() => {
 /** The fewest base64 characters worth decoding: 8 bytes (the shortest secret) need 11. */
 const MIN_BASE64_RUN = 11;
 
+let scratch = new Int32Array(256);
+/** The largest scratch kept between calls (a longer run grows one of its own). */
+const MAX_SCRATCH = 1 << 16;
+
 /**
  * Runs of characters of an alphabet, as the indices of their characters: line
  * breaks (and `\n` escapes, as MIME and JSON break long base64) inside a run are skipped.
  */
 export function runsOf(text: string, inAlphabet: (code: number) => boolean, minimum: number): Int32Array[] {
   const runs: Int32Array[] = [];
-  // One scratch buffer for the run being read: only a run long enough is copied out (words are short).
-  let run = new Int32Array(64);
+  // One scratch buffer for the run being read, kept between calls (this never runs twice at once):
+  // only a run long enough is copied out (words are short).
+  let run = scratch;
   let length = 0;
   for (let index = 0; index < text.length; index += 1) {
     const code = text.charCodeAt(index);
@@ -151,6 +159,7 @@ export function runsOf(text: string, inAlphabet: (code: number) => boolean, mini
         const grown = new Int32Array(length * 2);
         grown.set(run);
         run = grown;
+        if (run.length <= MAX_SCRATCH) scratch = run;
       }
       run[length] = index;
       length += 1;
@@ -177,9 +186,9 @@ export function runsOf(text: string, inAlphabet: (code: number) => boolean, mini
  */
 export class PrintableBytes {
   readonly #out: ViewBuilder;
-  #bytes = new Uint8Array(64);
-  #from = new Int32Array(64);
-  #to = new Int32Array(64);
+  #bytes = EMPTY_BYTES;
+  #from = EMPTY_POSITIONS;
+  #to = EMPTY_POSITIONS;
   #length = 0;
 
   constructor(out: ViewBuilder) {
@@ -193,11 +202,12 @@ export class PrintableBytes {
       return;
     }
     if (this.#length === this.#bytes.length) {
-      const bytes = new Uint8Array(this.#length * 2);
+      const size = Math.max(64, this.#length * 2);
+      const bytes = new Uint8Array(size);
       bytes.set(this.#bytes);
-      const starts = new Int32Array(this.#length * 2);
+      const starts = new Int32Array(size);
       starts.set(this.#from);
-      const ends = new Int32Array(this.#length * 2);
+      const ends = new Int32Array(size);
       ends.set(this.#to);
       this.#bytes = bytes;
       this.#from = starts;
