@@ -1,8 +1,10 @@
 // Cassettes: what recording costs per call over the live call, how fast a strict
-// replay answers, and how big a cassette grows per call. Prints markdown.
-// Not part of the tests.
+// replay answers, and how big a cassette grows per call; then one long stream recorded
+// against reading it (src/cassette-stream.ts). Prints markdown. Not part of the tests.
 //
 // Usage (from the root): pnpm --filter @switchboard/bench bench:cassette [--calls N]
+//   [--events 10000,100000] [--emulator-events 10000,50000] [--rounds 5]
+// (the emulator's events are ~250 bytes: 50,000 of them are most of a stream's 16 MiB cap)
 import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,13 +12,29 @@ import { parseArgs } from 'node:util';
 import { ChatAdapter, type ChatTransport, type CompleteRequest, OpenAITransport } from '@switchboard/adapter';
 import { recordCassette, replayCassette } from '@switchboard/cassette';
 import { startEmulator } from '@switchboard/emulator';
+import { benchStreamRecording } from './cassette-stream.js';
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((argument) => argument !== '--'),
-  options: { calls: { type: 'string', default: '1000' } },
+  options: {
+    calls: { type: 'string', default: '1000' },
+    events: { type: 'string', default: '10000,100000' },
+    'emulator-events': { type: 'string', default: '10000,50000' },
+    rounds: { type: 'string', default: '5' },
+  },
 });
 const calls = Number(values.calls);
 if (!Number.isInteger(calls) || calls < 1) throw new RangeError('--calls must be a positive integer');
+const streamSizes = values.events.split(',').map(Number);
+if (!streamSizes.every((size) => Number.isInteger(size) && size > 0)) {
+  throw new RangeError('--events must be positive integers separated by commas');
+}
+const emulatorSizes = values['emulator-events'].split(',').filter(Boolean).map(Number);
+if (!emulatorSizes.every((size) => Number.isInteger(size) && size > 0)) {
+  throw new RangeError('--emulator-events must be positive integers separated by commas (or empty)');
+}
+const rounds = Number(values.rounds);
+if (!Number.isInteger(rounds) || rounds < 1) throw new RangeError('--rounds must be a positive integer');
 
 const KEY = 'bench-key-0123456789abcdef';
 const request = (index: number): CompleteRequest => ({
@@ -58,3 +76,5 @@ console.log(
     row('cassette size, KiB', (bytes / 1024).toFixed(1)),
   ].join('\n'),
 );
+
+await benchStreamRecording(streamSizes, emulatorSizes, rounds);
