@@ -284,10 +284,10 @@ describe('SWITCHBOARD_CASSETTE with any command', () => {
   it('records `switchboard chat` against the provider, then replays it with the provider gone', async () => {
     const path = join(directory.path, 'chat.cassette.jsonl');
     const { recording, replaying } = await recordThenReplay(['chat', 'Is the build green?', '--json'], path);
+    // A replay is a call of its own, made by another process: its own id, pid and time.
+    const own = new Set(['at', 'durationMs', 'callId', 'pid']);
     const strip = (stdout: string) =>
-      JSON.parse(stdout, (key, value) =>
-        key === 'at' || key === 'durationMs' ? undefined : value,
-      ) as unknown;
+      JSON.parse(stdout, (key, value) => (own.has(key) ? undefined : value)) as unknown;
     expect(strip(replaying.stdout)).toEqual(strip(recording.stdout));
     expect(readFileSync(path, 'utf8')).not.toContain(KEY);
     const missing = await runCli(['chat', 'Is the build red?'], replayEnvironment(path));
@@ -308,7 +308,7 @@ describe('SWITCHBOARD_CASSETTE with any command', () => {
         .split('\n')
         .map((line) =>
           JSON.parse(line, (key, value) =>
-            key === 'at' || key === 'durationMs' || key === 'firstDeltaMs' ? undefined : value,
+            ['at', 'durationMs', 'firstDeltaMs', 'callId', 'pid'].includes(key) ? undefined : value,
           ),
         );
     expect(lines(recording.stdout).length).toBeGreaterThan(3);
