@@ -158,7 +158,11 @@ export function createProgram(io: Io): Command {
     )
     .option(
       '--verify',
-      "re-derive every line's cost from its usage, time and price with the installed price data; exit 1 naming each line that differs",
+      "verify every line: its cost re-derived with the installed price data, its facts, its place in its process's numbering (none missing, repeated or out of order), budget limits; exit 1 naming each line that is wrong or cannot be verified",
+    )
+    .option(
+      '--allow-unverifiable',
+      'with --verify: accept lines it cannot verify (unreadable, without a number, priced by an entry no longer installed, estimates), still naming why and how many',
     )
     .addOption(configOption())
     .addOption(strictOption())

@@ -39,19 +39,30 @@ describe('a budgeted run’s journal', () => {
 
     const clean = await runCli(['report', '--verify', journal]);
     expect(clean.code).toBe(0);
-    expect(clean.stdout).toMatch(/; 2 budget scopes checked\n$/);
+    expect(clean.stdout).toMatch(/; 2 budget scopes checked; numbered lines of 1 process followed, /);
 
-    // The triage calls journaled twice: each line still re-derives, but the scope's settled spend passes its limit.
-    const doubled = texts.concat(
-      texts.filter((_, index) => lines[index]?.role === 'triage' && lines[index]?.attempts),
-    );
-    const tampered = await directory.file('doubled.jsonl', `${doubled.join('\n')}\n`);
+    // The triage calls journaled twice: each copy is the same call again (its callId), counted once.
+    const triageTexts = texts.filter((_, index) => lines[index]?.role === 'triage' && lines[index]?.attempts);
+    const doubled = await directory.file('doubled.jsonl', `${texts.concat(triageTexts).join('\n')}\n`);
+    const copied = await runCli(['report', '--verify', doubled]);
+    expect(copied.code).toBe(1);
+    expect(copied.stdout).toMatch(/doubled\.jsonl:\d+: written twice: the same call as line \d+ /);
+    expect(copied.stdout).not.toContain('spent $');
+
+    // The same calls as if made again (ids of their own, numbered on): each line still re-derives,
+    // but the scope's settled spend passes its limit.
+    const again = triageTexts.map((text, index) => {
+      const line = JSON.parse(text);
+      return JSON.stringify({ ...line, callId: `again-${index}`, seq: texts.length + index + 1 });
+    });
+    const tampered = await directory.file('again.jsonl', `${texts.concat(again).join('\n')}\n`);
     const run = await runCli(['report', '--verify', tampered]);
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(
-      /doubled\.jsonl:\d+: budget scope "demo\/triage" spent \$[\d.]+ in this journal, past its limit of \$0\.0005/,
+      /again\.jsonl:\d+: budget scope "demo\/triage" spent \$[\d.]+ in this journal, past its limit of \$0\.0005/,
     );
     expect(run.stdout).not.toContain('budget scope "demo" spent');
     expect(run.stdout).not.toContain(': differs: ');
+    expect(run.stdout).not.toContain('written twice');
   });
 });

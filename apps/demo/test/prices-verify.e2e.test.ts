@@ -141,7 +141,7 @@ describe('switchboard report --verify', () => {
     expect(clean.stderr).toBe('');
     expect(clean.code).toBe(0);
     expect(clean.stdout).toMatch(
-      /^\d+ lines read: (\d+) of \1 priced lines re-derived to the nano-dollar with @switchboard\/prices \d+\.\d+\.\d+; \d+ without a cost to verify; 2 budget scopes checked\n$/,
+      /^\d+ lines read: (\d+) of \1 priced lines re-derived to the nano-dollar with @switchboard\/prices \d+\.\d+\.\d+; \d+ without a cost to verify; 2 budget scopes checked; numbered lines of 1 process followed, none missing, repeated or out of order\n$/,
     );
 
     const lines = (await readFile(journal, 'utf8')).trim().split('\n');
@@ -170,7 +170,7 @@ describe('switchboard report --verify', () => {
     });
   });
 
-  it('names lines it cannot re-derive, and estimates, without failing', async () => {
+  it('names lines it cannot re-derive, and estimates, failing unless --allow-unverifiable accepts them', async () => {
     const base = {
       v: 1,
       model: 'retired-model',
@@ -195,7 +195,12 @@ describe('switchboard report --verify', () => {
       'unverifiable.jsonl',
       `${JSON.stringify(base)}\n${JSON.stringify(estimate)}\n`,
     );
-    const run = await runCli(['report', '--verify', journal]);
+    const strict = await runCli(['report', '--verify', journal]);
+    expect(strict.code).toBe(1);
+    expect(strict.stderr).toBe(
+      'switchboard: cannot be verified: 2 lines without a number, 1 line whose cost cannot be re-derived, 1 estimate (--allow-unverifiable accepts such lines, still naming why)\n',
+    );
+    const run = await runCli(['report', '--verify', journal, '--allow-unverifiable']);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(
       'unverifiable.jsonl:1: unverifiable: the installed price data has no price for retired-model at 2026-11-23T08:00:00.000Z: priced by an entry it no longer knows',

@@ -33,5 +33,6 @@ export type { SettlementKind } from './settlement.js';
 export type { TallyFigures } from './tally.js';
 export type * from './telemetry-record.js';
 export { type UsageTokens, usageTokens } from './usage-tokens.js';
+export type * from './verify-findings.js';
 export type * from './verify-journal.js';
 export { JournalVerifier, verifyJournal } from './verify-journal.js';

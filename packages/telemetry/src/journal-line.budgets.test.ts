@@ -31,7 +31,7 @@ function verify(records: readonly object[]) {
 describe('a record’s budget scopes on its journal line', () => {
   it('are written from the record, also by the last resort, and checked against their limits', () => {
     const call = { ...PRIMARY_JUDGE_CALL, budgets };
-    expect(verify([call]).budgets).toEqual({ scopes: 2, overspent: [], invalidCount: 0, invalid: [] });
+    expect(verify([call]).budgets).toMatchObject({ scopes: 2, overspent: [], invalidCount: 0, invalid: [] });
     // Two calls of 210,000 nano-dollars pass the judge scope's 400,000.
     expect(verify([call, call]).budgets.overspent).toEqual([
       { scope: 'run/judge', limitNanoUsd: 400_000, spentNanoUsd: 420_000, line: 2 },

@@ -7,60 +7,45 @@ import {
   type Prices,
   providerCostOf,
 } from '@switchboard/prices';
+import { BudgetCheck } from './budget-check.js';
+import { CallIdIndex } from './call-id-index.js';
 import type { CheckedJournalLine } from './check-journal-line.js';
-import { NanoSum } from './nano-usd.js';
+import { contradictionOf } from './line-contradiction.js';
+import { LineSequences } from './line-sequences.js';
 import { cappedIssueWarner, type JournalIssue, scanJournal } from './read-journal.js';
 import type { JournalSource } from './scan-lines.js';
-
-/** A line whose recorded cost is not what its usage, time and price re-derive. */
-export interface DifferingLine {
-  readonly line: number;
-  readonly model: string;
-  /** The recorded cost, in nano-dollars. */
-  readonly recordedNanoUsd: number;
-  /** What re-deriving it gives, in nano-dollars. */
-  readonly derivedNanoUsd: number;
-  /** What differs, in words (`costNanoUsd 292016, re-derived 292017 at primary-flash's …`). */
-  readonly why: string;
-}
-
-/** A line whose cost cannot be re-derived, and why (not a wrong line). */
-export interface UnverifiableLine {
-  readonly line: number;
-  readonly model: string;
-  readonly why: string;
-}
-
-/** A budget scope whose settled spend in the journal passes its limit. */
-export interface OverspentScope {
-  readonly scope: string;
-  readonly limitNanoUsd: number;
-  readonly spentNanoUsd: number;
-  /** The line on which the spend first passed the limit. */
-  readonly line: number;
-}
-
-/** A line's budget entry whose scope or limit no budget can have: named, not checked. */
-export interface InvalidBudget {
-  readonly line: number;
-  /** The entry's scope, or null when it has no scope name. */
-  readonly scope: string | null;
-  /** What is wrong with it (`limitUsd 1e+308 is not a limit: …`). */
-  readonly why: string;
-}
+import type {
+  DifferingLine,
+  InconsistentLine,
+  InvalidBudget,
+  OverspentScope,
+  SequenceFinding,
+  UnverifiableLine,
+} from './verify-findings.js';
 
 /** What `verifyJournal` found. */
 export interface JournalVerification {
-  /** True when no line's cost differs, no budget scope overspent and every budget entry could be checked. */
+  /**
+   * True when nothing is wrong — no line's cost differs, no line contradicts itself, no line is
+   * missing, repeated or out of order, no budget scope overspent, every budget entry could be
+   * checked — and every line could be verified, or `allowUnverifiable` was given: no cost
+   * unverifiable, no estimate, no unreadable line, no line without a number, no sent call
+   * charged to no scope where its process's others were.
+   */
   readonly ok: boolean;
-  /** Lines read and checked (skipped lines are not among them). */
+  /** Whether lines that cannot be verified were accepted (`VerifyJournalOptions.allowUnverifiable`). */
+  readonly allowUnverifiable: boolean;
+  /** Lines read and checked (skipped lines are not among them; a repeated call is, once named). */
   readonly lines: number;
   /** Lines whose cost was re-derived to the nano-dollar. */
   readonly verified: number;
   /** Lines whose recorded cost differs: their count, and the first ones (at most `maxListed`). */
   readonly differingCount: number;
   readonly differing: readonly DifferingLine[];
-  /** Lines whose cost cannot be re-derived with the installed data: their count and the first ones. */
+  /**
+   * Lines whose cost cannot be re-derived with the installed data (an entry it no longer has,
+   * clamped figures, a reply with usage and no cost…): their count and the first ones.
+   */
   readonly unverifiableCount: number;
   readonly unverifiable: readonly UnverifiableLine[];
   /**
@@ -68,20 +53,49 @@ export interface JournalVerification {
    * received), which their usage cannot re-derive: their count and the first line numbers.
    */
   readonly estimates: { readonly count: number; readonly lines: readonly number[] };
-  /** Lines with no cost to verify: unsettled, never sent, or unpriced. */
+  /** Lines whose facts contradict one another (a reply settled exact with 0 prompt tokens…): their count and the first ones. */
+  readonly inconsistentCount: number;
+  readonly inconsistent: readonly InconsistentLine[];
+  /** Lines with no cost to verify: unsettled or never sent. */
   readonly withoutCost: number;
-  /** Lines skipped as unreadable (named by the reader). */
+  /** Lines skipped as unreadable (named by the reader): their calls are in no figure. */
   readonly skipped: number;
+  /**
+   * The writers' numbering of their lines (`host`, `pid`, `seq`) and the calls' ids (`callId`):
+   * numbers no line has (`missing`, not counting those as many unreadable lines in the same
+   * place explain: `explained`), lines repeated (`duplicates`, by number or by call; a repeated
+   * call is counted once in every other figure) and out of order; each named in `findings` (the
+   * first ones, by line). `unnumbered`: lines without a number (journal format 1, or written by
+   * other code), among which none of that can be found. `unheldCallIds`: ids past the most held
+   * (2,097,152), whose repeats are found only by their number.
+   */
+  readonly sequence: {
+    readonly writers: number;
+    readonly unnumbered: { readonly count: number; readonly lines: readonly number[] };
+    readonly missing: number;
+    readonly explained: number;
+    readonly duplicates: number;
+    readonly outOfOrder: number;
+    readonly findingCount: number;
+    readonly findings: readonly SequenceFinding[];
+    readonly unheldCallIds: number;
+  };
   /**
    * Budget scopes (each line's `budgets`, or `budget`, of `{ scope, limitUsd }`) and the ones whose
    * settled spend in the journal passed the limit; the entries whose scope or limit no budget can
-   * have (`limitUsd: 1e308`, `-1`, `"x"`): their count and the first ones.
+   * have (`limitUsd: 1e308`, `-1`, `"x"`: `invalid`); a scope whose limit differs between lines of
+   * one process (`changed`); a sent call charged to no scope where its process's other calls were
+   * (`uncharged`, which cannot be verified): the counts, and the first ones.
    */
   readonly budgets: {
     readonly scopes: number;
     readonly overspent: readonly OverspentScope[];
     readonly invalidCount: number;
     readonly invalid: readonly InvalidBudget[];
+    readonly changedCount: number;
+    readonly changed: readonly InvalidBudget[];
+    readonly unchargedCount: number;
+    readonly uncharged: readonly InvalidBudget[];
   };
   /** The `@switchboard/prices` version the lines were re-derived with. */
   readonly pricesVersion: string;
@@ -91,8 +105,13 @@ export interface JournalVerification {
 export interface VerifyJournalOptions {
   /** The prices to re-derive with: default the installed table (`new PriceBook()`); give the run's own entries too. */
   readonly book?: PriceBook;
-  /** Most differing and unverifiable lines listed each (the counts are exact); default 100. */
+  /** Most lines listed for each finding (the counts are exact); default 100. */
   readonly maxListed?: number;
+  /**
+   * Accept lines that cannot be verified (see {@link JournalVerification.ok}): they are still
+   * counted and named, but `ok` no longer depends on them. Default false.
+   */
+  readonly allowUnverifiable?: boolean;
   /** Told about each skipped line (default: the first 20 as process warnings). */
   readonly onIssue?: (issue: JournalIssue) => void;
   /** How issues name the source. */
@@ -101,13 +120,21 @@ export interface VerifyJournalOptions {
 
 type Fields = Record<string, unknown>;
 
+/** A line's cost: null when it re-derives; else what differs (`derivedNanoUsd`), or why it cannot be re-derived. */
+type LineOutcome = { readonly derivedNanoUsd?: number; readonly why: string } | null;
+
 /**
- * Re-derives each journal line's cost from its usage, time and recorded price, line by
- * line, in flat memory: `add(checked, lineNumber)` each, then `result()`.
+ * Verifies a journal line by line, in memory bounded by its writers and budget scopes (and
+ * at most 48 MiB for the first 2,097,152 call ids): re-derives each line's cost from its
+ * usage, time and recorded price, checks that its facts agree, follows each writer's numbering
+ * and the calls' ids to find lines missing, repeated or out of order, and sums each budget
+ * scope's settled spend. `skip()` each unreadable line and `add(checked, lineNumber)` each
+ * other, in the file's order, then `result()`.
  */
 export class JournalVerifier {
   readonly #book: PriceBook;
   readonly #maxListed: number;
+  readonly #allowUnverifiable: boolean;
   #lines = 0;
   #verified = 0;
   #differingCount = 0;
@@ -116,15 +143,22 @@ export class JournalVerifier {
   readonly #unverifiable: UnverifiableLine[] = [];
   #estimates = 0;
   readonly #estimateLines: number[] = [];
+  #inconsistentCount = 0;
+  readonly #inconsistent: InconsistentLine[] = [];
   #withoutCost = 0;
   #skipped = 0;
-  readonly #scopes = new Map<string, { limit: number; spent: NanoSum; over: number | null }>();
-  #invalidBudgetCount = 0;
-  readonly #invalidBudgets: InvalidBudget[] = [];
+  #unnumbered = 0;
+  readonly #unnumberedLines: number[] = [];
+  readonly #callIds = new CallIdIndex();
+  readonly #sequences: LineSequences;
+  readonly #budgets: BudgetCheck;
 
   constructor(options: VerifyJournalOptions = {}) {
     this.#book = options.book ?? new PriceBook();
     this.#maxListed = options.maxListed ?? 100;
+    this.#allowUnverifiable = options.allowUnverifiable === true;
+    this.#sequences = new LineSequences(this.#maxListed);
+    this.#budgets = new BudgetCheck(this.#maxListed);
   }
 
   /** Counts a line the reader skipped. */
@@ -137,28 +171,86 @@ export class JournalVerifier {
     this.#lines += 1;
     const line = checked.line as unknown as Fields;
     const model = String(line.model);
-    this.#budget(line, checked, lineNumber);
+    const run = this.#follow(line, checked, lineNumber);
+    // A call written twice is named once, and counted once.
+    if (run === false) return;
+    this.#budgets.add(line, checked, lineNumber, run);
+    const contradiction = contradictionOf(line, checked.settlement);
+    if (contradiction !== null) {
+      this.#inconsistentCount += 1;
+      if (this.#inconsistent.length < this.#maxListed)
+        this.#inconsistent.push({ line: lineNumber, model, why: contradiction });
+      return;
+    }
     const recorded = checked.costNanoUsd;
     if (checked.settlement === 'estimate') {
       this.#estimates += 1;
       if (this.#estimateLines.length < this.#maxListed) this.#estimateLines.push(lineNumber);
       return;
     }
-    if (recorded === null) {
-      this.#withoutCost += 1;
-      return;
-    }
-    const outcome = this.#check(line, checked, recorded);
-    if (outcome === null) this.#verified += 1;
-    else if ('derivedNanoUsd' in outcome) {
+    const outcome: LineOutcome | undefined =
+      recorded === null ? this.#uncosted(line, checked) : this.#check(line, checked, recorded);
+    if (outcome === undefined) this.#withoutCost += 1;
+    else if (outcome === null) this.#verified += 1;
+    else if (outcome.derivedNanoUsd !== undefined) {
       this.#differingCount += 1;
       if (this.#differing.length < this.#maxListed)
-        this.#differing.push({ line: lineNumber, model, recordedNanoUsd: recorded, ...outcome });
+        this.#differing.push({
+          line: lineNumber,
+          model,
+          recordedNanoUsd: recorded as number,
+          derivedNanoUsd: outcome.derivedNanoUsd,
+          why: outcome.why,
+        });
     } else {
       this.#unverifiableCount += 1;
       if (this.#unverifiable.length < this.#maxListed)
         this.#unverifiable.push({ line: lineNumber, model, why: outcome.why });
     }
+  }
+
+  /**
+   * Follows the line's call id and its writer's numbering: false for a call an earlier line
+   * already has; else its writer's run, or null when it has no number.
+   */
+  #follow(line: Fields, checked: CheckedJournalLine, lineNumber: number): string | null | false {
+    const host = typeof line.host === 'string' ? line.host : '(unnamed)';
+    const pid = typeof line.pid === 'number' ? line.pid : null;
+    const seq = typeof line.seq === 'number' ? line.seq : null;
+    if (typeof line.callId === 'string') {
+      const earlier = this.#callIds.add(line.callId, lineNumber);
+      if (earlier !== null) {
+        this.#sequences.duplicateCall(lineNumber, host, pid, seq, line.callId, earlier);
+        return false;
+      }
+    }
+    const run =
+      seq === null ? null : this.#sequences.add(lineNumber, host, pid, seq, checked.at, this.#skipped);
+    if (run === null) {
+      this.#unnumbered += 1;
+      if (this.#unnumberedLines.length < this.#maxListed) this.#unnumberedLines.push(lineNumber);
+    }
+    return run;
+  }
+
+  /**
+   * A line without a cost: undefined when it has none to verify (unsettled, never sent); a reply
+   * with usage and no cost cannot be verified (it ran unpriced, or its cost was removed).
+   */
+  #uncosted(line: Fields, checked: CheckedJournalLine): { why: string } | undefined {
+    if (checked.settlement !== 'exact' || typeof line.usage !== 'object' || line.usage === null)
+      return undefined;
+    if (typeof line.costError === 'string')
+      return { why: `its cost model failed (${line.costError}), so it has no cost to verify` };
+    const pricedAs = typeof line.pricedAs === 'string' ? line.pricedAs : String(line.model);
+    const cost = this.#book.costOf(pricedAs, line.usage, { at: checked.at });
+    if (cost === null)
+      return {
+        why: `a reply with usage and no cost: ${pricedAs} has no price in the installed data either, so it was unpriced`,
+      };
+    return {
+      why: `a reply with usage and no cost, though the installed data prices it at ${formatNanoUsd(nanoUsdOf(cost.costUsd))} USD: it ran unpriced, or its cost was removed`,
+    };
   }
 
   /** Null when the line verifies; else what differs, or why it cannot be re-derived. */
@@ -251,48 +343,27 @@ export class JournalVerifier {
     };
   }
 
-  #budget(line: Fields, checked: CheckedJournalLine, lineNumber: number): void {
-    for (const budget of budgetsOf(line)) {
-      const scope = budget.scope;
-      const limit = budget.limitUsd;
-      // No limit (null, or none written): nothing to check the spend against.
-      if (limit === null || limit === undefined) continue;
-      const why = invalidBudget(scope, limit);
-      if (why !== null) {
-        this.#invalidBudgetCount += 1;
-        if (this.#invalidBudgets.length < this.#maxListed)
-          this.#invalidBudgets.push({
-            line: lineNumber,
-            scope: typeof scope === 'string' ? scope : null,
-            why,
-          });
-        continue;
-      }
-      if (typeof scope !== 'string' || typeof limit !== 'number') continue;
-      let tally = this.#scopes.get(scope);
-      if (tally === undefined) {
-        if (this.#scopes.size >= 10_000) continue;
-        tally = { limit: nanoUsdOf(limit), spent: new NanoSum(), over: null };
-        this.#scopes.set(scope, tally);
-      }
-      // Settled spend: what exact and estimated calls cost (an unsettled call has no figure).
-      if (checked.costNanoUsd !== null) tally.spent.add(checked.costNanoUsd);
-      if (tally.over === null && tally.spent.nanoUsd > tally.limit) tally.over = lineNumber;
-    }
-  }
-
-  /** What was found so far. */
+  /** What was found (ends the journal: call it once every line was added). */
   result(): JournalVerification {
-    const overspent = [...this.#scopes]
-      .filter(([, tally]) => tally.over !== null)
-      .map(([scope, tally]) => ({
-        scope,
-        limitNanoUsd: tally.limit,
-        spentNanoUsd: tally.spent.nanoUsd,
-        line: tally.over as number,
-      }));
+    this.#sequences.finish(this.#skipped);
+    const sequence = this.#sequences.result();
+    const budgets = this.#budgets.result();
+    const wrong =
+      this.#differingCount > 0 ||
+      this.#inconsistentCount > 0 ||
+      sequence.findingCount > 0 ||
+      budgets.overspent.length > 0 ||
+      budgets.invalidCount > 0 ||
+      budgets.changedCount > 0;
+    const unverified =
+      this.#unverifiableCount > 0 ||
+      this.#estimates > 0 ||
+      this.#skipped > 0 ||
+      this.#unnumbered > 0 ||
+      budgets.unchargedCount > 0;
     return Object.freeze({
-      ok: this.#differingCount === 0 && overspent.length === 0 && this.#invalidBudgetCount === 0,
+      ok: !wrong && (this.#allowUnverifiable || !unverified),
+      allowUnverifiable: this.#allowUnverifiable,
       lines: this.#lines,
       verified: this.#verified,
       differingCount: this.#differingCount,
@@ -300,56 +371,28 @@ export class JournalVerifier {
       unverifiableCount: this.#unverifiableCount,
       unverifiable: Object.freeze([...this.#unverifiable]),
       estimates: Object.freeze({ count: this.#estimates, lines: Object.freeze([...this.#estimateLines]) }),
+      inconsistentCount: this.#inconsistentCount,
+      inconsistent: Object.freeze([...this.#inconsistent]),
       withoutCost: this.#withoutCost,
       skipped: this.#skipped,
-      budgets: Object.freeze({
-        scopes: this.#scopes.size,
-        overspent: Object.freeze(overspent),
-        invalidCount: this.#invalidBudgetCount,
-        invalid: Object.freeze([...this.#invalidBudgets]),
+      sequence: Object.freeze({
+        writers: sequence.writers,
+        unnumbered: Object.freeze({
+          count: this.#unnumbered,
+          lines: Object.freeze([...this.#unnumberedLines]),
+        }),
+        missing: sequence.missing,
+        explained: sequence.explained,
+        duplicates: sequence.duplicates,
+        outOfOrder: sequence.outOfOrder,
+        findingCount: sequence.findingCount,
+        findings: sequence.findings,
+        unheldCallIds: this.#callIds.unheld,
       }),
+      budgets,
       pricesVersion: PRICES_VERSION,
     });
   }
-}
-
-/**
- * The budget scopes a line's call went through: its `budgets` (a list) or `budget` (one),
- * each `{ scope, limitUsd }`, on the line or under its `extra` (a journal's annotation).
- */
-function budgetsOf(line: Fields): Fields[] {
-  const found: Fields[] = [];
-  for (const holder of [line, line.extra]) {
-    if (typeof holder !== 'object' || holder === null) continue;
-    const { budget, budgets } = holder as Fields;
-    if (typeof budget === 'object' && budget !== null && !Array.isArray(budget)) found.push(budget as Fields);
-    if (Array.isArray(budgets))
-      for (const entry of budgets.slice(0, 16))
-        if (typeof entry === 'object' && entry !== null) found.push(entry as Fields);
-  }
-  return found;
-}
-
-// The most nanoUsdOf can count exactly: Number.MAX_SAFE_INTEGER nano-dollars, about 9 million USD.
-const MAX_LIMIT_USD = Number.MAX_SAFE_INTEGER / 1e9;
-
-/** Why a budget entry's scope or limit is not one a budget can have, or null when both are. */
-function invalidBudget(scope: unknown, limit: unknown): string | null {
-  if (typeof scope !== 'string' || scope === '')
-    return `a budget entry without a scope name (scope ${shortJson(scope)})`;
-  if (typeof limit === 'number' && limit >= 0 && limit <= MAX_LIMIT_USD) return null;
-  return `budget scope ${JSON.stringify(scope)}: limitUsd ${shortJson(limit)} is not a limit (expected null or a number of USD from 0 to ${Math.floor(MAX_LIMIT_USD).toLocaleString('en-US')}), so its spend cannot be checked`;
-}
-
-/** A value as JSON writes it (a number as JavaScript does: 1e+308), cut to 40 characters. */
-function shortJson(value: unknown): string {
-  let text: string;
-  try {
-    text = typeof value === 'number' ? String(value) : (JSON.stringify(value) ?? String(value));
-  } catch {
-    text = typeof value;
-  }
-  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }
 
 function describePrice(price: BookPrice): string {
@@ -366,12 +409,15 @@ function describePrice(price: BookPrice): string {
 }
 
 /**
- * Re-derives the cost of every line of a journal (a path, `-` for stdin, or a stream of
- * bytes) from its usage, its time and its recorded price, with the installed price data
- * (`options.book`, dated tariffs included), to the nano-dollar. Lines priced by an entry the
- * data no longer has are unverifiable, not wrong; estimates are not re-derivable from usage.
- * Lines carrying a budget's `scope` and `limitUsd` are also summed per scope: a scope whose
- * settled spend passes its limit fails the check.
+ * Verifies every line of a journal (a path, `-` for stdin, or a stream of bytes): re-derives
+ * each line's cost from its usage, its time and its recorded price, with the installed price
+ * data (`options.book`, dated tariffs included), to the nano-dollar; names a line whose facts
+ * contradict one another; follows each writer's numbering (`host`, `pid`, `seq`) and the calls'
+ * ids (`callId`) to name lines missing, repeated or out of order; sums each budget scope's
+ * settled spend against its limit. Lines priced by an entry the data no longer has, estimates,
+ * unreadable lines and lines without a number cannot be verified: named and counted, and `ok`
+ * only with `allowUnverifiable`. What no check can find — a file rewritten consistently, lines
+ * dropped from a writer's end — is said in docs/journal-and-report.md.
  */
 export async function verifyJournal(
   source: JournalSource,

@@ -17,8 +17,10 @@ export interface ReportCommandOptions {
   until?: string;
   /** Also write the report as one self-contained HTML page to this file; `-`: to stdout, instead of the text. */
   html?: string;
-  /** Re-derive every line's cost instead of reporting (exit 1 when a line differs). */
+  /** Verify every line instead of reporting (exit 1 when a line is wrong, or cannot be verified). */
   verify?: boolean;
+  /** With `verify`: accept lines that cannot be verified (still named, with why and how many). */
+  allowUnverifiable?: boolean;
 }
 
 /**
@@ -36,6 +38,11 @@ export async function reportCommand(
   loaded: CliConfig,
 ): Promise<void> {
   const { config } = loaded;
+  if (options.allowUnverifiable && !options.verify)
+    throw new CliError(
+      '--allow-unverifiable: only with --verify (it accepts the lines --verify cannot verify)',
+      BAD_INPUT_EXIT_CODE,
+    );
   if (options.verify) {
     const other = (['since', 'until', 'html'] as const).find((name) => options[name] !== undefined);
     if (other !== undefined)
