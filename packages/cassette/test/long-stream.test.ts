@@ -88,7 +88,7 @@ describe('recording a long stream (issue 40 §6)', () => {
       expect(parse.mock.calls.length - reading).toBeLessThan(20);
       parse.mockRestore();
       const [entry] = readCassette(path).entries;
-      const events = (entry?.reply as unknown as { events: Array<{ data?: string }> }).events;
+      const events = (entry as unknown as { reply: { events: Array<{ data?: string }> } }).reply.events;
       expect(events.map((event) => event.data)).toEqual(DATA);
       expect(readFileSync(path, 'utf8')).not.toContain(KEY);
       expect(await read(replayCassette(path, { apiKey: 'replay' }))).toBe(expected);

@@ -95,7 +95,8 @@ function decodings(text: string): string[] {
   // Read backwards; read as NFKC without what a reader does not see (bytes that spell UTF-8 read as
   // UTF-8 first), then without spaces and `,` `:` too (a key spaced out, hex as `73 6b` or `73:6b`).
   out.push([...text].reverse().join(''));
-  const utf8 = /^[\x00-\xff]*$/.test(text) ? Buffer.from(text, 'latin1').toString('utf8') : text;
+  const bytes = [...text].every((unit) => unit.charCodeAt(0) <= 0xff);
+  const utf8 = bytes ? Buffer.from(text, 'latin1').toString('utf8') : text;
   for (const source of new Set([text, utf8])) {
     const readable = source.normalize('NFKC').replace(INVISIBLE, '');
     out.push(readable, readable.replace(/[\s\p{Z},:]/gu, ''));
