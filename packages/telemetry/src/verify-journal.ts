@@ -7,21 +7,14 @@ import {
   type Prices,
   providerCostOf,
 } from '@switchboard/prices';
-import { BudgetCheck } from './budget-check.js';
+import { BudgetCheck, type BudgetFigures } from './budget-check.js';
 import { CallIdIndex } from './call-id-index.js';
 import type { CheckedJournalLine } from './check-journal-line.js';
 import { contradictionOf } from './line-contradiction.js';
-import { LineSequences } from './line-sequences.js';
+import { LineSequences, type SequenceFigures } from './line-sequences.js';
 import { cappedIssueWarner, type JournalIssue, scanJournal } from './read-journal.js';
 import type { JournalSource } from './scan-lines.js';
-import type {
-  DifferingLine,
-  InconsistentLine,
-  InvalidBudget,
-  OverspentScope,
-  SequenceFinding,
-  UnverifiableLine,
-} from './verify-findings.js';
+import type { DifferingLine, InconsistentLine, UnverifiableLine } from './verify-findings.js';
 
 /** What `verifyJournal` found. */
 export interface JournalVerification {
@@ -69,15 +62,8 @@ export interface JournalVerification {
    * other code), among which none of that can be found. `unheldCallIds`: ids past the most held
    * (2,097,152), whose repeats are found only by their number.
    */
-  readonly sequence: {
-    readonly writers: number;
+  readonly sequence: SequenceFigures & {
     readonly unnumbered: { readonly count: number; readonly lines: readonly number[] };
-    readonly missing: number;
-    readonly explained: number;
-    readonly duplicates: number;
-    readonly outOfOrder: number;
-    readonly findingCount: number;
-    readonly findings: readonly SequenceFinding[];
     readonly unheldCallIds: number;
   };
   /**
@@ -87,16 +73,7 @@ export interface JournalVerification {
    * one process (`changed`); a sent call charged to no scope where its process's other calls were
    * (`uncharged`, which cannot be verified): the counts, and the first ones.
    */
-  readonly budgets: {
-    readonly scopes: number;
-    readonly overspent: readonly OverspentScope[];
-    readonly invalidCount: number;
-    readonly invalid: readonly InvalidBudget[];
-    readonly changedCount: number;
-    readonly changed: readonly InvalidBudget[];
-    readonly unchargedCount: number;
-    readonly uncharged: readonly InvalidBudget[];
-  };
+  readonly budgets: BudgetFigures;
   /** The `@switchboard/prices` version the lines were re-derived with. */
   readonly pricesVersion: string;
 }
