@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { ChatAdapter, type ChatClient, OpenAITransport } from '@switchboard/adapter';
+import { ChatAdapter, type ChatClient, FetchTransport, NodeTransport } from '@switchboard/adapter';
 import { createBudget } from '@switchboard/budget';
 import { resolveChatEndpoint } from '@switchboard/endpoint';
 import { CallJournal, CallMeter, otelObserver } from '@switchboard/telemetry';
@@ -20,7 +20,16 @@ export interface BenchClient {
 }
 
 /** The clients compared, in table order. */
-export const CLIENT_IDS = ['fetch', 'openai', 'openai-aa', 'ai-sdk', 'adapter', 'resolved', 'full'] as const;
+export const CLIENT_IDS = [
+  'fetch',
+  'openai',
+  'openai-aa',
+  'ai-sdk',
+  'adapter-fetch',
+  'adapter',
+  'resolved',
+  'full',
+] as const;
 export type ClientId = (typeof CLIENT_IDS)[number];
 
 /** The reference every ratio is taken against. */
@@ -104,9 +113,16 @@ function chatClient(id: BenchClient['id'], label: string, client: ChatClient): B
   };
 }
 
+/** `ChatAdapter` over `NodeTransport` (node:http, what `resolveChatEndpoint` uses in Node). */
 function adapter(baseUrl: string): BenchClient {
-  const chat = new ChatAdapter(new OpenAITransport({ apiKey: BENCH_API_KEY, baseUrl }));
-  return chatClient('adapter', '`ChatAdapter` over `OpenAITransport`', chat);
+  const chat = new ChatAdapter(new NodeTransport({ apiKey: BENCH_API_KEY, baseUrl, env: {} }));
+  return chatClient('adapter', '`ChatAdapter` over `NodeTransport`', chat);
+}
+
+/** `ChatAdapter` over `FetchTransport` (requests built with the global `fetch`). */
+function adapterOverFetch(baseUrl: string): BenchClient {
+  const chat = new ChatAdapter(new FetchTransport({ apiKey: BENCH_API_KEY, baseUrl }));
+  return chatClient('adapter-fetch', '`ChatAdapter` over `FetchTransport`', chat);
 }
 
 function resolved(baseUrl: string): BenchClient {
@@ -154,6 +170,7 @@ const FACTORIES: Record<ClientId, (baseUrl: string) => BenchClient | Promise<Ben
   openai: (baseUrl) => openaiSdk(baseUrl),
   'openai-aa': (baseUrl) => openaiSdk(baseUrl, 'openai-aa'),
   'ai-sdk': aiSdk,
+  'adapter-fetch': adapterOverFetch,
   adapter,
   resolved,
   full: fullStack,

@@ -1,9 +1,13 @@
 // Per-call wall time of our clients against the `openai` SDK, with an A/A control:
-// raw fetch (the floor), the SDK, a second SDK client, `ChatAdapter.complete`, and
-// the full stack (resolved client + memory budget + journal + meter + OTel observer).
-// Many short rotated rounds; prints one markdown table of within-round ratios.
+// raw fetch (the floor), the SDK, a second SDK client, `ChatAdapter.complete` over each
+// wire transport (FetchTransport, NodeTransport), and the full stack (resolved client +
+// memory budget + journal + meter + OTel observer). Many short rotated rounds; prints one
+// markdown table of within-round ratios, and exits 1 (loudly) when NodeTransport is slower
+// than FetchTransport on sequential small calls: a floor moved under us (undici #5493 moved
+// fetch's; a change in node:http could move ours).
 //
 // Usage: pnpm --filter @switchboard/bench bench:speed [--rounds N] [--quick] [--only a,b]
+import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { type BenchClient, type ClientId, createClients } from './clients.js';
 import { startEmulatorProcess } from './emulator-client.js';
@@ -23,7 +27,7 @@ const quick = values.quick === true;
 const rounds = Number(values.rounds ?? (quick ? 4 : 40));
 if (!Number.isInteger(rounds) || rounds < 1) throw new RangeError('--rounds must be a positive integer');
 
-const IDS: ClientId[] = ['fetch', 'openai', 'openai-aa', 'adapter', 'full'];
+const IDS: ClientId[] = ['fetch', 'openai', 'openai-aa', 'adapter-fetch', 'adapter', 'full'];
 // Short batches, many rounds: the machine's load changes less within a round.
 const SCENARIOS: Scenario[] = [
   { id: 'seq-small', label: 'seq small', size: 'small', concurrency: 1, calls: 100 },
@@ -43,10 +47,10 @@ function timeRatio(result: ScenarioResult, id: ClientId): number {
     : 1 / pairedRatio(row, base, 'callsPerSecond');
 }
 
-/** The spread of the within-round ratios of a client (10th and 90th percentiles). */
-function spread(result: ScenarioResult, id: ClientId): string {
+/** The spread of the within-round ratios of a client to `baseline` (10th and 90th percentiles). */
+function spread(result: ScenarioResult, id: ClientId, baseline: ClientId = 'openai'): string {
   const row = result.clients.find((client) => client.client === id);
-  const base = result.clients.find((client) => client.client === 'openai');
+  const base = result.clients.find((client) => client.client === baseline);
   if (!row || !base) return '';
   const metric = result.concurrency === 1 ? 'medianMicros' : 'callsPerSecond';
   const ratios = row.rounds
@@ -59,8 +63,29 @@ function spread(result: ScenarioResult, id: ClientId): string {
   return `${at(0.1).toFixed(2)}–${at(0.9).toFixed(2)}`;
 }
 
+/**
+ * The floor guard: NodeTransport's median latency over FetchTransport's on sequential small calls
+ * (the median of the within-round ratios), or null when either was left out (`--only`).
+ */
+function nodeOverFetch(results: readonly ScenarioResult[]): { ratio: number; spread: string } | null {
+  const result = results.find((candidate) => candidate.id === 'seq-small');
+  const node = result?.clients.find((client) => client.client === 'adapter');
+  const fetchRow = result?.clients.find((client) => client.client === 'adapter-fetch');
+  if (!result || !node || !fetchRow) return null;
+  return {
+    ratio: pairedRatio(node, fetchRow, 'medianMicros'),
+    spread: spread(result, 'adapter', 'adapter-fetch'),
+  };
+}
+
+const load = () =>
+  loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' / ');
+
 async function main(): Promise<void> {
   const machine = machineInfo();
+  const loadAtStart = load();
   const started = performance.now();
   const emulator = await startEmulatorProcess();
   const ids = IDS.filter((id) => id === 'openai' || !only || only.includes(id));
@@ -83,7 +108,8 @@ async function main(): Promise<void> {
   const lines = [
     `Per-call wall time vs the \`openai\` SDK (median over ${rounds} rotated rounds of the within-round ratio;`,
     'sequential: median latency; c32: wall time per call, 1 / throughput). In brackets: 10th–90th percentile of the rounds.',
-    `Machine: ${machine.cpu}, ${machine.cores} cores, Node ${machine.node}; ${new Date().toISOString().slice(0, 16)}Z`,
+    `Machine: ${machine.cpu}, ${machine.cores} cores, Node ${machine.node}; ${new Date().toISOString().slice(0, 16)}Z;`,
+    `load average (1 / 5 / 15 min) ${loadAtStart} at the start, ${load()} at the end`,
     '',
     `| client | ${SCENARIOS.map((scenario) => scenario.label).join(' | ')} |`,
     `|---|${SCENARIOS.map(() => '---:').join('|')}|`,
@@ -100,7 +126,27 @@ async function main(): Promise<void> {
     return row ? median(row.rounds.map((round) => round.medianMicros)).toFixed(0) : '';
   });
   lines.push(`| (\`openai\` SDK, median µs per call) | ${sdk.join(' | ')} |`);
+  const guard = nodeOverFetch(results);
+  if (guard !== null) {
+    lines.push(
+      '',
+      `NodeTransport / FetchTransport, sequential small calls: ${guard.ratio.toFixed(2)}x (${guard.spread}); must be at most 1.00x`,
+    );
+  }
   console.log(lines.join('\n'));
+  if (guard !== null && !(guard.ratio <= 1)) {
+    console.error(
+      [
+        '',
+        '!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!',
+        `!!! FAILED: NodeTransport is SLOWER than FetchTransport on sequential small calls: ${guard.ratio.toFixed(2)}x`,
+        '!!! The floor moved: profile both (bench:profile adapter / adapter-fetch) and look at what changed in',
+        '!!! node:http (or the Node version) before shipping; resolveChatEndpoint sends with NodeTransport.',
+        '!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!',
+      ].join('\n'),
+    );
+    process.exitCode = 1;
+  }
 }
 
 await main();

@@ -1,8 +1,7 @@
 import { parseBaseUrl } from './base-url.js';
 import type { CallAttempt } from './call-attempt.js';
 import { nodeRequest } from './node-request.js';
-import { type NodeTarget, nodeTarget, type TrustedCertificates } from './node-target.js';
-import type { ProxyEnv } from './proxy-from-env.js';
+import { type NodeTarget, nodeTarget } from './node-target.js';
 import { isRecord } from './read-field.js';
 import { limitOptions, transportLimits } from './transport-limits.js';
 import type { OpenAITransportOptions } from './transport-options.js';
@@ -15,13 +14,13 @@ export interface NodeTransportOptions extends Omit<OpenAITransportOptions, 'fetc
    * The variables `HTTPS_PROXY`, `HTTP_PROXY` and `NO_PROXY` (either case) are read from;
    * default `process.env`, read once, when the transport is made. `{}` for no proxy.
    */
-  env?: ProxyEnv;
+  env?: Readonly<Record<string, string | undefined>>;
   /**
    * Certificates to trust for an `https` address (and an `https` proxy), in place of Node's
    * own roots (PEM text or buffers, as `node:tls` takes `ca`); default Node's roots, plus
    * `NODE_EXTRA_CA_CERTS`.
    */
-  ca?: TrustedCertificates;
+  ca?: string | Buffer | ReadonlyArray<string | Buffer>;
 }
 
 /**

@@ -29,7 +29,7 @@ export function compressedBomb(encoding: BombEncoding, fill = ' '): Buffer {
 }
 
 /** `plain` compressed with `encoding` by node:zlib (several in a row applied left to right). */
-export function compress(plain: Buffer, encoding: BombEncoding): Buffer {
+function compress(plain: Buffer, encoding: BombEncoding): Buffer {
   switch (encoding) {
     case 'gzip':
       return gzipSync(plain, { level: 9 });

@@ -2,7 +2,7 @@ import { createServer, request as httpRequest, type IncomingHttpHeaders } from '
 import { listenOnLoopback } from './listen-on-loopback.js';
 
 /** A reply as it went through a {@link wireTap}: its status, headers and body as sent on. */
-export interface TappedReply {
+interface TappedReply {
   readonly status: number;
   readonly headers: IncomingHttpHeaders;
   /** The body's text so far (the whole of it once the reply ended). */
