@@ -9,7 +9,11 @@ type Fields = Record<string, unknown>;
 const MAX_SCOPES = 10_000;
 const MAX_RUN_LIMITS = 100_000;
 
-/** What {@link BudgetCheck} found. */
+/**
+ * What {@link BudgetCheck} found (shown inline in `JournalVerification`'s documentation).
+ *
+ * @inline
+ */
 export interface BudgetFigures {
   readonly scopes: number;
   readonly overspent: readonly OverspentScope[];

@@ -33,7 +33,11 @@ interface Writer {
   run: Run;
 }
 
-/** What {@link LineSequences} found. */
+/**
+ * What {@link LineSequences} found (shown inline in `JournalVerification`'s documentation).
+ *
+ * @inline
+ */
 export interface SequenceFigures {
   /** Writers (host and process) whose numbered lines were followed. */
   readonly writers: number;
