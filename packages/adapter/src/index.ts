@@ -9,6 +9,7 @@ export type * from './chat-response.js';
 export { chatResponseFromMessage } from './chat-response-from-message.js';
 export type * from './chat-stream.js';
 export type * from './chat-transport.js';
+export { ContentCut } from './content-cut.js';
 export type * from './cost-model.js';
 export { describeType } from './describe-type.js';
 export { FetchTransport } from './fetch-transport.js';
