@@ -1,3 +1,4 @@
+export type { BudgetFigures } from './budget-check.js';
 export { COST_METRIC, METRIC_VALUE_CAP, METRICS } from './call-instruments.js';
 export { CallJournal, type CallJournalOptions } from './call-journal.js';
 export { CallMeter, type CallMeterOptions, type MeterSnapshot } from './call-meter.js';
@@ -8,6 +9,7 @@ export { GEN_AI, priceBand, SWITCHBOARD } from './gen-ai-attributes.js';
 export { INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION } from './instrumentation-scope.js';
 export { JOURNAL_LIMITS } from './journal-limits.js';
 export { JOURNAL_VERSION, type JournalLine } from './journal-line.js';
+export type { SequenceFigures } from './line-sequences.js';
 export type * from './otel-api.js';
 export { type OtelConventions, STABILITY_OPT_IN_ENV } from './otel-conventions.js';
 export { createOtelObserver, type OtelObserverOptions, otelObserver } from './otel-observer.js';
