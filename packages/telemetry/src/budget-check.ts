@@ -10,7 +10,7 @@ const MAX_SCOPES = 10_000;
 const MAX_RUN_LIMITS = 100_000;
 
 /**
- * What {@link BudgetCheck} found (shown inline in `JournalVerification`'s documentation).
+ * What the check of the journal's budget scopes found (`JournalVerification.budgets`).
  *
  * @inline
  */

@@ -34,7 +34,7 @@ interface Writer {
 }
 
 /**
- * What {@link LineSequences} found (shown inline in `JournalVerification`'s documentation).
+ * What the check of each writer's line numbers found (`JournalVerification.sequence`).
  *
  * @inline
  */
