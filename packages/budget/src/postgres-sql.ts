@@ -18,7 +18,7 @@ export const FUNCTIONS_VERSION = 'switchboard budget functions 4';
 
 /**
  * The tables, created by `migrate()` (idempotent; also run on first use, under an
- * advisory lock so processes starting together do not race). docs/budgets-postgres.md shows
+ * advisory lock so processes starting together do not race). docs/budgets-postgres-schema.md shows
  * this text for schema `switchboard`.
  */
 export function schemaSql(schema: string): string {

@@ -72,7 +72,7 @@ const CLIENT_GRACE_MS = 5_000;
  * own transaction: one round trip, one commit. An acquisition locks the chain's
  * scope rows in key order, then reserves in every scope or in none. Every operation
  * is idempotent by lease id (its row in `budget_lease_records`). Expired leases are
- * swept by whichever operation next touches their scope. The SQL is in docs/budgets-postgres.md.
+ * swept by whichever operation next touches their scope. The SQL is in docs/budgets-postgres-schema.md.
  */
 export class PostgresBudgetStore implements BudgetStore {
   /** The schema of the tables. */
