@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Emulator, startEmulator } from '@switchboard/emulator';
+import { Redis } from 'ioredis';
 import { createBudget, type ScopeUsage } from '../../src/budget.js';
 import { RedisBudgetStore } from '../../src/redis-store.js';
 import type { WorkerReport, WorkerSettings } from '../support/budget-worker.js';
@@ -122,9 +123,14 @@ export class ChaosRig {
   /** Kills Redis (SIGKILL) and, after `downMs`, starts it again on the same port (and files, with persistence). */
   async crashRedis(downMs: number): Promise<void> {
     const { port, dir } = this.redis;
+    const before = await runIdOf(this.redis.url);
     await this.redis.kill();
     await new Promise((resolve) => setTimeout(resolve, downMs));
     this.redis = await startRedis({ port, ...(dir ? { persistence: { dir } } : {}) });
+    // The server on the port is the one just started (not one another test took the port with).
+    const after = await runIdOf(this.redis.url);
+    if (after === before)
+      throw new Error(`the Redis on port ${port} was not restarted (same run_id ${after})`);
   }
 
   /**
@@ -183,4 +189,14 @@ export function total(reports: readonly (DoneReport | null)[], pick: (report: Do
 
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** The run id of the Redis at `url` (new at every start). */
+async function runIdOf(url: string): Promise<string> {
+  const client = new Redis(url, { maxRetriesPerRequest: 1 });
+  try {
+    return /run_id:(\w+)/.exec(String(await client.info('server')))?.[1] ?? '';
+  } finally {
+    client.disconnect();
+  }
 }
