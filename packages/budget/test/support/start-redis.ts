@@ -60,7 +60,21 @@ function bindable(port: number): Promise<boolean> {
  * suite, never skipping it) when it cannot start.
  */
 export async function startRedis(options: StartRedisOptions = {}): Promise<TestRedis> {
-  const port = options.port ?? (await freePort());
+  // A port picked here can be taken by another test's server between the check and our bind: that
+  // start fails (another server answers on the port, not ours) and a new port is tried.
+  for (let tries = 1; ; tries++) {
+    try {
+      return await startRedisOn(options.port ?? (await freePort()), options);
+    } catch (error) {
+      if (!(error instanceof PortTakenError) || options.port !== undefined || tries >= 5) throw error;
+    }
+  }
+}
+
+/** Another server, not the one just started, answers on the port. */
+class PortTakenError extends Error {}
+
+async function startRedisOn(port: number, options: StartRedisOptions): Promise<TestRedis> {
   const persistence = options.persistence
     ? ['--dir', options.persistence.dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', '']
     : ['--save', '', '--appendonly', 'no'];
@@ -99,8 +113,17 @@ export async function startRedis(options: StartRedisOptions = {}): Promise<TestR
     probe.on('error', () => {});
     try {
       await Promise.race([probe.connect().then(() => probe.ping()), failed]);
+      // Ours, not a server another test started on the same port (ours then cannot bind and exits).
+      const pid = Number(/process_id:(\d+)/.exec(String(await probe.info('server')))?.[1]);
+      if (pid !== child.pid) {
+        child.kill('SIGKILL');
+        throw new PortTakenError(
+          `port ${port} is served by another redis-server (pid ${pid}), not the one started (pid ${child.pid})`,
+        );
+      }
       break;
     } catch (error) {
+      if (error instanceof PortTakenError) throw error;
       if (Date.now() > deadline || child.exitCode !== null) {
         child.kill('SIGKILL');
         throw new Error(`redis-server on port ${port} did not answer PING: ${String(error)} ${stderr}`);
