@@ -41,6 +41,35 @@ describe('parseBaseUrl', () => {
       expect(error.message).toBe(`PRIMARY_BASE_URL: ${reason}`);
     });
 
+    it.each([
+      'sk-abcdefghijklmnopqrstuvwxyz0123456789',
+      '  s3cr3t_value_of_the_key_0123  ',
+      'ABCDEFGHIJKLMNOPQRSTUVWXYZ',
+    ])('never echoes %j, a key pasted into the address field by mistake (issue 40.17)', (value) => {
+      const key = value.trim();
+      const error = errorOf(value, 'models.chat_base_url');
+      expect(error.message).not.toContain(key);
+      expect(error.message).not.toContain(key.slice(0, 8));
+      expect(error.reason).toBe(
+        `expected an absolute http(s) URL, got a value of ${key.length} characters with no ".", "/" or ":" (not shown: it looks like a key pasted into the address's place)`,
+      );
+    });
+
+    it.each(['localhost', 'api.primary.example', 'gateway-example-host-name.internal'])(
+      'still echoes %j, which names a host, not a key',
+      (value) => {
+        expect(errorOf(value).reason).toBe(`expected an absolute http(s) URL, got ${JSON.stringify(value)}`);
+      },
+    );
+
+    it('echoes no more than 200 characters of a long value, and says how long it is', () => {
+      const value = `api.${'x'.repeat(5000)}`;
+      const error = errorOf(value);
+      expect(error.reason).toBe(
+        `expected an absolute http(s) URL, got ${JSON.stringify(value.slice(0, 200))}… (5004 characters)`,
+      );
+    });
+
     it('names the field baseUrl by default', () => {
       expect(errorOf('/chat').message).toBe('baseUrl: expected an absolute http(s) URL, got "/chat"');
     });

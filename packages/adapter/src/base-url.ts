@@ -34,11 +34,22 @@ Object.defineProperty(BaseUrlError.prototype, MARKER, { value: true });
 
 const EXPECTED = 'expected an absolute http(s) URL';
 
-// A value that may carry `user:password@` is never echoed, even when it does not parse.
+// A key pasted into the address's field by mistake: one run of 20 or more letters, digits, `_` or `-`
+// with no `.`, `/` or `:` anywhere (no host, path or scheme), so no address is ever taken for one.
+const KEY_SHAPED = /^[\w-]{20,}$/;
+// What is echoed of a long value that is shown: enough to recognise it, never a whole pasted file.
+const SHOWN_CHARS = 200;
+
+// A value that may carry `user:password@`, or that looks like a key, is never echoed, even when it does not parse.
 function shown(text: string): string {
-  return text.includes('@')
-    ? 'a value containing "@" (not shown: it may hold credentials)'
-    : JSON.stringify(text);
+  if (text.includes('@')) return 'a value containing "@" (not shown: it may hold credentials)';
+  if (KEY_SHAPED.test(text)) {
+    return `a value of ${text.length} characters with no ".", "/" or ":" (not shown: it looks like a key pasted into the address's place)`;
+  }
+  if (text.length > SHOWN_CHARS) {
+    return `${JSON.stringify(text.slice(0, SHOWN_CHARS))}… (${text.length} characters)`;
+  }
+  return JSON.stringify(text);
 }
 
 /**
