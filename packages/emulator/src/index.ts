@@ -6,6 +6,7 @@ export type {
   ErrorInBody,
   FaultPlan,
   FaultRule,
+  ListingFault,
   ModelRejectionWording,
   RedirectFault,
   StreamFault,

@@ -1,10 +1,16 @@
 import type { EmulatorFlavor } from '../gateway/emulator-flavor.js';
 import { GATEWAY_PRICES } from '../gateway/gateway-prices.js';
+import { perTokenText } from '../gateway/per-token-price.js';
 import { SUPPORTED_MODELS } from './models.js';
 
+/** The vendor prefix the gateway's listing names the primary platform's models by: `primary/primary-flash`. */
+export const GATEWAY_VENDOR = 'primary';
+
 /**
- * The body of `GET /models`: the accepted API model ids in OpenAI's list shape
- *; the gateway adds each model's `pricing` in USD per token, as text.
+ * The body of `GET /models`: the accepted API model ids in OpenAI's list shape. The
+ * gateway names each model `<vendor>/<id>` and adds its `pricing` in USD per token, as
+ * exact decimal strings made from `GATEWAY_PRICES`: `prompt` (input), `completion`
+ * (output), `input_cache_read` (cache hits).
  */
 export function listModels(flavor: EmulatorFlavor = 'primary'): Record<string, unknown> {
   return {
@@ -13,13 +19,13 @@ export function listModels(flavor: EmulatorFlavor = 'primary'): Record<string, u
       const price = GATEWAY_PRICES[id];
       if (flavor !== 'gateway' || price === undefined) return { id, object: 'model', owned_by: 'primary' };
       return {
-        id,
+        id: `${GATEWAY_VENDOR}/${id}`,
         object: 'model',
-        owned_by: 'primary',
+        owned_by: GATEWAY_VENDOR,
         pricing: {
-          prompt: String(price.inputPerMillion / 1e6),
-          completion: String(price.outputPerMillion / 1e6),
-          input_cache_read: String(price.cachedPerMillion / 1e6),
+          prompt: perTokenText(price.inputPerMillion),
+          completion: perTokenText(price.outputPerMillion),
+          input_cache_read: perTokenText(price.cachedPerMillion),
         },
       };
     }),

@@ -6,6 +6,7 @@ import { jsonReply, type RouteResult } from '../http/route-result.js';
 import { deepErrorText, endlessStart, errorInBodyJson, WHITESPACE_BODY } from './fault-bodies.js';
 import { faultError, retryHeaders } from './fault-error.js';
 import type { FaultRule } from './fault-rule.js';
+import { alterListing, isListing } from './listing-fault.js';
 import { streamReply } from './stream-reply.js';
 
 /** What a fault is told about the request it answers. */
@@ -102,8 +103,10 @@ function faultReply(rule: FaultRule | null, facts: FaultFacts): Reply | 'reset' 
   return null;
 }
 
-// The emulator's own answer as the rule changes it: `noChoices`, `usage` and `truncate`, or streamed as `stream` says.
+// The emulator's own answer as the rule changes it: `noChoices`, `usage` and `truncate`, or streamed as `stream` says;
+// a models listing as `listing` says.
 function alterAnswer(rule: FaultRule | null, result: RouteResult): Reply {
+  if (rule?.listing !== undefined && isListing(result)) return alterListing(result, rule.listing);
   const body = result.body as { choices?: unknown };
   const emptied =
     rule?.noChoices === true && result.status === 200 && Array.isArray(body.choices)

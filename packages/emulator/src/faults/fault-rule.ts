@@ -17,6 +17,27 @@ export interface ErrorInBody {
   readonly withChoices?: boolean;
 }
 
+/**
+ * How the gateway's `GET /models` listing is changed (see {@link FaultRule.listing}): one price
+ * changed, a prompt-size tier added, or a hostile listing. Only a models listing is changed.
+ */
+export interface ListingFault {
+  /**
+   * Fields set on the `pricing` of listed models, keyed by the listed id
+   * (`primary/primary-flash`), values as given: `{ 'primary/primary-flash': { prompt: '0.0000005' } }`
+   * changes one price, `{ …: { tiers: [{ above_input_tokens: 128000, prompt, completion,
+   * input_cache_read }] } }` adds a long-context tier, `{ …: { prompt: 5 } }` a wrong type. An id
+   * the listing does not have is added as a new entry with only this `pricing`.
+   */
+  readonly pricing?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  /** This many more entries (`primary/filler-1`, … priced as the first model): a huge listing. */
+  readonly padding?: number;
+  /** `data` is this JSON value as given (wrong types: `'x'`, `{}`, `[1, null]`). */
+  readonly data?: unknown;
+  /** The first entry's `pricing.prompt` nested this many arrays deep (`[[[…]]]`): a deeply nested listing. */
+  readonly nesting?: number;
+}
+
 /** A redirect answer (see {@link FaultRule.redirect}). */
 export interface RedirectFault {
   /** The redirect status. Default 307. */
@@ -186,6 +207,8 @@ export interface FaultRule {
    * what was really generated.
    */
   readonly usage?: unknown;
+  /** Answers `GET /models` normally, with its listing changed (the gateway's prices; see {@link ListingFault}). */
+  readonly listing?: ListingFault;
   /** Answers 200 with a JSON content type and only the first half of the JSON body, as a complete response. */
   readonly truncate?: boolean;
 

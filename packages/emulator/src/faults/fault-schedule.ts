@@ -34,6 +34,7 @@ const EFFECTS = [
   'cutOffAfterBytes',
   'stream',
   'usage',
+  'listing',
   ...FLAGS,
 ] as const;
 const KNOWN = new Set<string>([
@@ -128,6 +129,7 @@ function validateRule(rule: unknown, index: number): void {
   validateErrorInBody(record.errorInBody, where);
   validateStreamFault(record.stream, where);
   expectJson(record, 'usage', where);
+  validateListing(record.listing, where);
   for (const key of ['model', 'path', 'body', 'contentType', 'message']) {
     if (record[key] !== undefined && typeof record[key] !== 'string') {
       throw new TypeError(`${where}.${key} must be a string`);
@@ -167,6 +169,34 @@ function validateErrorInBody(errorInBody: unknown, where: string): void {
   if (record.withChoices !== undefined && typeof record.withChoices !== 'boolean') {
     throw new TypeError(`${where}.errorInBody.withChoices must be a boolean`);
   }
+}
+
+function validateListing(listing: unknown, where: string): void {
+  if (listing === undefined) return;
+  const at = `${where}.listing`;
+  const record = listing as Record<string, unknown> | null;
+  if (record === null || typeof record !== 'object' || Array.isArray(record)) {
+    throw new TypeError(`${at} must be {pricing?, padding?, data?, nesting?}`);
+  }
+  for (const key of Object.keys(record)) {
+    if (!['pricing', 'padding', 'data', 'nesting'].includes(key)) {
+      throw new TypeError(`${at} has an unknown field '${key}'`);
+    }
+  }
+  const pricing = record.pricing as Record<string, unknown> | null | undefined;
+  if (pricing !== undefined) {
+    const entries = pricing !== null && typeof pricing === 'object' ? Object.values(pricing) : [null];
+    if (
+      Array.isArray(pricing) ||
+      entries.some((value) => value === null || typeof value !== 'object' || Array.isArray(value))
+    ) {
+      throw new TypeError(`${at}.pricing must be an object of pricing objects, keyed by listed model id`);
+    }
+    expectJson(record, 'pricing', at);
+  }
+  expectNumber(record, 'padding', at, { integer: true, min: 0, max: 10_000_000 });
+  expectNumber(record, 'nesting', at, { integer: true, min: 1, max: 10_000_000 });
+  expectJson(record, 'data', at);
 }
 
 const STREAM_NUMBERS = [

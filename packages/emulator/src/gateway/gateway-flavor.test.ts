@@ -34,13 +34,13 @@ describe('the gateway flavour', () => {
       expect(emulator.requests[0]?.path).toBe('/api/v1/chat/completions');
       const models = await request(emulator.url, '/models');
       expect(models.json.data.map((model: { id: string }) => model.id)).toEqual([
-        'primary-flash',
-        'primary-v4-pro',
+        'primary/primary-flash',
+        'primary/primary-v4-pro',
       ]);
       expect(models.json.data[0].pricing).toEqual({
-        prompt: String(0.44 / 1e6),
-        completion: String(1.32 / 1e6),
-        input_cache_read: String(0.014 / 1e6),
+        prompt: '0.00000044',
+        completion: '0.00000132',
+        input_cache_read: '0.000000014',
       });
     });
 
