@@ -1,7 +1,9 @@
 // One worker process of the budget-stores benchmark: `lanes` lanes of reserve then settle, back to back, on a
 // budget whose store is given by kind (memory, redis, postgres, postgres-settle-async: synchronousCommit 'off') and url. Reports its latencies (ms) over IPC.
 // Kind redis-ping: no budget, two PINGs back to back on one ioredis connection (the client the Redis store uses),
-// the floor of reserve + settle's two round trips on this machine.
+// the floor of reserve + settle's two round trips on this machine. Kind redis-interleaved: a Redis budget's pair,
+// then two EVALSHA of a trivial script on an ioredis connection of its own, one after the other (floorMs: the
+// EVALSHA pairs). A fifth argument names a role: the budget tree is then a root and that role's scope.
 import { createRequire } from 'node:module';
 import {
   type BudgetStore,
@@ -12,22 +14,25 @@ import {
 } from '@switchboard/budget';
 import { BUDGET_INFO, BUDGET_PRICES, BUDGET_RECORD } from './budget-settings.js';
 
-const [kind, url, lanesText, callsText] = process.argv.slice(2);
+const [kind, url, lanesText, callsText, role] = process.argv.slice(2);
 const lanes = Number(lanesText);
 const calls = Number(callsText);
-/** What the PING row uses of an ioredis client. */
+/** What the PING and EVALSHA rows use of an ioredis client. */
 interface PingClient {
   ping(): Promise<string>;
+  evalsha(sha: string, keys: number): Promise<unknown>;
+  script(command: 'LOAD', source: string): Promise<string>;
   disconnect(): void;
 }
 // ioredis is the budget package's (optional) dependency, not the bench's.
 const requireFromBudget = createRequire(new URL('../../packages/budget/package.json', import.meta.url));
 const redisPing: PingClient | null =
-  kind === 'redis-ping'
+  kind === 'redis-ping' || kind === 'redis-interleaved'
     ? new (requireFromBudget('ioredis') as { Redis: new (url: string) => PingClient }).Redis(url ?? '')
     : null;
+const trivialScript = kind === 'redis-interleaved' ? await redisPing?.script('LOAD', 'return 1') : undefined;
 const store: BudgetStore =
-  kind === 'redis'
+  kind === 'redis' || kind === 'redis-interleaved'
     ? new RedisBudgetStore({ url: url ?? '', prefix: 'bench-stores:' })
     : kind === 'postgres'
       ? new PostgresBudgetStore({ url: url ?? '', schema: 'bench' })
@@ -38,17 +43,29 @@ const budget = createBudget({
   store,
   ownsStore: true,
   scope: { name: 'bench-stores', limitUsd: 1_000_000, maxInFlight: 100_000 },
+  ...(role === undefined ? {} : { roles: { [role]: { limitUsd: 1_000_000, maxInFlight: 100_000 } } }),
   maxPricesOf: () => BUDGET_PRICES,
 });
+const info = role === undefined ? BUDGET_INFO : { ...BUDGET_INFO, role };
+const floorMs: number[] = [];
 /** One reserve then settle; or, for redis-ping, two PINGs. */
 async function reserveAndSettle(): Promise<void> {
-  if (redisPing !== null) {
+  if (redisPing !== null && trivialScript === undefined) {
     await redisPing.ping();
     await redisPing.ping();
     return;
   }
-  const handle = await budget.beforeAttempt(BUDGET_INFO);
+  const handle = await budget.beforeAttempt(info);
   await handle.end({ record: BUDGET_RECORD, error: null, mayHaveBeenBilled: true });
+}
+
+/** For redis-interleaved, after each pair: two EVALSHA of a trivial script, timed into floorMs. */
+async function floorPair(): Promise<void> {
+  if (redisPing === null || trivialScript === undefined) return;
+  const started = performance.now();
+  await redisPing.evalsha(trivialScript, 0);
+  await redisPing.evalsha(trivialScript, 0);
+  floorMs.push(performance.now() - started);
 }
 
 const bothMs: number[] = [];
@@ -62,6 +79,7 @@ async function lane(): Promise<void> {
     try {
       await reserveAndSettle();
       bothMs.push(performance.now() - started);
+      await floorPair();
     } catch {
       // Refused (the store did not answer in time): counted, not timed.
       refused += 1;
@@ -72,6 +90,7 @@ async function lane(): Promise<void> {
 // Warm up (connections, scripts, the tables), then wait for the parent's go so all workers start together.
 for (let warmUp = 0; warmUp < 30; warmUp++) await reserveAndSettle();
 bothMs.length = 0;
+floorMs.length = 0;
 process.send?.({ type: 'ready' });
 process.once('message', async () => {
   const started = performance.now();
@@ -79,5 +98,5 @@ process.once('message', async () => {
   const wallMs = performance.now() - started;
   await budget.close({ timeoutMs: 10_000 });
   redisPing?.disconnect();
-  process.send?.({ type: 'done', bothMs, wallMs, refused }, () => process.disconnect());
+  process.send?.({ type: 'done', bothMs, floorMs, wallMs, refused }, () => process.disconnect());
 });

@@ -2,13 +2,12 @@
 // in one run on one machine: in memory, on Redis and on PostgreSQL, both on loopback and started here (the
 // helpers of the budget tests). Sequential (1 process, one call after another) and 8 processes × 16 calls at a
 // time, back to back. Needs redis-server and PostgreSQL (Debian's packages).
-import { type ChildProcess, fork } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startPostgres } from '../../packages/budget/test/support/start-postgres.js';
 import { startRedis } from '../../packages/budget/test/support/start-redis.js';
+import { type Row, row } from './budget-store-rows.js';
 import { machineInfo } from './machine.js';
 
 const { values } = parseArgs({
@@ -32,60 +31,6 @@ const SEQUENTIAL_CALLS = quick ? 300 : 2_000;
 const WORKERS = 8;
 const LANES = 16;
 const CALLS_PER_WORKER = quick ? 160 : 640;
-const workerPath = fileURLToPath(new URL('./budget-stores-worker.ts', import.meta.url));
-
-function percentile(values: readonly number[], share: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))] ?? Number.NaN;
-}
-
-interface Row {
-  readonly store: string;
-  readonly shape: string;
-  readonly calls: number;
-  readonly p50Ms: number;
-  readonly p99Ms: number;
-  readonly callsPerSecond: number;
-  /** Calls refused because the store did not answer in time. */
-  readonly refused: number;
-  /** The machine's 1-minute load average when the row started and when it ended. */
-  readonly load: readonly [number, number];
-}
-
-async function row(store: string, url: string, workers: number, lanes: number, calls: number): Promise<Row> {
-  const loadBefore = loadavg()[0] ?? 0;
-  const children = Array.from({ length: workers }, () =>
-    fork(workerPath, [store, url, String(lanes), String(calls)], { execArgv: ['--import', 'tsx'] }),
-  );
-  // Each worker's next message; a worker that exits first fails the run (rather than leaving it waiting forever).
-  const next = (child: ChildProcess) =>
-    new Promise<unknown>((resolve, reject) => {
-      const exited = (code: number | null) =>
-        reject(new Error(`a ${store} worker exited with ${code} before it reported`));
-      child.once('exit', exited);
-      child.once('message', (message) => {
-        child.off('exit', exited);
-        resolve(message);
-      });
-    });
-  await Promise.all(children.map(next));
-  const results = children.map(next);
-  for (const child of children) child.send({ type: 'go' });
-  const done = (await Promise.all(results)) as { bothMs: number[]; wallMs: number; refused: number }[];
-  const both = done.flatMap((result) => result.bothMs);
-  const wallMs = Math.max(...done.map((result) => result.wallMs));
-  return {
-    store,
-    shape: workers === 1 && lanes === 1 ? 'sequential' : `${workers} processes × ${lanes} concurrent`,
-    calls: both.length,
-    p50Ms: percentile(both, 0.5),
-    p99Ms: percentile(both, 0.99),
-    callsPerSecond: (both.length / wallMs) * 1000,
-    refused: done.reduce((sum, result) => sum + result.refused, 0),
-    load: [loadBefore, loadavg()[0] ?? 0],
-  };
-}
-
 const loadAtStart = loadavg()[0] ?? 0;
 console.log(
   `load average at the start: ${loadavg()

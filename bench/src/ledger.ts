@@ -1,0 +1,119 @@
+// bench:ledger — the budget's ledger beside its store's own floor, in one run on one machine (issue 42's bench).
+// N worker processes × C concurrent callers spend one budget tree (a root and a role) on memory, Redis and
+// PostgreSQL (servers started here, stopped by PID), each row's reserve + settle pairs per second and the p50 of
+// one pair; beside them, measured on the same servers in the same run: pgbench's one hot row (16 clients,
+// durable commits), redis-benchmark's EVALSHA, and two EVALSHA through ioredis interleaved with the budget's
+// sequential pairs in the same process. Ratios first. Needs redis-server, redis-tools and postgresql.
+//
+// Usage: pnpm bench:ledger [--quick] [--workers 16] [--callers 8] [--stores memory,redis,postgres]
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { parseArgs } from 'node:util';
+import { startPostgres } from '../../packages/budget/test/support/start-postgres.js';
+import { startRedis } from '../../packages/budget/test/support/start-redis.js';
+import { type Row, row } from './budget-store-rows.js';
+import { type Floor, pgbenchHotRow, redisBenchmarkEvalsha } from './ledger-floors.js';
+import { machineInfo } from './machine.js';
+
+const { values } = parseArgs({
+  args: process.argv.slice(2).filter((argument) => argument !== '--'),
+  options: {
+    quick: { type: 'boolean', default: false },
+    workers: { type: 'string', default: '16' },
+    callers: { type: 'string', default: '8' },
+    stores: { type: 'string', default: 'memory,redis,postgres' },
+  },
+});
+function count(name: string, text: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1 || value > 256) {
+    throw new Error(`--${name}: expected a whole number from 1 to 256, got ${JSON.stringify(text)}`);
+  }
+  return value;
+}
+const STORES = ['memory', 'redis', 'postgres'] as const;
+const stores = values.stores.split(',');
+for (const store of stores) {
+  if (!(STORES as readonly string[]).includes(store)) {
+    throw new Error(`--stores: unknown store ${JSON.stringify(store)} (known: ${STORES.join(', ')})`);
+  }
+}
+const workers = count('workers', values.workers);
+const callers = count('callers', values.callers);
+const quick = values.quick === true;
+const SEQUENTIAL = quick ? 300 : 2_000;
+const PER_WORKER = quick ? 40 : 160;
+const PGBENCH_SECONDS = quick ? 3 : 10;
+const ROLE = 'judge';
+
+const loadText = () =>
+  loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ');
+console.log(`load average at the start: ${loadText()} (${cpus().length} CPUs)`);
+const redis = stores.includes('redis') ? await startRedis() : null;
+const postgres = stores.includes('postgres') ? await startPostgres() : null;
+const rows: Row[] = [];
+const floors: Record<string, Floor> = {};
+try {
+  for (const store of stores) {
+    const url = store === 'redis' ? (redis?.url ?? '') : store === 'postgres' ? (postgres?.url ?? '') : '';
+    // Redis's sequential row interleaves two trivial EVALSHA after each pair: the in-process floor.
+    const sequentialKind = store === 'redis' ? 'redis-interleaved' : store;
+    rows.push(await row(sequentialKind, url, 1, 1, SEQUENTIAL, ROLE));
+    console.error(`${store}, sequential: done`);
+    rows.push(await row(store, url, workers, callers, PER_WORKER, ROLE));
+    console.error(`${store}, ${workers} × ${callers}: done`);
+    if (store === 'postgres') floors.postgres = await pgbenchHotRow(url, 16, PGBENCH_SECONDS);
+    if (store === 'redis') floors.redis = await redisBenchmarkEvalsha(url, 16, quick ? 20_000 : 100_000);
+  }
+} finally {
+  await redis?.stop();
+  await postgres?.stop();
+}
+
+const micros = (ms: number) => (ms < 1 ? `${Math.round(ms * 1000)} µs` : `${ms.toFixed(2)} ms`);
+const rate = (perSecond: number) => Math.round(perSecond).toLocaleString('en-US');
+const find = (store: string, sequential: boolean) =>
+  rows.find(
+    (r) =>
+      (r.store === store || r.store === `${store}-interleaved`) && (r.shape === 'sequential') === sequential,
+  );
+
+console.log("\nRatios (the issue's targets in brackets):");
+const pgFleet = find('postgres', false);
+if (pgFleet !== undefined && floors.postgres !== undefined) {
+  console.log(
+    `- PostgreSQL, ${pgFleet.shape}: ${(pgFleet.callsPerSecond / floors.postgres.perSecond).toFixed(2)}x pgbench's hot-row tps (≥ 0.5x): ${rate(pgFleet.callsPerSecond)} pairs/s against ${rate(floors.postgres.perSecond)} tps`,
+  );
+}
+const redisSequential = find('redis', true);
+if (redisSequential?.floorP50Ms != null) {
+  console.log(
+    `- Redis, sequential pair p50: ${(redisSequential.p50Ms / redisSequential.floorP50Ms).toFixed(2)}x two ioredis EVALSHA interleaved (≤ 2x): ${micros(redisSequential.p50Ms)} against ${micros(redisSequential.floorP50Ms)}`,
+  );
+}
+const redisFleet = find('redis', false);
+if (redisFleet !== undefined && floors.redis !== undefined) {
+  console.log(
+    `- Redis, ${redisFleet.shape}: ${rate(redisFleet.callsPerSecond)} pairs/s; redis-benchmark EVALSHA ${rate(floors.redis.perSecond)}/s (p50 ${micros(floors.redis.latencyMs)}), so at most ${rate(floors.redis.perSecond / 2)} pairs/s at two round trips (${(redisFleet.callsPerSecond / (floors.redis.perSecond / 2)).toFixed(2)}x)`,
+  );
+}
+
+console.log('\n| store | shape | pairs | pair p50 | p99 | pairs/s | refused | load (1 min, start → end) |');
+console.log('|---|---|---:|---:|---:|---:|---:|---:|');
+for (const r of rows) {
+  console.log(
+    `| ${r.store} | ${r.shape} | ${r.calls} | ${micros(r.p50Ms)} | ${micros(r.p99Ms)} | ${rate(r.callsPerSecond)} | ${r.refused} | ${r.load[0].toFixed(1)} → ${r.load[1].toFixed(1)} |`,
+  );
+}
+for (const floor of Object.values(floors)) {
+  console.log(`floor: ${floor.what}: ${rate(floor.perSecond)}/s, latency ${micros(floor.latencyMs)}`);
+}
+console.log(`load average at the end: ${loadText()}`);
+const folder = new URL('../results/', import.meta.url);
+mkdirSync(folder, { recursive: true });
+writeFileSync(
+  new URL('ledger.json', folder),
+  `${JSON.stringify({ machine: machineInfo(), workers, callers, quick, rows, floors }, null, 2)}\n`,
+);
