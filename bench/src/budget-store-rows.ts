@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 const workerPath = fileURLToPath(new URL('./budget-stores-worker.ts', import.meta.url));
 
 /** The value below which `share` of `values` lie (nearest rank). */
-export function percentile(values: readonly number[], share: number): number {
+function percentile(values: readonly number[], share: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))] ?? Number.NaN;
 }
