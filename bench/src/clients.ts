@@ -29,8 +29,15 @@ export const CLIENT_IDS = [
   'adapter',
   'resolved',
   'full',
+  'layer-budget',
+  'layer-journal',
+  'layer-meter',
+  'layer-otel',
 ] as const;
 export type ClientId = (typeof CLIENT_IDS)[number];
+
+/** The clients of the main bench: every one but the single-layer rows (bench:speed --layers). */
+export const DEFAULT_CLIENT_IDS: readonly ClientId[] = CLIENT_IDS.filter((id) => !id.startsWith('layer-'));
 
 /** The reference every ratio is taken against. */
 export const BASELINE: ClientId = 'openai';
@@ -133,37 +140,56 @@ function resolved(baseUrl: string): BenchClient {
   return chatClient('resolved', '`resolveChatEndpoint` client', endpoint.client);
 }
 
+/** The observers of the full stack, each of which a `layer-*` client adds alone to the resolved client. */
+const LAYERS = ['budget', 'journal', 'meter', 'otel'] as const;
+type Layer = (typeof LAYERS)[number];
+
 /**
- * The full stack a user can turn on: the resolved client with an in-memory budget,
- * a journal written to a temporary file, a meter and the OpenTelemetry observer
- * (no SDK registered, so its instruments are the API's no-op ones).
+ * The resolved client with the observers `layers`: an in-memory budget, a journal written to a temporary
+ * file, a meter and the OpenTelemetry observer (no SDK registered, so its instruments are the API's no-op ones).
  */
-async function fullStack(baseUrl: string): Promise<BenchClient> {
+async function observed(
+  baseUrl: string,
+  id: ClientId,
+  label: string,
+  layers: readonly Layer[],
+): Promise<BenchClient> {
   const folder = mkdtempSync(join(tmpdir(), 'switchboard-bench-'));
   // The ~55 KB answers are about 10,000 tokens: a cap above that, so no call costs more than its reservation.
-  const budget = createBudget({
-    scope: { name: 'bench-full', limitUsd: 1_000_000 },
-    maxOutputTokens: 16_384,
-  });
-  const journal = new CallJournal(join(folder, 'calls.jsonl'));
+  const budget = layers.includes('budget')
+    ? createBudget({ scope: { name: 'bench-full', limitUsd: 1_000_000 }, maxOutputTokens: 16_384 })
+    : null;
+  const journal = layers.includes('journal') ? new CallJournal(join(folder, 'calls.jsonl')) : null;
+  const observers = [
+    ...(budget === null ? [] : [budget]),
+    ...(journal === null ? [] : [journal]),
+    ...(layers.includes('meter') ? [new CallMeter()] : []),
+    ...(layers.includes('otel') ? [await otelObserver()] : []),
+  ];
   const endpoint = resolveChatEndpoint(undefined, {
     env: { PRIMARY_API_KEY: BENCH_API_KEY, PRIMARY_BASE_URL: baseUrl },
-    observers: [budget, journal, new CallMeter(), await otelObserver()],
+    observers,
   });
   if (endpoint === null) throw new Error('resolveChatEndpoint returned null with PRIMARY_API_KEY set');
   return {
-    ...chatClient(
-      'full',
-      'full stack: resolved client + memory budget + journal + meter + OTel observer (no SDK)',
-      endpoint.client,
-    ),
+    ...chatClient(id, label, endpoint.client),
     async close() {
-      await journal.close();
-      budget.close();
+      await journal?.close();
+      budget?.close();
       rmSync(folder, { recursive: true, force: true });
     },
   };
 }
+
+const fullStack = (baseUrl: string) =>
+  observed(
+    baseUrl,
+    'full',
+    'full stack: resolved client + memory budget + journal + meter + OTel observer (no SDK)',
+    LAYERS,
+  );
+const layer = (name: Layer, label: string) => (baseUrl: string) =>
+  observed(baseUrl, `layer-${name}`, `resolved client + ${label} only`, [name]);
 
 const FACTORIES: Record<ClientId, (baseUrl: string) => BenchClient | Promise<BenchClient>> = {
   fetch: rawFetch,
@@ -174,12 +200,16 @@ const FACTORIES: Record<ClientId, (baseUrl: string) => BenchClient | Promise<Ben
   adapter,
   resolved,
   full: fullStack,
+  'layer-budget': layer('budget', 'memory budget'),
+  'layer-journal': layer('journal', 'journal'),
+  'layer-meter': layer('meter', 'meter'),
+  'layer-otel': layer('otel', 'OTel observer'),
 };
 
 /** The clients `ids` (every client by default), pointed at one emulator, in table order. */
 export async function createClients(
   baseUrl: string,
-  ids: readonly ClientId[] = CLIENT_IDS,
+  ids: readonly ClientId[] = DEFAULT_CLIENT_IDS,
 ): Promise<BenchClient[]> {
   return Promise.all(CLIENT_IDS.filter((id) => ids.includes(id)).map((id) => FACTORIES[id](baseUrl)));
 }

@@ -5,7 +5,7 @@
 // Usage (from the root): pnpm bench [--quick] [--rounds N] [--max-seconds S]
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
-import { type BenchClient, CLIENT_IDS, createClients } from './clients.js';
+import { type BenchClient, createClients, DEFAULT_CLIENT_IDS } from './clients.js';
 import { type EmulatorProcess, startEmulatorProcess } from './emulator-client.js';
 import { machineInfo } from './machine.js';
 import { runMetering } from './metering.js';
@@ -117,7 +117,7 @@ async function main(): Promise<void> {
   const json = {
     date: new Date().toISOString(),
     machine,
-    settings: { quick, rounds, maxSeconds, clients: CLIENT_IDS, baseline: 'openai' },
+    settings: { quick, rounds, maxSeconds, clients: DEFAULT_CLIENT_IDS, baseline: 'openai' },
     scenarios: results,
     metering,
     targets,

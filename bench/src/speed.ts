@@ -6,7 +6,10 @@
 // than FetchTransport on sequential small calls: a floor moved under us (undici #5493 moved
 // fetch's; a change in node:http could move ours).
 //
-// Usage: pnpm --filter @switchboard/bench bench:speed [--rounds N] [--quick] [--only a,b]
+// With --layers, also the resolved client alone and with each observer of the full stack alone, and a table of
+// what each layer adds per call (its row's ratio less the resolved client's, in the SDK's time per call).
+//
+// Usage: pnpm --filter @switchboard/bench bench:speed [--rounds N] [--quick] [--only a,b] [--layers]
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { type BenchClient, type ClientId, createClients } from './clients.js';
@@ -21,13 +24,23 @@ const { values } = parseArgs({
     quick: { type: 'boolean', default: false },
     rounds: { type: 'string' },
     only: { type: 'string' },
+    layers: { type: 'boolean', default: false },
   },
 });
 const quick = values.quick === true;
 const rounds = Number(values.rounds ?? (quick ? 4 : 40));
 if (!Number.isInteger(rounds) || rounds < 1) throw new RangeError('--rounds must be a positive integer');
 
-const IDS: ClientId[] = ['fetch', 'openai', 'openai-aa', 'adapter-fetch', 'adapter', 'full'];
+const LAYER_IDS: ClientId[] = ['resolved', 'layer-budget', 'layer-journal', 'layer-meter', 'layer-otel'];
+const IDS: ClientId[] = [
+  'fetch',
+  'openai',
+  'openai-aa',
+  'adapter-fetch',
+  'adapter',
+  'full',
+  ...(values.layers ? LAYER_IDS : []),
+];
 // Short batches, many rounds: the machine's load changes less within a round.
 const SCENARIOS: Scenario[] = [
   { id: 'seq-small', label: 'seq small', size: 'small', concurrency: 1, calls: 100 },
@@ -37,14 +50,14 @@ const SCENARIOS: Scenario[] = [
 ];
 const only = values.only?.split(',');
 
-/** Time per call as a "lower is better" ratio: median latency sequentially, 1 / throughput at c32. */
-function timeRatio(result: ScenarioResult, id: ClientId): number {
+/** Time per call as a "lower is better" ratio to `base` (the SDK): median latency sequentially, 1 / throughput at c32. */
+function timeRatio(result: ScenarioResult, id: ClientId, base: ClientId = 'openai'): number {
   const row = result.clients.find((client) => client.client === id);
-  const base = result.clients.find((client) => client.client === 'openai');
-  if (!row || !base) return Number.NaN;
+  const baseRow = result.clients.find((client) => client.client === base);
+  if (!row || !baseRow) return Number.NaN;
   return result.concurrency === 1
-    ? pairedRatio(row, base, 'medianMicros')
-    : 1 / pairedRatio(row, base, 'callsPerSecond');
+    ? pairedRatio(row, baseRow, 'medianMicros')
+    : 1 / pairedRatio(row, baseRow, 'callsPerSecond');
 }
 
 /** The spread of the within-round ratios of a client to `baseline` (10th and 90th percentiles). */
@@ -76,6 +89,28 @@ function nodeOverFetch(results: readonly ScenarioResult[]): { ratio: number; spr
     ratio: pairedRatio(node, fetchRow, 'medianMicros'),
     spread: spread(result, 'adapter', 'adapter-fetch'),
   };
+}
+
+/** What each observer adds to the resolved client per call, in the SDK's time per call (its ratio less resolved's). */
+function layerTable(results: readonly ScenarioResult[]): string[] {
+  const rows = ['layer-budget', 'layer-journal', 'layer-meter', 'layer-otel', 'full'] as const;
+  const lines = [
+    "What each layer adds per call, in multiples of the SDK's time per call: (the row ÷ the resolved client, within",
+    "each round, less 1) × the resolved client's ratio to the SDK; a negative figure is noise below what one run resolves.",
+    '',
+    `| layer | ${SCENARIOS.map((scenario) => scenario.label).join(' | ')} |`,
+    `|---|${SCENARIOS.map(() => '---:').join('|')}|`,
+  ];
+  for (const id of rows) {
+    const cells = results.map((result) => {
+      const added = (timeRatio(result, id, 'resolved') - 1) * timeRatio(result, 'resolved');
+      return `${added >= 0 ? '+' : ''}${added.toFixed(3)}x`;
+    });
+    lines.push(
+      `| ${id === 'full' ? 'all four (full stack)' : id.slice('layer-'.length)} | ${cells.join(' | ')} |`,
+    );
+  }
+  return lines;
 }
 
 const load = () =>
@@ -126,6 +161,7 @@ async function main(): Promise<void> {
     return row ? median(row.rounds.map((round) => round.medianMicros)).toFixed(0) : '';
   });
   lines.push(`| (\`openai\` SDK, median µs per call) | ${sdk.join(' | ')} |`);
+  if (values.layers) lines.push('', ...layerTable(results));
   const guard = nodeOverFetch(results);
   if (guard !== null) {
     lines.push(
