@@ -42,15 +42,19 @@ export type AcquireResult =
        * amount > limit); `reserved`: it fits the spend but not while live leases hold
        * their reservations (spent + reserved + amount > limit); `in_flight`: no free
        * slot; `ledger_lost`: the scope's ledger vanished since this store last saw it;
-       * `ended`: this lease id was already settled or released. Spend is checked in
+       * `ended`: this lease id was already settled or released; `window`: the store's clock
+       * (`nowMs`) is not within a windowed scope's window (nothing taken: ask again with the
+       * windows of `nowMs`). Spend is checked in
        * every scope before reservations, and reservations before slots, so `reserved`
        * means no scope of the chain is out of money.
        */
-      readonly reason: 'spend' | 'reserved' | 'in_flight' | 'ledger_lost' | 'ended';
+      readonly reason: 'spend' | 'reserved' | 'in_flight' | 'ledger_lost' | 'ended' | 'window';
       /** Index of the refusing scope in the request's chain. */
       readonly scopeIndex: number;
       /** The refusing scope's counters at the time. */
       readonly counters: ScopeCounters;
+      /** The store's clock when it decided, in ms since the epoch, when the store reports it. */
+      readonly nowMs?: number;
     };
 
 /** How a lease ends. */

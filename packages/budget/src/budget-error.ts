@@ -50,6 +50,7 @@ export interface BudgetErrorDetails {
   readonly requestedUsd?: number | null;
   readonly maxInFlight?: number | null;
   readonly inFlight?: number | null;
+  readonly retryAfterMs?: number | null;
   readonly cause?: unknown;
 }
 
@@ -76,6 +77,11 @@ export class BudgetError extends ChatError {
   readonly maxInFlight: number | null;
   /** Calls in flight in the scope when it refused, or null. */
   readonly inFlight: number | null;
+  /**
+   * For `spend` in a scope with a calendar window: milliseconds until the window ends (on the
+   * clock of the store that decided), when a new window starts from $0; null otherwise.
+   */
+  readonly retryAfterMs: number | null;
 
   constructor(details: BudgetErrorDetails) {
     super({ kind: 'budget', message: details.message, cause: details.cause, retryable: false });
@@ -87,5 +93,6 @@ export class BudgetError extends ChatError {
     this.requestedUsd = details.requestedUsd ?? null;
     this.maxInFlight = details.maxInFlight ?? null;
     this.inFlight = details.inFlight ?? null;
+    this.retryAfterMs = details.retryAfterMs ?? null;
   }
 }

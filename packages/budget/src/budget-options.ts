@@ -77,6 +77,12 @@ export interface BudgetOptions {
   onLedgerLost?: 'refuse' | 'start-afresh';
   /** Where warnings go (a lease lost, a settlement retried, a capped cost); default `process.emitWarning`. */
   onWarning?: (message: string) => void;
+  /**
+   * The wall clock (ms since the epoch) that decides calendar windows, for the memory store the
+   * budget builds (tests); default `Date.now`. A shared store's own clock decides (Redis `TIME`,
+   * PostgreSQL `now()`); a `MemoryBudgetStore` given as `store` takes its own `clock` option.
+   */
+  clock?: () => number;
 }
 
 /** A role's limits (see {@link BudgetOptions.roles}) and its own `fitMaxTokens`, or `false` for none. */

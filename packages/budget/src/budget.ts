@@ -12,6 +12,7 @@ import { LeaseHandle } from './lease-handle.js';
 import { MAX_CALL_NANO_USD, reserveNanoUsd, usdOf } from './nano-usd.js';
 import { type Chain, extend } from './scope-chain.js';
 import type { ScopeLimits, StoredScope } from './scope-limits.js';
+import { isoWindow, retryAfterMsOf, scopesAt } from './scope-windows.js';
 import { type Shared, sharedOf } from './shared.js';
 import { SlotQueue } from './slot-waiters.js';
 import { worstCaseOf } from './worst-case-cost.js';
@@ -36,6 +37,8 @@ export interface ScopeUsage {
   readonly unsettledUsd: number;
   /** How many calls are counted at their worst case (an expired lease, an attempt that may have been billed). */
   readonly unsettledCalls: number;
+  /** The scope's current calendar window (ISO instants, `end` exclusive), or null for a scope without one. */
+  readonly window: { readonly start: string; readonly end: string } | null;
 }
 
 /** What a store answered, and which store and scope limits it was asked with (the fallback's differ). */
@@ -44,6 +47,8 @@ interface Acquired {
   readonly result: AcquireResult;
   readonly store: BudgetStore;
   readonly scopes: readonly StoredScope[];
+  /** The chain's scopes as the budget's own store keys them (each windowed scope in the window asked). */
+  readonly storeScopes: readonly StoredScope[];
 }
 
 /**
@@ -73,7 +78,7 @@ export class Budget implements CallObserver {
       Object.entries(roles).map(([role, options]) => {
         if (options === null || typeof options !== 'object')
           throw new TypeError(`roles.${role} must be an object`);
-        checkKnownKeys(options, ['limitUsd', 'maxInFlight', 'fitMaxTokens'], `roles.${role}`);
+        checkKnownKeys(options, ['limitUsd', 'maxInFlight', 'window', 'fitMaxTokens'], `roles.${role}`);
         const { fitMaxTokens, ...limits } = options;
         if (fitMaxTokens !== undefined)
           this.#roleFits.set(role, checkFitMaxTokens(fitMaxTokens, `roles.${role}.fitMaxTokens`));
@@ -112,7 +117,8 @@ export class Budget implements CallObserver {
         // Fitted to the spend left, it waits in line as any call; else it cannot fit even then.
         if (!ask.fitTo(limit - last.counters.spentNanoUsd)) {
           const scope = chain.paths[last.scopeIndex] ?? '';
-          return Promise.reject(spendError(info.model, scope, limit, last, ask, 'spend', ''));
+          const retryAfterMs = retryAfterMsOf(chain, last.scopeIndex, this.#shared.clock.now());
+          return Promise.reject(spendError(info.model, scope, limit, last, ask, 'spend', '', retryAfterMs));
         }
       }
       return this.#asking(this.#waitOrRefuse(info, chain, ask, null));
@@ -260,10 +266,11 @@ export class Budget implements CallObserver {
    */
   async usage(role?: string): Promise<ScopeUsage[]> {
     const chain = this.#chainFor(role ?? null);
-    const counters = await this.#shared.store.counters(chain.scopes);
+    const scopes = scopesAt(chain, this.#shared.clock.now());
+    const counters = await this.#shared.store.counters(scopes);
     const lost = counters.findIndex((counter) => counter.ledgerLost === true);
     if (lost >= 0) throw this.#ledgerLost(chain, lost, 'its usage was asked');
-    return counters.map((counter, index) => usageOf(chain, index, counter));
+    return counters.map((counter, index) => usageOf(chain, index, counter, scopes[index]));
   }
 
   /**
@@ -273,7 +280,8 @@ export class Budget implements CallObserver {
    */
   async resetLedger(): Promise<void> {
     const { store, onWarning } = this.#shared;
-    const scopes = [this.#chain.scopes, ...[...this.#roles.values()].map((chain) => chain.scopes)];
+    const now = this.#shared.clock.now();
+    const scopes = [this.#chain, ...this.#roles.values()].map((chain) => scopesAt(chain, now));
     for (const chainScopes of scopes) await store.resetLedger?.(chainScopes);
     onWarning(
       `budget scope "${this.scope}": a new ledger was started; spend recorded before the loss is gone`,
@@ -360,8 +368,10 @@ export class Budget implements CallObserver {
     const scope = chain.paths[result.scopeIndex] ?? '';
     const limit = scopes[result.scopeIndex]?.limitNanoUsd ?? 0;
     // Out of money (a store of another make may answer `spend` for both: the counters tell).
-    if (result.counters.spentNanoUsd + ask.amount > limit)
-      throw spendError(info.model, scope, limit, result, ask, 'spend', '');
+    if (result.counters.spentNanoUsd + ask.amount > limit) {
+      const retryAfterMs = retryAfterMsOf(chain, result.scopeIndex, result.nowMs ?? this.#shared.clock.now());
+      throw spendError(info.model, scope, limit, result, ask, 'spend', '', retryAfterMs);
+    }
     if (!this.#shared.waitForSettlements) {
       const given = fitsOnceSettled('the budget does not wait for them (waitForSettlements: false)');
       throw spendError(info.model, scope, limit, result, ask, 'reserved', given);
@@ -411,7 +421,8 @@ export class Budget implements CallObserver {
     const leaseId = randomUUID();
     const shared = this.#shared;
     const { store } = shared;
-    const request = { leaseId, scopes: chain.scopes, amountNanoUsd: amount, ttlMs: shared.ttlMs };
+    const scopes = scopesAt(chain, shared.clock.now());
+    const request = { leaseId, scopes, amountNanoUsd: amount, ttlMs: shared.ttlMs };
     if (shared.fallback !== null) return this.#acquireAsync(chain, model, request);
     let answer: AcquireResult | Promise<AcquireResult>;
     try {
@@ -421,20 +432,22 @@ export class Budget implements CallObserver {
     }
     if (
       isThenable(answer) ||
+      (!answer.granted && answer.reason === 'window') ||
       (!answer.granted && answer.reason === 'ledger_lost' && shared.onLedgerLost === 'start-afresh')
     )
       return this.#acquireAsync(chain, model, request, answer);
     shared.storeAnswered(chain, answer);
-    return { leaseId, result: answer, store, scopes: chain.scopes };
+    return { leaseId, result: answer, store, scopes, storeScopes: scopes };
   }
 
   /** {@link Budget.#acquire} when the store's answer has to be waited for, retried or replaced by the fallback's. */
   async #acquireAsync(
     chain: Chain,
     model: string,
-    request: AcquireRequest,
+    asking: AcquireRequest,
     asked?: AcquireResult | Promise<AcquireResult>,
   ): Promise<Acquired> {
+    let request = asking;
     const { leaseId } = request;
     const shared = this.#shared;
     const { store, fallback } = shared;
@@ -451,13 +464,22 @@ export class Budget implements CallObserver {
           result: await fallback.store.acquire({ ...request, scopes }),
           store: fallback.store,
           scopes,
+          storeScopes: request.scopes,
         };
       }
     }
     let result: AcquireResult;
     try {
       result = await (asked ?? store.acquire(request));
+      // The store's clock is in other windows than this process guessed: asked again with its.
+      for (let tries = 0; !result.granted && result.reason === 'window'; tries += 1) {
+        if (tries === MAX_WINDOW_TRIES || result.nowMs === undefined) throw windowsMoving(chain, result);
+        shared.clock.learn(result.nowMs);
+        request = { ...request, scopes: scopesAt(chain, result.nowMs) };
+        result = await store.acquire(request);
+      }
     } catch (error) {
+      if (error instanceof BudgetError) throw error;
       // The command may still run after this failure (a lost reply, a queued command): the
       // lease is released behind it, in order, so it can never hold a reservation nobody settles.
       const configuration = (error as { configuration?: unknown }).configuration === true;
@@ -468,7 +490,7 @@ export class Budget implements CallObserver {
       if (!configuration && !ranNothing) {
         shared.settle(store, {
           leaseId,
-          scopes: chain.scopes,
+          scopes: request.scopes,
           settlement: { actualNanoUsd: 0 },
           release: true,
         });
@@ -489,21 +511,22 @@ export class Budget implements CallObserver {
         result: await fallback.store.acquire({ ...request, scopes }),
         store: fallback.store,
         scopes,
+        storeScopes: request.scopes,
       };
     }
     if (!result.granted && result.reason === 'ledger_lost' && shared.onLedgerLost === 'start-afresh') {
-      await store.resetLedger?.(chain.scopes);
+      await store.resetLedger?.(request.scopes);
       shared.onWarning(
         `budget scope "${chain.paths[result.scopeIndex]}": its ledger in the store was gone (a restart without persistence, an eviction or a FLUSHDB); a new one was started, as onLedgerLost is 'start-afresh' (a call of ${model})`,
       );
       result = await store.acquire(request);
     }
     shared.storeAnswered(chain, result);
-    return { leaseId, result, store, scopes: chain.scopes };
+    return { leaseId, result, store, scopes: request.scopes, storeScopes: request.scopes };
   }
 
   #handle(acquired: Acquired, chain: Chain, ask: AttemptAsk): AttemptHandle {
-    const { leaseId, store, scopes } = acquired;
+    const { leaseId, store, scopes, storeScopes } = acquired;
     if (this.#shared.closed) {
       // Granted after close(): never used, so released (a settlement close() waits for), and refused.
       void this.#shared.settle(store, { leaseId, scopes, settlement: { actualNanoUsd: 0, leased: true } });
@@ -512,7 +535,7 @@ export class Budget implements CallObserver {
     const amount = ask.amount;
     this.#shared.heartbeat.add({ leaseId, scopes, store });
     // A fallback lease's spend is written back to the store under its own id, once.
-    const writeBack = store === this.#shared.store ? null : chain.scopes;
+    const writeBack = store === this.#shared.store ? null : storeScopes;
     if (writeBack !== null) this.#shared.fallbackLeaseStarted(`${leaseId}:fallback`, writeBack, amount);
     return new LeaseHandle(
       this.#shared,
@@ -525,11 +548,16 @@ export class Budget implements CallObserver {
 /** Creates a {@link Budget}, a `CallObserver` to give a `ChatAdapter` (its `observers`). Checks every option now. */
 export function createBudget(options: BudgetOptions): Budget {
   const shared = sharedOf(options);
-  const root: Chain = { paths: [], scopes: [], limits: [], charged: [] };
+  const root: Chain = { paths: [], scopes: [], limits: [], windows: [], charged: [] };
   return new Budget(shared, extend(root, options.scope, 'scope'), options.roles ?? {});
 }
 
-function usageOf(chain: Chain, index: number, counter: ScopeCounters): ScopeUsage {
+function usageOf(
+  chain: Chain,
+  index: number,
+  counter: ScopeCounters,
+  scope: StoredScope | undefined,
+): ScopeUsage {
   return {
     scope: chain.paths[index] ?? '',
     limitUsd: chain.limits[index]?.limitUsd ?? null,
@@ -541,6 +569,7 @@ function usageOf(chain: Chain, index: number, counter: ScopeCounters): ScopeUsag
     inFlight: counter.inFlight,
     unsettledUsd: usdOf(counter.unsettledNanoUsd),
     unsettledCalls: counter.unsettledCalls,
+    window: isoWindow(scope?.window),
   };
 }
 
@@ -582,6 +611,20 @@ function misconfigured(chain: Chain, error: unknown): BudgetError {
   });
 }
 
+/** How many times an acquisition is asked again with the windows of the store's clock. */
+const MAX_WINDOW_TRIES = 3;
+
+/** The store's clock kept moving past window boundaries while the call asked (or a store gave no time). */
+function windowsMoving(chain: Chain, result: AcquireResult): BudgetError {
+  const scope = chain.paths.at(-1) ?? null;
+  const at = !result.granted && result.nowMs !== undefined ? new Date(result.nowMs).toISOString() : 'unknown';
+  return new BudgetError({
+    reason: 'store_unreachable',
+    scope,
+    message: `budget scope "${scope}" refused the call: the store's clock (${at}) was in another calendar window each time the call asked (${MAX_WINDOW_TRIES} times)`,
+  });
+}
+
 /** How many times one attempt is fitted to a store's refusal at most (each fit lowers its cap). */
 const MAX_FIT_TRIES = 8;
 
@@ -602,6 +645,7 @@ function spendError(
   ask: AttemptAsk,
   reason: 'spend' | 'reserved',
   given: string,
+  retryAfterMs: number | null = null,
 ): BudgetError {
   // The call's worst case at its own cap (the one it asked for), not at the last cap it was fitted to.
   const amount = ask.askedAmount;
@@ -628,7 +672,8 @@ function spendError(
     spentUsd: usdOf(spentNanoUsd),
     reservedUsd: usdOf(reservedNanoUsd),
     requestedUsd: usdOf(amount),
-    message: `budget scope "${scope}" refused a call of ${model}: limit ${formatUsd(limit)}, spent ${formatUsd(spentNanoUsd)}${unsettled}, reserved ${formatUsd(reservedNanoUsd)} by calls in flight, ${tail}`,
+    retryAfterMs,
+    message: `budget scope "${scope}" refused a call of ${model}: limit ${formatUsd(limit)}${retryAfterMs === null ? '' : ` in its window (it ends in ${retryAfterMs} ms)`}, spent ${formatUsd(spentNanoUsd)}${unsettled}, reserved ${formatUsd(reservedNanoUsd)} by calls in flight, ${tail}`,
   });
 }
 

@@ -1,6 +1,7 @@
 import type { AcquireRequest, AcquireResult, ScopeCounters, Settlement } from './acquire-request.js';
 import type { BudgetStore } from './budget-store.js';
 import { checkKnownKeys } from './known-keys.js';
+import { outsideWindow, PastWindows } from './past-windows.js';
 import { retentionOf } from './retention.js';
 import type { StoredScope } from './scope-limits.js';
 import { UnsettledEntries } from './unsettled-entries.js';
@@ -19,6 +20,13 @@ interface ScopeState {
 
 // This process's own counters need no report of what is left (that is for a fallback from a shared store).
 const GRANTED: AcquireResult = Object.freeze({ granted: true });
+const ZERO: ScopeCounters = Object.freeze({
+  spentNanoUsd: 0,
+  reservedNanoUsd: 0,
+  inFlight: 0,
+  unsettledNanoUsd: 0,
+  unsettledCalls: 0,
+});
 
 /**
  * How many ended lease ids are remembered (the latest), so a repeated settlement
@@ -39,24 +47,53 @@ export class MemoryBudgetStore implements BudgetStore {
   #ended = new Map<string, boolean>();
   #endedBefore = new Map<string, boolean>();
   readonly #now: () => number;
+  readonly #clock: () => number;
   readonly #retentionMs: number;
+  /** The windows of windowed scopes, pruned once past their keep. */
+  readonly #windows: PastWindows;
 
   /**
    * @param options.now a monotonic clock in ms (tests); default `performance.now`.
    * @param options.retentionMs how long a call counted at its worst case keeps its
    *   entry, so a late settlement can replace the worst case by the cost; then the
    *   entry is pruned (its amount stays in the spend). Default 3,600,000 (1 h).
+   * @param options.clock the wall clock in ms since the epoch that decides calendar windows
+   *   (tests move it across midnight); default `Date.now`.
    */
-  constructor(options: { now?: () => number; retentionMs?: number } = {}) {
+  constructor(options: { now?: () => number; retentionMs?: number; clock?: () => number } = {}) {
     if (options === null || typeof options !== 'object') {
-      throw new TypeError('MemoryBudgetStore options must be an object: { now?, retentionMs? }');
+      throw new TypeError('MemoryBudgetStore options must be an object: { now?, retentionMs?, clock? }');
     }
-    checkKnownKeys(options, ['now', 'retentionMs'], 'MemoryBudgetStore options');
+    checkKnownKeys(options, ['now', 'retentionMs', 'clock'], 'MemoryBudgetStore options');
+    for (const name of ['now', 'clock'] as const) {
+      if (options[name] !== undefined && typeof options[name] !== 'function') {
+        throw new TypeError(`MemoryBudgetStore options.${name} must be a function returning ms`);
+      }
+    }
     this.#now = options.now ?? (() => performance.now());
+    this.#clock = options.clock ?? Date.now;
     this.#retentionMs = retentionOf(options?.retentionMs, 'MemoryBudgetStore options');
+    this.#windows = new PastWindows(this.#retentionMs);
+  }
+
+  /** The wall clock that decides calendar windows, in ms since the epoch. */
+  clockMs(): number {
+    return this.#clock();
   }
 
   acquire(request: AcquireRequest): AcquireResult {
+    const nowMs = this.#clock();
+    const wrong = outsideWindow(request.scopes, nowMs);
+    if (wrong >= 0) return { granted: false, reason: 'window', scopeIndex: wrong, counters: ZERO, nowMs };
+    for (const scope of request.scopes) {
+      // A past window with live leases stays until they end.
+      this.#windows.touch(scope, nowMs, (key) => {
+        const state = this.#scopes.get(key);
+        if (state !== undefined && state.leases.size > 0) return false;
+        this.#scopes.delete(key);
+        return true;
+      });
+    }
     const now = this.#now();
     const states = request.scopes.map((scope) => this.#state(scope.key, now));
     if (this.#held.has(request.leaseId)) return GRANTED;
@@ -73,13 +110,19 @@ export class MemoryBudgetStore implements BudgetStore {
     for (const [index, scope] of request.scopes.entries()) {
       const state = states[index] as ScopeState;
       if (scope.limitNanoUsd !== null && state.spent + amount > scope.limitNanoUsd) {
-        return { granted: false, reason: 'spend', scopeIndex: index, counters: countersOf(state) };
+        return { granted: false, reason: 'spend', scopeIndex: index, counters: countersOf(state), nowMs };
       }
     }
     for (const [index, scope] of request.scopes.entries()) {
       const state = states[index] as ScopeState;
       if (scope.limitNanoUsd !== null && state.spent + state.reserved + amount > scope.limitNanoUsd) {
-        return { granted: false, reason: 'reserved', scopeIndex: index, counters: countersOf(state) };
+        return {
+          granted: false,
+          reason: 'reserved',
+          scopeIndex: index,
+          counters: countersOf(state),
+          nowMs,
+        };
       }
     }
     for (const [index, scope] of request.scopes.entries()) {

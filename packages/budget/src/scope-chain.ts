@@ -1,12 +1,15 @@
 import type { ChargedScope } from '@switchboard/adapter';
 import { NANO_USD_PER_USD } from './nano-usd.js';
 import { checkScopeLimits, type ScopeLimits, type StoredScope } from './scope-limits.js';
+import { checkWindow, type WindowRule } from './window-bounds.js';
 
 /** A budget's scopes, root first: their paths, how stores see them, and their limits. */
 export interface Chain {
   readonly paths: readonly string[];
   readonly scopes: readonly StoredScope[];
   readonly limits: readonly ScopeLimits[];
+  /** Each scope's calendar window, or null for a scope that never resets. */
+  readonly windows: readonly (WindowRule | null)[];
   /** Each scope's path and limit in USD, as a call's record lists the scopes it was charged to. */
   readonly charged: readonly ChargedScope[];
 }
@@ -39,6 +42,7 @@ export function extend(chain: Chain, scope: ScopeLimits, where: string): Chain {
     paths: [...chain.paths, path],
     scopes: [...chain.scopes, stored],
     limits: [...chain.limits, scope],
+    windows: [...chain.windows, checkWindow(scope.window, `${where}.window`)],
     charged: Object.freeze([
       ...chain.charged,
       Object.freeze({ scope: path, limitUsd: scope.limitUsd ?? null }),

@@ -1,5 +1,6 @@
 import { checkKnownKeys } from './known-keys.js';
 import { MAX_LIMIT_USD } from './nano-usd.js';
+import { type BudgetWindow, checkWindow } from './window-bounds.js';
 
 /** One scope of a budget: a name and its limits (either may be left out). */
 export interface ScopeLimits {
@@ -13,6 +14,13 @@ export interface ScopeLimits {
   readonly limitUsd?: number;
   /** The most calls (attempts) in flight at once in this scope; unlimited when left out. */
   readonly maxInFlight?: number;
+  /**
+   * A calendar window: the scope's spend resets when it turns (`'day'`, or `{ period: 'day',
+   * timeZone: 'Europe/Berlin' }`; default UTC). Each window is its own ledger: the first call after
+   * a boundary starts from $0, and an attempt settles in the window it was reserved in. Without
+   * one, the scope never resets.
+   */
+  readonly window?: BudgetWindow;
 }
 
 /** A scope as a store sees it: its key and its limits in store units. */
@@ -23,6 +31,11 @@ export interface StoredScope {
   readonly limitNanoUsd: number | null;
   /** The in-flight limit, or null for none. */
   readonly maxInFlight: number | null;
+  /**
+   * The window the key names, in ms since the epoch, for a windowed scope: the store refuses
+   * (`window`, with its time) when its own clock is not within `[startMs, endMs)`.
+   */
+  readonly window?: { readonly startMs: number; readonly endMs: number } | null;
 }
 
 /**
@@ -38,7 +51,8 @@ const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 /** Checks a scope's fields; throws a TypeError or RangeError naming the bad field. */
 export function checkScopeLimits(scope: ScopeLimits, where: string): void {
   if (scope === null || typeof scope !== 'object') throw new TypeError(`${where} must be an object`);
-  checkKnownKeys(scope, ['name', 'limitUsd', 'maxInFlight'], where);
+  checkKnownKeys(scope, ['name', 'limitUsd', 'maxInFlight', 'window'], where);
+  checkWindow(scope.window, `${where}.window`);
   if (typeof scope.name !== 'string' || !/^[^{}/\p{Cc}]+$/u.test(scope.name) || scope.name.trim() === '') {
     throw new TypeError(
       `${where}.name must be a non-empty string without '{', '}', '/' or control characters, got ${JSON.stringify(scope.name)}`,

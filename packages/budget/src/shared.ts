@@ -8,6 +8,7 @@ import { LeaseHeartbeat } from './lease-heartbeat.js';
 import { MemoryBudgetStore } from './memory-store.js';
 import type { Chain } from './scope-chain.js';
 import type { StoredScope } from './scope-limits.js';
+import { StoreClock } from './scope-windows.js';
 import { type PendingSettlement, SettlementQueue } from './settlement-queue.js';
 import type { SlotQueue } from './slot-waiters.js';
 import type { WorstCasePricing } from './worst-case-cost.js';
@@ -29,6 +30,7 @@ const OPTION_KEYS: readonly (keyof BudgetOptions)[] = [
   'fallback',
   'onLedgerLost',
   'onWarning',
+  'clock',
 ];
 
 const DEFAULT_TTL_MS = 30_000;
@@ -49,6 +51,8 @@ export interface Shared {
   readonly fallback: { readonly store: BudgetStore; readonly share: number } | null;
   readonly onLedgerLost: 'refuse' | 'start-afresh';
   readonly onWarning: (message: string) => void;
+  /** The clock that decides calendar windows, as this process reads it. */
+  readonly clock: StoreClock;
   readonly heartbeat: LeaseHeartbeat;
   /** Attempts waiting for a slot or for room, per innermost scope path. */
   readonly queues: Map<string, SlotQueue>;
@@ -118,7 +122,12 @@ export function sharedOf(options: BudgetOptions): Shared {
   if (!(typeof share === 'number' && share > 0 && share <= 1)) {
     throw new RangeError(`fallback.share must be a number in (0, 1], got ${String(share)}`);
   }
-  for (const name of ['maxPricesOf', 'maxCostUsdOf', 'onWarning'] as const) {
+  if (options.clock !== undefined && options.store !== undefined) {
+    throw new TypeError(
+      'clock is for the memory store createBudget builds: a store given decides windows by its own clock (a MemoryBudgetStore takes a clock option)',
+    );
+  }
+  for (const name of ['maxPricesOf', 'maxCostUsdOf', 'onWarning', 'clock'] as const) {
     if (options[name] !== undefined && typeof options[name] !== 'function') {
       throw new TypeError(`${name} must be a function`);
     }
@@ -137,7 +146,11 @@ export function sharedOf(options: BudgetOptions): Shared {
     throw new TypeError('roles must be an object of role name to limits');
   }
   const onWarning = options.onWarning ?? ((message: string) => process.emitWarning(message, 'BudgetWarning'));
-  const store = options.store ?? new MemoryBudgetStore();
+  const wallClock = options.clock ?? Date.now;
+  const store = options.store ?? new MemoryBudgetStore({ clock: wallClock });
+  // A memory store's clock is read as it is; a shared store's through this process's clock and an offset.
+  const clockOf = (store as { clockMs?: () => number }).clockMs;
+  const clock = new StoreClock(typeof clockOf === 'function' ? () => clockOf.call(store) : wallClock);
   const fallback = options.fallback
     ? { store: options.fallback.store ?? new MemoryBudgetStore(), share }
     : null;
@@ -184,6 +197,7 @@ export function sharedOf(options: BudgetOptions): Shared {
     fallback,
     onLedgerLost,
     onWarning,
+    clock,
     heartbeat: new LeaseHeartbeat(ttlMs, onWarning),
     queues: new Map(),
     closed: false,

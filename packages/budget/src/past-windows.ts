@@ -1,0 +1,50 @@
+import type { StoredScope } from './scope-limits.js';
+import { baseKeyOf, PAST_WINDOW_KEEP_MS } from './scope-windows.js';
+
+/**
+ * The index of the memory store's windowed ledgers per scope: each window's key and end, so the
+ * ones past their keep (`PAST_WINDOW_KEEP_MS`, or the store's retention when longer) are dropped by
+ * the next acquisition in the scope.
+ */
+export class PastWindows {
+  readonly #keepMs: number;
+  readonly #byScope = new Map<string, Map<string, number>>();
+
+  constructor(retentionMs: number) {
+    this.#keepMs = Math.max(PAST_WINDOW_KEEP_MS, retentionMs);
+  }
+
+  /**
+   * Records `scope`'s window and drops its scope's windows past their keep for which `drop`
+   * answers true (a window with live leases stays).
+   */
+  touch(scope: StoredScope, nowMs: number, drop: (key: string) => boolean): void {
+    const window = scope.window;
+    if (window === null || window === undefined) return;
+    const base = baseKeyOf(scope.key);
+    let windows = this.#byScope.get(base);
+    if (windows === undefined) {
+      windows = new Map();
+      this.#byScope.set(base, windows);
+    }
+    windows.set(scope.key, window.endMs);
+    for (const [key, endMs] of windows) {
+      if (endMs + this.#keepMs <= nowMs && drop(key)) windows.delete(key);
+    }
+  }
+
+  /** Each scope's windows still kept: key and end (for a listing). */
+  windowsOf(base: string): ReadonlyMap<string, number> {
+    return this.#byScope.get(base) ?? new Map();
+  }
+}
+
+/** The index of the first scope whose window does not hold `nowMs`, or -1. */
+export function outsideWindow(scopes: readonly StoredScope[], nowMs: number): number {
+  return scopes.findIndex(
+    (scope) =>
+      scope.window !== null &&
+      scope.window !== undefined &&
+      !(nowMs >= scope.window.startMs && nowMs < scope.window.endMs),
+  );
+}
