@@ -1,27 +1,14 @@
 import { hostname } from 'node:os';
 import { closeTestEmulators, startTestEmulator } from '@switchboard/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
+import { watcher } from '../test/support/call-watcher.js';
 import { answer, PlainTransport, RawTransport } from '../test/support/raw-transport.js';
-import type { AttemptInfo, CallObserver } from './call-observer.js';
-import type { CallRecord } from './call-record.js';
 import { ChatAdapter } from './chat-adapter.js';
 import type { CompleteRequest } from './chat-client.js';
 import { FetchTransport } from './fetch-transport.js';
 
 const request: CompleteRequest = { model: 'primary-flash', messages: [{ role: 'user', content: 'hi' }] };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-
-/** An observer that keeps every attempt's info and every record. */
-function watcher(): CallObserver & { attempts: AttemptInfo[]; records: CallRecord[] } {
-  const attempts: AttemptInfo[] = [];
-  const records: CallRecord[] = [];
-  return {
-    attempts,
-    records,
-    beforeAttempt: (info) => void attempts.push(info),
-    afterCall: (record) => void records.push(record),
-  };
-}
 
 afterEach(closeTestEmulators);
 

@@ -14,6 +14,12 @@ export interface AttemptInfo {
   readonly callId?: string;
   /** The caller's role, or null. */
   readonly role: string | null;
+  /**
+   * The call's tenant (the request's own `tenant`, else a `forTenant` view's), or null when it
+   * carries none. Always set by this adapter; absent from an older one or from an info made by
+   * hand, which an observer reads as null.
+   */
+  readonly tenant?: string | null;
   /** The request body's messages and tools, for estimating prompt tokens; never copied. */
   readonly messages: readonly unknown[];
   readonly tools: readonly unknown[] | undefined;

@@ -62,6 +62,12 @@ export interface CallRecord extends CallPricing {
   /** The caller's role for the call, or null. */
   readonly role?: string | null;
   /**
+   * The call's tenant (the request's own `tenant`, else a `forTenant` view's), or null when it
+   * carried none. Always set by this adapter; absent from records made by hand or by an older
+   * adapter, which readers take as null. Plain data on the record and journal line, never a key.
+   */
+  readonly tenant?: string | null;
+  /**
    * Whether the request asked for JSON mode (`response_format: {type: 'json_object'}`);
    * OpenTelemetry reports it as `gen_ai.output.type = json`.
    */

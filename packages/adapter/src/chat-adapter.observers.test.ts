@@ -52,7 +52,7 @@ describe('ChatAdapter observers', () => {
     expect(records).toEqual([response.calls[0]]);
   });
 
-  it('tells beforeAttempt the model, attempt, role, messages, tools, cap, signal and whether the cap can be lowered', async () => {
+  it('tells beforeAttempt the model, attempt, role, tenant, messages, tools, cap, signal and whether the cap can be lowered', async () => {
     const infos: AttemptInfo[] = [];
     const controller = new AbortController();
     const adapter = new ChatAdapter(new RawTransport([answer('ok')]), {
@@ -65,6 +65,7 @@ describe('ChatAdapter observers', () => {
         model: 'primary-flash',
         attempt: 1,
         role: 'judge',
+        tenant: null,
         messages: request.messages,
         tools: undefined,
         maxTokens: 30,

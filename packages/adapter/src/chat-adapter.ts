@@ -18,6 +18,7 @@ import { type CallFacts, type RawCallResult, type RawCallSetup, rawCall } from '
 import { isRecord } from './read-field.js';
 import { type StreamBreakPolicy, streamBreakOf } from './stream-break.js';
 import { StreamCall } from './stream-call.js';
+import { checkTenant, tenantOfRequest } from './tenant-name.js';
 import { checkTimeoutSeconds } from './timeout-seconds.js';
 import { warnUnpricedModel } from './unpriced-warning.js';
 import { untilAborted } from './until-aborted.js';
@@ -66,6 +67,7 @@ interface Reported {
 interface PreparedCall {
   readonly request: TransportRequest;
   readonly role: string | null;
+  readonly tenant: string | null;
   readonly maxTokens: number | null;
   /** The call's total deadline in seconds, or null for none. */
   readonly deadlineSeconds: number | null;
@@ -76,7 +78,7 @@ interface PreparedCall {
 /**
  * Adapts an OpenAI-shaped transport: thinking off by default, reasoning kept,
  * one retry of empty JSON-mode content, a record, usage and cost per raw call,
- * observers around every attempt, role views and bounded single-attempt copies.
+ * observers around every attempt, role and tenant views and bounded single-attempt copies.
  */
 export class ChatAdapter implements ChatClient {
   /** Whether `thinking: {type: 'disabled'}` is sent on every call. */
@@ -87,6 +89,7 @@ export class ChatAdapter implements ChatClient {
   #transport: ChatTransport;
   #maxOutputTokens: number | null = null;
   #role: string | null = null;
+  #tenant: string | null = null;
   #ledger = new UsageLedger();
   #total = new CostTotal();
   #observers: ObserverChain;
@@ -119,6 +122,11 @@ export class ChatAdapter implements ChatClient {
   /** The role a {@link ChatAdapter.forRole} view tags on its calls, else null. */
   get role(): string | null {
     return this.#role;
+  }
+
+  /** The tenant a {@link ChatAdapter.forTenant} view tags on its calls, else null. */
+  get tenant(): string | null {
+    return this.#tenant;
   }
 
   /**
@@ -211,23 +219,42 @@ export class ChatAdapter implements ChatClient {
   /**
    * A view of this adapter that tags every call's record and attempts with
    * `role` (a request's own `role` wins). It shares everything else: transport,
-   * cap, `usage`, `costUsd()`, `totalCostUsd()` and observers.
+   * cap, tenant, `usage`, `costUsd()`, `totalCostUsd()` and observers.
    */
   forRole(role: string): ChatAdapter {
     if (typeof role !== 'string' || role.trim() === '')
       throw new TypeError('role must be a non-empty string');
+    const view = this.#view();
+    view.#role = role;
+    return view;
+  }
+
+  /**
+   * A view of this adapter whose calls carry `tenant` (the customer they are made for) on their
+   * attempts, records and journal lines; a request's own `tenant` wins. A budget with `tenants`
+   * charges them to the tenant's scope. Composes with {@link ChatAdapter.forRole} in either order,
+   * and shares everything else as a role view does. `tenant`: a non-empty string of at most 256
+   * characters, well-formed, without control characters, `{`, `}` or `/` (a TypeError names the rule).
+   */
+  forTenant(tenant: string): ChatAdapter {
+    const view = this.#view();
+    view.#tenant = checkTenant(tenant, 'tenant');
+    return view;
+  }
+
+  /** A view sharing this adapter's cap, role, tenant, usage, costs and observers. */
+  #view(): ChatAdapter {
     const view = this.#derive(this.#transport);
     view.#ledger = this.#ledger;
     view.#total = this.#total;
     view.#observers = this.#observers;
-    view.#role = role;
     return view;
   }
 
   /**
    * A copy that caps each answer at `maxOutputTokens` (`max_tokens`), makes a
    * single attempt per call and never retries empty JSON; it keeps this
-   * adapter's `disableThinking`, `endpoint`, role and observers and starts its
+   * adapter's `disableThinking`, `endpoint`, role, tenant and observers and starts its
    * own empty `usage` and `costUsd()`; its costs also reach this adapter's
    * `totalCostUsd()`.
    */
@@ -240,7 +267,6 @@ export class ChatAdapter implements ChatClient {
     }
     const copy = this.#derive(this.#transport.withMaxAttempts?.(1) ?? this.#transport);
     copy.#maxOutputTokens = maxOutputTokens;
-    copy.#role = this.#role;
     copy.#total = new CostTotal(this.#total);
     copy.#observers = new ObserverChain(this.#observers);
     return copy;
@@ -263,6 +289,8 @@ export class ChatAdapter implements ChatClient {
       endpoint: this.endpoint,
     });
     copy.#maxOutputTokens = this.#maxOutputTokens;
+    copy.#role = this.#role;
+    copy.#tenant = this.#tenant;
     copy.#reported = this.#reported;
     copy.#streamBreak = this.#streamBreak;
     return copy;
@@ -279,6 +307,7 @@ export class ChatAdapter implements ChatClient {
         : checkTimeoutSeconds(request.deadlineSeconds, 'request.deadlineSeconds');
     const maxTokens = this.#capOf(request.maxTokens);
     const role = roleOf(request.role) ?? this.#role;
+    const tenant = tenantOfRequest(request.tenant) ?? this.#tenant;
     const signal = signalOf(request.signal);
     const extraBody: Record<string, unknown> = {};
     if (this.disableThinking) extraBody.thinking = { type: 'disabled' };
@@ -302,6 +331,7 @@ export class ChatAdapter implements ChatClient {
     return {
       request: transportRequest,
       role,
+      tenant,
       maxTokens,
       deadlineSeconds,
       jsonObject: request.jsonObject === true,
@@ -328,6 +358,7 @@ export class ChatAdapter implements ChatClient {
       transport: this.#transport,
       request: call.request,
       role: call.role,
+      tenant: call.tenant,
       maxTokens: call.maxTokens,
       jsonObject: call.jsonObject,
       temperature: call.temperature,

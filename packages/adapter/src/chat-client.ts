@@ -62,6 +62,13 @@ export interface CompleteRequest {
   maxTokens?: number;
   /** Who in the pipeline makes the call (detector, classifier, judge, ...), for records and reports. */
   role?: string;
+  /**
+   * The customer (or other party) the call is made for: it wins over a
+   * `ChatAdapter.forTenant` view's, is on the call's record and journal line (never a key), and a
+   * budget with `tenants` charges it to the tenant's scope. A non-empty string of at most 256 characters,
+   * without control characters, `{`, `}` or `/`.
+   */
+  tenant?: string;
 }
 
 /** Anything that answers chat calls: the adapter, the scripted client, an override. */

@@ -7,7 +7,7 @@ import type { UsageEntry } from './usage-entry.js';
 
 /** The frozen record of one raw call, from what the call did and how it was priced. */
 export function makeCallRecord(
-  call: Pick<RawCallSetup, 'request' | 'role' | 'maxTokens' | 'jsonObject' | 'temperature'>,
+  call: Pick<RawCallSetup, 'request' | 'role' | 'tenant' | 'maxTokens' | 'jsonObject' | 'temperature'>,
   facts: CallFacts,
   usage: UsageEntry | null,
   pricing: PricingOutcome,
@@ -28,6 +28,7 @@ export function makeCallRecord(
     durationMs: facts.durationMs,
     attempts: facts.attempts,
     role: call.role,
+    tenant: call.tenant,
     jsonObject: call.jsonObject,
     maxTokens: facts.maxTokensLowered?.to ?? call.maxTokens,
     temperature: call.temperature,

@@ -47,6 +47,7 @@ export interface RawCallSetup {
   /** The request without attempt hooks. */
   readonly request: TransportRequest;
   readonly role: string | null;
+  readonly tenant: string | null;
   readonly maxTokens: number | null;
   /** Whether the request asked for JSON mode. */
   readonly jsonObject: boolean;
@@ -101,6 +102,7 @@ export function trackerOf(setup: RawCallSetup, signal: AbortSignal | undefined):
       callId: newCallId(),
       model: request.model,
       role: setup.role,
+      tenant: setup.tenant,
       messages: request.messages,
       tools: request.tools,
       maxTokens: setup.maxTokens,

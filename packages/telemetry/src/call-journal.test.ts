@@ -39,6 +39,8 @@ describe('CallJournal', () => {
         seq: 1,
         ...JSON.parse(JSON.stringify(PRIMARY_JUDGE_CALL)),
         role: 'judge',
+        // A record without a tenant is journaled with it null.
+        tenant: null,
         // The record, made by hand, names no process: the line names the writer's.
         host: hostname(),
         pid: process.pid,

@@ -39,6 +39,7 @@ export function checkJournalLine(value: unknown): CheckedJournalLine | string {
     whole(fields, 'pid', 0, JOURNAL_LIMITS.maxPid) ??
     whole(fields, 'seq', 1, Number.MAX_SAFE_INTEGER) ??
     name(fields, 'role', true) ??
+    name(fields, 'tenant', true) ??
     name(fields, 'pricedAs', true) ??
     name(fields, 'priceSource', true) ??
     name(fields, 'outcome', true) ??
@@ -55,12 +56,18 @@ export function checkJournalLine(value: unknown): CheckedJournalLine | string {
   const at = journalTimeOf(fields.at);
   if (typeof at === 'string') return at;
   const costNanoUsd = costNanoUsdOf(fields);
-  if (isSettlementKind(fields.settlement))
+  const tenantKnown = fields.tenant !== undefined;
+  if (isSettlementKind(fields.settlement) && tenantKnown)
     return { line: value as unknown as JournalLine, at, costNanoUsd, settlement: fields.settlement };
-  // A line of an older journal: its settlement is derived, and set on the line as readers see it.
-  const derived = derivedSettlement(fields);
+  // A line of an older journal: what it lacks (its settlement, derived; its tenant, null) is set on
+  // a copy of the line, as readers see it.
+  const derived = isSettlementKind(fields.settlement) ? fields.settlement : derivedSettlement(fields);
   return {
-    line: { ...fields, settlement: derived } as unknown as JournalLine,
+    line: {
+      ...fields,
+      settlement: derived,
+      tenant: tenantKnown ? fields.tenant : null,
+    } as unknown as JournalLine,
     at,
     costNanoUsd,
     settlement: derived,

@@ -30,6 +30,11 @@ export interface JournalLine extends TelemetryRecord {
    */
   readonly seq?: number;
   readonly role: string | null;
+  /**
+   * The tenant the call was made for (`CallRecord.tenant`), or null: always written (null when the
+   * record has none); a line written before the field existed is read with it null. Never a key.
+   */
+  readonly tenant: string | null;
   /** Where the call went: provider, base address, thinking; never a key. */
   readonly endpoint: EndpointInfo | null;
   /** `'ok'` when a reply arrived, else the error kind. */
@@ -184,6 +189,7 @@ function assemble(
   // The record's own fields, then the journal's (a later duplicate key wins when read).
   const own = body.length > 2 ? `${body.slice(1, -1)},` : '';
   const role = fields.role === undefined ? '"role":null,' : '';
+  const tenant = fields.tenant === undefined ? '"tenant":null,' : '';
   const error = fields.error as
     | { readonly kind?: unknown; readonly degradation?: unknown }
     | null
@@ -202,7 +208,7 @@ function assemble(
         ? `,"extraError":${JSON.stringify(annotation.error)}`
         : '';
   const seq = tail.seq === undefined ? '' : `"seq":${tail.seq},`;
-  return `{"v":${JOURNAL_VERSION},${seq}${own}${role}${writer(fields)}"endpoint":${endpointJson},"outcome":${outcome},"degradation":${degradation}${clamped}${usageError}${recordError}${extra}}`;
+  return `{"v":${JOURNAL_VERSION},${seq}${own}${role}${tenant}${writer(fields)}"endpoint":${endpointJson},"outcome":${outcome},"degradation":${degradation}${clamped}${usageError}${recordError}${extra}}`;
 }
 
 // A record made by hand or by an older adapter has no host and pid: the line names the writer's.

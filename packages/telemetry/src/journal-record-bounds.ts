@@ -26,7 +26,7 @@ export function recordOverrides(record: Fields, clamps: JournalClamps): Fields |
     changed = true;
   };
   bound('model', boundName(record.model, false, '(unknown)', 'model', clamps));
-  for (const field of ['callId', 'host', 'role', 'pricedAs', 'priceSource'])
+  for (const field of ['callId', 'host', 'role', 'tenant', 'pricedAs', 'priceSource'])
     bound(field, boundName(record[field], true, null, field, clamps));
   bound('costUsd', boundAmount(record.costUsd, JOURNAL_LIMITS.maxCostUsd, 'costUsd', clamps));
   bound(
@@ -61,6 +61,7 @@ function inRange(record: Fields): boolean {
         (record.pid as number) >= 0 &&
         (record.pid as number) <= most.maxPid)) &&
     isName(record.role, true) &&
+    isName(record.tenant, true) &&
     isName(record.pricedAs, true) &&
     isName(record.priceSource, true) &&
     isAmount(record.costUsd, most.maxCostUsd) &&
@@ -139,6 +140,7 @@ export function recordCore(record: Fields): Fields {
     'durationMs',
     'attempts',
     'role',
+    'tenant',
     'settlement',
   ])
     core[field] = read(record, field);
