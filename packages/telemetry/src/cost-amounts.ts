@@ -5,7 +5,7 @@ import type { TelemetryRecord } from './telemetry-record.js';
 /** What one call cost, as the telemetry reports it: USD amounts from whole nano-dollars. */
 export interface CostAmounts {
   /**
-   * `gen_ai.usage.cost.amount`: the provider's own amount when the reply carried one
+   * A span's `llm.cost.total`: the provider's own amount when the reply carried one
    * (`source` `provider`), else the amount Switchboard computed (`source` `local`); null for
    * an estimate (a stream that ended without usage), whose figure stays in the ledger only.
    */

@@ -10,9 +10,8 @@ import type { TelemetryRecord } from './telemetry-record.js';
 // open-telemetry/semantic-conventions (model/gen-ai/registry.yaml, docs/gen-ai/gen-ai-spans.md)
 // and the current open-telemetry/semantic-conventions-genai (docs/gen-ai/client-inference.md),
 // which renamed the cache-write count (`cacheCreationTokens` in v1.41.0, `cacheWriteTokens`
-// now) and added `gen_ai.token.modality` to its usage counters. The cost attributes are a
-// proposal (open-telemetry/semantic-conventions-genai pull request 443), not yet a convention:
-// they are sent in the latest mode only, Switchboard's own `switchboard.cost.amount` in both.
+// now) and added `gen_ai.token.modality` to its usage counters. A span's cost is in
+// `llm.cost.total` (OPENINFERENCE_COST_TOTAL below), never under `gen_ai.usage.`: see there.
 export const GEN_AI = {
   operationName: 'gen_ai.operation.name',
   providerName: 'gen_ai.provider.name',
@@ -31,9 +30,8 @@ export const GEN_AI = {
   cacheCreationTokens: 'gen_ai.usage.cache_creation.input_tokens',
   cacheWriteTokens: 'gen_ai.usage.cache_write.input_tokens',
   reasoningTokens: 'gen_ai.usage.reasoning.output_tokens',
-  costAmount: 'gen_ai.usage.cost.amount',
+  /** The cost counter's currency attribute in the latest mode (the cost proposal's, a metric attribute only). */
   costCurrency: 'gen_ai.usage.cost.currency',
-  costSource: 'gen_ai.usage.cost.source',
   tokenType: 'gen_ai.token.type',
   tokenModality: 'gen_ai.token.modality',
   serverAddress: 'server.address',
@@ -59,6 +57,14 @@ export const SWITCHBOARD = {
   /** `(ledger − provider) / provider` for such a call whose provider figure is above 0: its drift. */
   costDrift: 'switchboard.cost.drift',
 } as const;
+
+/**
+ * The call's cost on a span, USD, in both modes: OpenInference's `llm.cost.total`, which Arize Phoenix
+ * and Langfuse read as a call's total cost. Not the cost proposal's `gen_ai.usage.cost.amount`
+ * (semantic-conventions-genai pull request 443, unreleased): Langfuse takes every `gen_ai.usage.*`
+ * attribute but `gen_ai.usage.cost` for a token count, so that amount would be shown as tokens.
+ */
+const OPENINFERENCE_COST_TOTAL = 'llm.cost.total';
 
 /** The currency of every cost amount. */
 export const COST_CURRENCY = 'USD';
@@ -117,12 +123,8 @@ export function resultAttributes(
   if (tokens.cacheRead !== null) attributes[GEN_AI.cacheReadTokens] = tokens.cacheRead;
   if (tokens.cacheWrite !== null) attributes[cacheWriteName(context.conventions)] = tokens.cacheWrite;
   if (tokens.reasoning !== null) attributes[GEN_AI.reasoningTokens] = tokens.reasoning;
-  // A proposal, not a released convention: only in the latest mode (and never an estimate, see costAmounts).
-  if (cost.reported !== null && context.conventions === 'gen_ai_latest_experimental') {
-    attributes[GEN_AI.costAmount] = cost.reported.amount;
-    attributes[GEN_AI.costCurrency] = COST_CURRENCY;
-    attributes[GEN_AI.costSource] = cost.reported.source;
-  }
+  // What the call cost, as the provider billed it when its reply said (else the ledger's figure); never an estimate.
+  if (cost.reported !== null) attributes[OPENINFERENCE_COST_TOTAL] = cost.reported.amount;
   if (cost.ledger !== null) attributes[SWITCHBOARD.costAmount] = cost.ledger;
   // The reconciliation the meter and the report make, call by call: a local price beside the provider's figure.
   if (cost.drift !== null && cost.reported !== null) {

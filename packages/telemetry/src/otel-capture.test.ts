@@ -38,11 +38,13 @@ import { otelObserver } from './otel-observer.js';
 
 // Where each expected name comes from. CORE: open-telemetry/semantic-conventions at
 // tag v1.41.0; GENAI: open-telemetry/semantic-conventions-genai (main); PROPOSAL: an
-// open pull request of the latter, not yet a convention; OURS: Switchboard's own.
+// open pull request of the latter, not yet a convention; OPENINFERENCE: Arize's conventions, whose
+// cost attribute Langfuse reads too; OURS: Switchboard's own.
 const CORE = 'semantic-conventions@v1.41.0';
 const GENAI = 'semantic-conventions-genai';
 const PROPOSAL = 'semantic-conventions-genai pull request 443 (proposal), changelog.d/443.enhancement.md';
 const OURS = "Switchboard's own";
+const OPENINFERENCE = 'openinference spec/semantic_conventions.md (llm.cost.total)';
 const SPANS = `${CORE} docs/gen-ai/gen-ai-spans.md; ${GENAI} docs/gen-ai/client-inference.md`;
 const SPANS_AND_METRICS = `${CORE} docs/gen-ai/gen-ai-spans.md and gen-ai-metrics.md; ${GENAI} docs/gen-ai/client-inference.md and gen-ai-token-metrics.md`;
 const CORE_METRICS = `${CORE} docs/gen-ai/gen-ai-metrics.md, model/gen-ai/metrics.yaml`;
@@ -141,10 +143,10 @@ const NAMES: Record<string, Row> = {
     `${CORE} docs/gen-ai/gen-ai-metrics.md (metric gen_ai.client.token.usage)`,
   ),
   'gen_ai.token.modality': attribute('string', 'gen_ai_latest_experimental', TOKEN_METRICS),
-  // A proposal, not a released convention: the latest mode only.
-  'gen_ai.usage.cost.amount': attribute('double', 'gen_ai_latest_experimental', PROPOSAL),
+  // A proposal, not a released convention: the cost counter's attribute in the latest mode only.
   'gen_ai.usage.cost.currency': attribute('string', 'gen_ai_latest_experimental', PROPOSAL),
-  'gen_ai.usage.cost.source': attribute('string', 'gen_ai_latest_experimental', PROPOSAL),
+  // The call's cost on its span, in both modes, under a name no backend reads as a token count.
+  'llm.cost.total': attribute('double', 'both', OPENINFERENCE),
   'switchboard.route': attribute('string', 'both', OURS),
   'switchboard.role': attribute('string', 'both', OURS),
   'switchboard.attempts': attribute('int', 'both', OURS),
@@ -471,22 +473,15 @@ describe.each<OtelConventions>(['v1.41.0', 'gen_ai_latest_experimental'])(
       'switchboard.attempts': 1,
     });
 
-    /** The proposal's cost attributes: in the latest mode only. */
-    const proposedCost = (amount: number, source: 'local' | 'provider') =>
-      latest
-        ? {
-            'gen_ai.usage.cost.amount': amount,
-            'gen_ai.usage.cost.currency': 'USD',
-            'gen_ai.usage.cost.source': source,
-          }
-        : {};
+    /** The span's cost: what the provider billed when its reply said, else the ledger's figure; both modes. */
+    const spanCost = (amount: number) => ({ 'llm.cost.total': amount });
 
     /** What a failed call reports as its finish reasons: `["error"]` in the latest mode, none in v1.41.0. */
     const failedFinish = latest ? { 'gen_ai.response.finish_reasons': ['error'] } : {};
 
     /** The cost attributes of a call the table priced, whose reply carried no cost of its own. */
     const localCost = (amount: number) => ({
-      ...proposedCost(amount, 'local'),
+      ...spanCost(amount),
       'switchboard.cost.amount': amount,
       'switchboard.price.source': 'table',
       'switchboard.price.version': PRICES_VERSION,
@@ -563,7 +558,7 @@ describe.each<OtelConventions>(['v1.41.0', 'gen_ai_latest_experimental'])(
         'gen_ai.usage.output_tokens': 500,
         'gen_ai.usage.cache_read.input_tokens': 1500,
         [cacheWrite]: 400,
-        ...proposedCost(0.0012, 'provider'),
+        ...spanCost(0.0012),
         'switchboard.cost.amount': table,
         // The table's figure reconciled with the provider's: the drift the meter and the report show.
         'switchboard.cost.provider_amount': 0.0012,
@@ -684,7 +679,7 @@ describe.each<OtelConventions>(['v1.41.0', 'gen_ai_latest_experimental'])(
         'gen_ai.response.model': 'primary-flash',
         'gen_ai.response.id': cut.record.responseId,
         ...failedFinish,
-        // An estimate is never a gen_ai.usage.cost.* amount, in either mode.
+        // An estimate is never a span's llm.cost.total, in either mode.
         'switchboard.cost.amount': estimate,
         // Estimated at the prices that price the call: the same version and band.
         'switchboard.price.source': 'estimate',
@@ -788,10 +783,8 @@ describe.each<OtelConventions>(['v1.41.0', 'gen_ai_latest_experimental'])(
       // The gap, explicit: the conventions type these as doubles; a whole value is sent as an int.
       expect(wireTypes(spans[0]?.attributes ?? [])['gen_ai.request.temperature']).toBe('intValue');
       expect(wireTypes(spans[1]?.attributes ?? [])['gen_ai.request.temperature']).toBe('doubleValue');
-      if (latest) {
-        expect(wireTypes(spans[0]?.attributes ?? [])['gen_ai.usage.cost.amount']).toBe('intValue');
-        expect(wireTypes(spans[1]?.attributes ?? [])['gen_ai.usage.cost.amount']).toBe('doubleValue');
-      }
+      expect(wireTypes(spans[0]?.attributes ?? [])['llm.cost.total']).toBe('intValue');
+      expect(wireTypes(spans[1]?.attributes ?? [])['llm.cost.total']).toBe('doubleValue');
 
       // Metrics: the token counters are declared INT, so their points leave as asInt; the cost
       // counter stays a double (asDouble), whole or not.

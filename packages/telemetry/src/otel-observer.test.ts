@@ -71,11 +71,10 @@ describe('otelObserver', () => {
       expect(toMs(span?.startTime as [number, number])).toBe(Date.parse('2026-11-23T08:00:09.000Z'));
     });
 
-    it("says the cost came from the provider when it did (latest mode), and reads OpenAI's cached_tokens", async () => {
+    it("puts the provider's own cost in llm.cost.total when the reply carried one, and reads OpenAI's cached_tokens", async () => {
       const [span] = await observedIn('gen_ai_latest_experimental', GATEWAY_DETECTOR_CALL);
       expect(span?.attributes).toMatchObject({
-        'gen_ai.usage.cost.source': 'provider',
-        'gen_ai.usage.cost.amount': 0.0012,
+        'llm.cost.total': 0.0012,
         'gen_ai.usage.input_tokens': 2000,
         'gen_ai.usage.cache_read.input_tokens': 1500,
         'switchboard.role': 'detector',
@@ -84,23 +83,34 @@ describe('otelObserver', () => {
       expect(span?.attributes).not.toHaveProperty('gen_ai.response.id');
     });
 
-    it('sends no gen_ai.usage.cost.* in the default mode (a proposal, not a released convention), and never an estimate', async () => {
-      const [defaultMode] = await observed(GATEWAY_DETECTOR_CALL);
-      expect(
-        Object.keys(defaultMode?.attributes ?? {}).filter((name) => name.startsWith('gen_ai.usage.cost')),
-      ).toEqual([]);
-      expect(defaultMode?.attributes['switchboard.cost.amount']).toBeGreaterThan(0);
-      exporter.reset();
-      const [estimate] = await observedIn('gen_ai_latest_experimental', CUT_STREAM_CALL);
-      expect(CUT_STREAM_CALL.priceSource).toBe('estimate');
-      expect(
-        Object.keys(estimate?.attributes ?? {}).filter((name) => name.startsWith('gen_ai.usage.cost')),
-      ).toEqual([]);
-      expect(estimate?.attributes).toMatchObject({
-        'switchboard.cost.amount': 0.00009,
-        'switchboard.price.source': 'estimate',
-      });
-    });
+    it.each(['v1.41.0', 'gen_ai_latest_experimental'] as const)(
+      'in the %s mode, puts the cost in llm.cost.total, never under gen_ai.usage. where a backend reads token counts, and never an estimate',
+      async (mode) => {
+        const [priced] = await observedIn(mode, GATEWAY_DETECTOR_CALL);
+        expect(priced?.attributes['llm.cost.total']).toBe(0.0012);
+        // Langfuse's rule: every gen_ai.usage.* attribute but gen_ai.usage.cost (and llm.token_count.*) is a
+        // token count. Each such attribute here must be one of the call's token counts.
+        const readAsTokens = Object.entries(priced?.attributes ?? {}).filter(
+          ([name]) =>
+            (name.startsWith('gen_ai.usage.') && name !== 'gen_ai.usage.cost') ||
+            name.startsWith('llm.token_count.'),
+        );
+        expect(Object.fromEntries(readAsTokens)).toEqual({
+          'gen_ai.usage.input_tokens': 2000,
+          'gen_ai.usage.output_tokens': 500,
+          'gen_ai.usage.cache_read.input_tokens': 1500,
+        });
+        expect(priced?.attributes['switchboard.cost.amount']).toBeGreaterThan(0);
+        exporter.reset();
+        const [estimate] = await observedIn(mode, CUT_STREAM_CALL);
+        expect(CUT_STREAM_CALL.priceSource).toBe('estimate');
+        expect(estimate?.attributes).not.toHaveProperty('llm.cost.total');
+        expect(estimate?.attributes).toMatchObject({
+          'switchboard.cost.amount': 0.00009,
+          'switchboard.price.source': 'estimate',
+        });
+      },
+    );
 
     it('starts recording when a provider is registered after the observer was made', async () => {
       trace.disable();
