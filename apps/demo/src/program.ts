@@ -144,8 +144,8 @@ export function createProgram(io: Io): Command {
       "report a run's journal: cost and calls by role, model and endpoint, cache, errors, spend over time",
     )
     .argument(
-      '<journal>',
-      'the journal file (JSON Lines, one call record per line), e.g. from demo --journal; - reads stdin',
+      '<journal...>',
+      'journal files (JSON Lines, one call record per line), e.g. from demo --journal; - reads stdin; several, a folder (its *.jsonl) or a glob: reported as one, each call once, with totals by host',
     )
     .option(
       '--since <time>',
@@ -167,8 +167,8 @@ export function createProgram(io: Io): Command {
     .addOption(configOption())
     .addOption(strictOption())
     .addOption(jsonOption())
-    .action(async (file: string, options: ReportCommandOptions & ConfigOptions) =>
-      reportCommand(io, file, options, await loaded(options)),
+    .action(async (journals: string[], options: ReportCommandOptions & ConfigOptions) =>
+      reportCommand(io, journals, options, await loaded(options)),
     );
 
   const cassette = program

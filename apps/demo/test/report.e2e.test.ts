@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, runCliInTerminal } from './run-cli.js';
@@ -218,9 +218,12 @@ describe('switchboard report', () => {
     expect(gone.code).toBe(2);
     expect(gone.stderr).toBe(`switchboard: cannot read the journal: no such file: ${missing}\n`);
     expect(gone.stdout).toBe('');
-    const folder = await runCli(['report', directory.path, '--json']);
+    // A folder is read as many journals (every *.jsonl in it): one without any is named, exit 2.
+    const empty = join(directory.path, 'empty');
+    await mkdir(empty);
+    const folder = await runCli(['report', empty, '--json']);
     expect(folder.code).toBe(2);
-    expect(folder.stderr).toMatch(/cannot read the journal: is a directory, not a file/);
+    expect(folder.stderr).toContain(`cannot read ${empty} (the folder holds no *.jsonl file)`);
   });
 });
 

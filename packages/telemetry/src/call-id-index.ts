@@ -58,8 +58,8 @@ export class CallIdIndex {
   }
 }
 
-// FNV-1a over the UTF-16 code units, then murmur3's finaliser.
-function fnv(text: string): number {
+/** FNV-1a over the UTF-16 code units, then murmur3's finaliser: a 32-bit hash of a text. */
+export function fnv(text: string): number {
   let hash = 0x811c9dc5;
   for (let index = 0; index < text.length; index += 1) {
     hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193);
@@ -67,8 +67,8 @@ function fnv(text: string): number {
   return finalise(hash);
 }
 
-// murmur2's mixing step over the code units, seeded apart from fnv.
-function murmur(text: string): number {
+/** murmur2's mixing step over the code units, seeded apart from {@link fnv}: a second 32-bit hash. */
+export function murmur(text: string): number {
   let hash = 0x9747b28c ^ text.length;
   for (let index = 0; index < text.length; index += 1) {
     let unit = Math.imul(text.charCodeAt(index), 0x5bd1e995);

@@ -55,11 +55,11 @@ export async function scanJournal(source: JournalSource, options: ScanJournalOpt
   warner?.end();
 }
 
-// What every reader does with one line: skip blank ones, name the ones it cannot trust, hand on the rest.
-function lineHandler(
+/** What every reader does with one line: skip blank ones, name the ones it cannot trust, hand on the rest (with its text). */
+export function lineHandler(
   file: string,
   onIssue: (issue: JournalIssue) => void,
-  onLine: (checked: CheckedJournalLine, lineNumber: number) => void,
+  onLine: (checked: CheckedJournalLine, lineNumber: number, text: string) => void,
 ): (line: ScannedLine) => void {
   return ({ number, text, bytes, last }) => {
     if (text === null) {
@@ -81,7 +81,7 @@ function lineHandler(
           ? issue(file, number, 'torn', 'the last line is incomplete (cut off mid-write)')
           : parsed,
       );
-    else onLine(parsed, number);
+    else onLine(parsed, number, text);
   };
 }
 

@@ -1,5 +1,6 @@
 import { escapeHtml } from './escape-html.js';
 import { nanoDecimal } from './nano-usd.js';
+import { fleetSectionHtml, isFleet } from './render-fleet.js';
 import type { ReportFigures } from './report-accumulator.js';
 import { pricesSectionHtml } from './report-prices-html.js';
 import { bucketLabel, countText, percentText, usdText } from './report-text.js';
@@ -102,6 +103,7 @@ export function renderReportHtml(figures: ReportFigures, options: RenderReportHt
     section('By role', breakdownTable('role', figures.byRole)),
     section('By model', breakdownTable('model', figures.byModel)),
     section('By endpoint', breakdownTable('endpoint', figures.byEndpoint)),
+    isFleet(figures) ? fleetSectionHtml(figures) : '',
     figures.skipped.count > 0
       ? `<p class="note" data-figure="skipped.count" data-value="${figures.skipped.count}">${countText(figures.skipped.count)} journal lines could not be trusted and were left out (first: lines ${escapeHtml(figures.skipped.lines.slice(0, 20).join(', '))}).</p>`
       : '',

@@ -1,4 +1,5 @@
 import { nanoDecimal } from './nano-usd.js';
+import { fleetHostLines, fleetNotes, isFleet } from './render-fleet.js';
 import type { ReportFigures } from './report-accumulator.js';
 import { pricesLines } from './report-prices-text.js';
 import { boxTable, bucketLabel, countText, percentText, plural, printable, usdText } from './report-text.js';
@@ -68,6 +69,7 @@ export function renderReport(figures: ReportFigures, options: RenderReportOption
     heading(title);
     lines.push(...breakdownTable(label, breakdown, totals, width, color));
   }
+  if (isFleet(figures)) lines.push(...fleetHostLines(figures, width, color));
   heading("Prices and the provider's figures");
   lines.push(...pricesLines(figures.priceAge, figures.reconciliation));
   heading('Errors and degradations');
@@ -118,6 +120,7 @@ export function renderReport(figures: ReportFigures, options: RenderReportOption
   }
   if (figures.filteredOut > 0)
     lines.push(`${plural(figures.filteredOut, 'call')} outside the time window (--since, --until) left out`);
+  if (isFleet(figures)) lines.push(...fleetNotes(figures));
   return `${lines.join('\n')}\n`;
 }
 

@@ -8,7 +8,7 @@ import { unreadableFileError } from '../read-input-file.js';
 import { safeJson, safeText } from '../terminal-text.js';
 
 /** The prices a verification re-derives with: the installed table plus the configuration's entries. */
-function bookOf(config: SwitchboardConfig): PriceBook {
+export function bookOf(config: SwitchboardConfig): PriceBook {
   return new PriceBook().withConfig(config.prices);
 }
 
@@ -63,7 +63,7 @@ export async function verifyReportCommand(
 }
 
 /** What is wrong with the journal, one part per kind of finding. */
-function wrongParts(name: string, result: JournalVerification): string[] {
+export function wrongParts(name: string, result: JournalVerification): string[] {
   const { budgets, sequence } = result;
   const parts: string[] = [];
   if (result.differingCount > 0)
@@ -94,7 +94,7 @@ function wrongParts(name: string, result: JournalVerification): string[] {
  * Why lines could not be verified, with how many of each (empty when every line was); a line
  * may be counted under two reasons.
  */
-function unverifiedParts(result: JournalVerification): string[] {
+export function unverifiedParts(result: JournalVerification): string[] {
   const parts: string[] = [];
   const count = (value: number, words: string) => {
     if (value > 0) parts.push(words);
@@ -112,7 +112,7 @@ function unverifiedParts(result: JournalVerification): string[] {
 }
 
 /** The verification in words, one line per finding. */
-function verificationText(name: string, result: JournalVerification): string {
+export function verificationText(name: string, result: JournalVerification): string {
   const at = (line: number) => `${safeText(name)}:${line}`;
   const out: string[] = [];
   const more = (count: number, listed: number, what: string) => {

@@ -4,10 +4,13 @@ import { BAD_INPUT_EXIT_CODE, CliError } from '../cli-error.js';
 import type { Io } from '../io.js';
 import type { CliConfig } from '../load-config.js';
 import { fileErrorReason } from '../read-input-file.js';
+import { journalSources, namesManyJournals } from '../report/journal-sources.js';
 import { parseTimeOption } from '../report/parse-time-option.js';
+import { readFleetReport } from '../report/read-fleet-report.js';
 import { readJournalReport } from '../report/read-journal-report.js';
 import { reportWidth } from '../report/report-width.js';
 import { safeJson, safeText } from '../terminal-text.js';
+import { verifyFleetCommand } from './report-fleet-verify.js';
 import { verifyReportCommand } from './report-verify.js';
 
 /** Options of `switchboard report`. */
@@ -24,20 +27,24 @@ export interface ReportCommandOptions {
 }
 
 /**
- * `switchboard report JOURNAL`: the report of a run's journal (JSON Lines, one
+ * `switchboard report JOURNAL...`: the report of a run's journal (JSON Lines, one
  * call record per line; `-` reads stdin), read streaming in flat memory; `--html FILE`
  * also writes it as an HTML page (`--html -`: the page on stdout instead of the text). Lines
  * that cannot be trusted are named on stderr (`file:line: why`, the first 20,
  * then how many more) and left out; the report still exits 0. With `verify`, re-derives
- * every line's cost instead (see `verifyReportCommand`).
+ * every line's cost instead (see `verifyReportCommand`). Many journals (several, a folder, a
+ * glob: a fleet's) are reported as one, merged by time, each call once, with totals by host and
+ * process; one that cannot be read is named and the rest reported, exit 2.
  */
 export async function reportCommand(
   io: Io,
-  file: string,
+  journals: readonly string[],
   options: ReportCommandOptions,
   loaded: CliConfig,
 ): Promise<void> {
   const { config } = loaded;
+  const many = await namesManyJournals(journals);
+  const file = journals[0] ?? '-';
   if (options.allowUnverifiable && !options.verify)
     throw new CliError(
       '--allow-unverifiable: only with --verify (it accepts the lines --verify cannot verify)',
@@ -52,7 +59,8 @@ export async function reportCommand(
       );
     // Lines are re-derived with the configuration's entries: a replaced price matters here.
     loaded.replacedPrices.all(io);
-    await verifyReportCommand(io, file, options, config);
+    if (many) await verifyFleetCommand(io, await journalSources(journals), options, config);
+    else await verifyReportCommand(io, file, options, config);
     return;
   }
   const since = parseTimeOption(options.since, '--since');
@@ -69,18 +77,34 @@ export async function reportCommand(
       '--html -: writes the HTML report to stdout, where --json writes too: give one of them, or --html FILE',
       BAD_INPUT_EXIT_CODE,
     );
-  const figures = await readJournalReport(file, {
+  const readOptions = {
     since,
     until,
     ...(config.pricing?.stale_after_days === undefined
       ? {}
       : { staleAfterDays: config.pricing.stale_after_days }),
-    warn: (message) => io.stderr(`switchboard: warning: ${safeText(message)}\n`),
-  });
+    warn: (message: string) => io.stderr(`switchboard: warning: ${safeText(message)}\n`),
+  };
+  const fleet = many ? await readFleetReport(await journalSources(journals), readOptions) : null;
+  const figures = fleet ?? (await readJournalReport(file, readOptions));
+  const unreadable = fleet?.journals.unreadable ?? [];
+  const failure =
+    unreadable.length === 0
+      ? null
+      : new CliError(
+          `cannot read ${unreadable.map((journal) => `${safeText(journal.file)} (${safeText(journal.why)})`).join(', ')}: the report is of the other journals`,
+          BAD_INPUT_EXIT_CODE,
+        );
   if (options.html !== undefined) {
-    const page = renderReportHtml(figures, { title: file === '-' ? 'stdin' : file });
+    const title = many
+      ? `${journals.length === 1 ? file : `${journals.length} journals`}`
+      : file === '-'
+        ? 'stdin'
+        : file;
+    const page = renderReportHtml(figures, { title });
     if (htmlToStdout) {
       io.stdout(page);
+      if (failure !== null) throw failure;
       return;
     }
     try {
@@ -94,4 +118,5 @@ export async function reportCommand(
   }
   if (options.json) io.stdout(safeJson(figures));
   else io.stdout(renderReport(figures, { color: io.color, width: reportWidth(io) }));
+  if (failure !== null) throw failure;
 }

@@ -1,4 +1,10 @@
-import { MAX_ISSUE_WARNINGS, type ReportFigures, reportJournal } from '@switchboard/telemetry';
+import {
+  type JournalIssue,
+  MAX_ISSUE_WARNINGS,
+  type ReportFigures,
+  type ReportJournalOptions,
+  reportJournal,
+} from '@switchboard/telemetry';
 import { unreadableFileError } from '../read-input-file.js';
 
 /** Options of {@link readJournalReport}. */
@@ -24,17 +30,9 @@ export async function readJournalReport(
   file: string,
   options: ReadJournalReportOptions,
 ): Promise<ReportFigures> {
-  let issues = 0;
+  const issues = cappedWarnings(options.warn);
   try {
-    return await reportJournal(file, {
-      ...(options.since === undefined ? {} : { since: options.since }),
-      ...(options.until === undefined ? {} : { until: options.until }),
-      ...(options.staleAfterDays === undefined ? {} : { staleAfterDays: options.staleAfterDays }),
-      onIssue: (issue) => {
-        issues += 1;
-        if (issues <= MAX_ISSUE_WARNINGS) options.warn(issue.message);
-      },
-    });
+    return await reportJournal(file, reportOptions(options, issues.onIssue));
   } catch (error) {
     // Only the file system's errors carry a code; anything else is a bug, reported as one.
     if (typeof (error as NodeJS.ErrnoException | undefined)?.code === 'string') {
@@ -42,6 +40,36 @@ export async function readJournalReport(
     }
     throw error;
   } finally {
-    if (issues > MAX_ISSUE_WARNINGS) options.warn(`… and ${issues - MAX_ISSUE_WARNINGS} more lines skipped`);
+    issues.end();
   }
+}
+
+/** The reader's options for the report's: its time window and stale age, and where skipped lines go. */
+export function reportOptions(
+  options: ReadJournalReportOptions,
+  onIssue: (issue: JournalIssue) => void,
+): ReportJournalOptions {
+  return {
+    ...(options.since === undefined ? {} : { since: options.since }),
+    ...(options.until === undefined ? {} : { until: options.until }),
+    ...(options.staleAfterDays === undefined ? {} : { staleAfterDays: options.staleAfterDays }),
+    onIssue,
+  };
+}
+
+/** Skipped lines told to `warn`: the first 20 one by one, then (at `end`) how many more. */
+export function cappedWarnings(warn: (message: string) => void): {
+  onIssue(issue: JournalIssue): void;
+  end(): void;
+} {
+  let issues = 0;
+  return {
+    onIssue: (issue) => {
+      issues += 1;
+      if (issues <= MAX_ISSUE_WARNINGS) warn(issue.message);
+    },
+    end: () => {
+      if (issues > MAX_ISSUE_WARNINGS) warn(`… and ${issues - MAX_ISSUE_WARNINGS} more lines skipped`);
+    },
+  };
 }
