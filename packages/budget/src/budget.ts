@@ -10,6 +10,7 @@ import { AttemptAsk, checkFitMaxTokens, type FitMaxTokens } from './fit-max-toke
 import { checkKnownKeys } from './known-keys.js';
 import { LeaseHandle } from './lease-handle.js';
 import { MAX_CALL_NANO_USD, reserveNanoUsd, usdOf } from './nano-usd.js';
+import { addRefusalListener, hasRefusalListeners, toldOfRefusals } from './refusal-listeners.js';
 import { type Chain, extend } from './scope-chain.js';
 import type { ScopeLimits, StoredScope } from './scope-limits.js';
 import { isoWindow, retryAfterMsOf, scopesAt } from './scope-windows.js';
@@ -93,11 +94,32 @@ export class Budget implements CallObserver {
     return newBudget(this.#shared, extend(this.#chain, scope, 'scope'), this.#roleOptions);
   }
 
+  /** The names of the roles given to `createBudget` (`roles`), each with its own scope `<scope>/<role>`. */
+  get roles(): readonly string[] {
+    return [...this.#roles.keys()];
+  }
+
+  /**
+   * Calls `listener` with every refusal of this budget and the budgets it shares a store with
+   * (its children, their roles): the {@link BudgetError} the call is rejected with, told just
+   * before. For logs and metrics (`budgetMetrics` of `@switchboard/telemetry` counts them); it
+   * must return at once, and an error it throws is ignored. Returns a function that removes it.
+   */
+  onRefusal(listener: (error: BudgetError) => void): () => void {
+    return addRefusalListener(this.#shared, listener);
+  }
+
   /**
    * Reserves the attempt's worst case and a slot in every scope, waiting for a slot if need be; or rejects.
    * A store that answers at once (the in-memory one) grants at once: the handle comes back without a promise.
    */
   beforeAttempt(info: AttemptInfo): AttemptHandle | Promise<AttemptHandle> {
+    // No closure on the hot path unless someone listens for refusals.
+    if (!hasRefusalListeners(this.#shared)) return this.#reserve(info);
+    return toldOfRefusals(this.#shared, () => this.#reserve(info));
+  }
+
+  #reserve(info: AttemptInfo): AttemptHandle | Promise<AttemptHandle> {
     let chain: Chain;
     let ask: AttemptAsk;
     try {
