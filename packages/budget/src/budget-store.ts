@@ -36,6 +36,11 @@ export interface BudgetStore {
   ): string[] | Promise<string[]>;
   /** Each scope's counters, after purging expired leases. */
   counters(scopes: readonly StoredScope[]): ScopeCounters[] | Promise<ScopeCounters[]>;
+  /**
+   * The store's clock, in ms since the epoch: the clock that decides calendar windows (Redis `TIME`,
+   * PostgreSQL `now()`, the memory store's `clock`). Read by `usage()` for a windowed scope.
+   */
+  clockMs?(): number | Promise<number>;
   /** Starts a new ledger for these scopes after a loss, keeping what they hold now. */
   resetLedger?(scopes: readonly StoredScope[]): void | Promise<void>;
   /** Lets go of what the store holds open (connections); called by a budget's `close()` when it owns the store. */

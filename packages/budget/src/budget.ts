@@ -288,8 +288,12 @@ export class Budget implements CallObserver {
    */
   async usage(role?: string): Promise<ScopeUsage[]> {
     const chain = this.#chainFor(role ?? null);
-    const scopes = scopesAt(chain, this.#shared.clock.now());
-    const counters = await this.#shared.store.counters(scopes);
+    const { store, clock } = this.#shared;
+    // A windowed scope's current window is the store's: its clock read (one round trip on a shared store).
+    if (chain.windows.some((rule) => rule !== null) && store.clockMs !== undefined)
+      clock.learn(await store.clockMs());
+    const scopes = scopesAt(chain, clock.now());
+    const counters = await store.counters(scopes);
     const lost = counters.findIndex((counter) => counter.ledgerLost === true);
     if (lost >= 0) throw this.#ledgerLost(chain, lost, 'its usage was asked');
     return counters.map((counter, index) => usageOf(chain, index, counter, scopes[index]));

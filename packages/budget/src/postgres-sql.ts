@@ -6,6 +6,7 @@
 // `unnest`, `cardinality`, `now()`, `=` and `+` are PostgreSQL's own, and only the budget's own tables
 // (named with their schema) are touched; the schema itself is not on the path.
 import { PRUNE_BATCH } from './retention.js';
+import { PAST_WINDOW_KEEP_MS } from './scope-windows.js';
 
 /** How long a lease's record lives while held (renewals do not extend it): a late settlement is still recognised. */
 const HELD_RECORD_MS = 24 * 3_600_000;
@@ -14,7 +15,7 @@ const HELD_RECORD_MS = 24 * 3_600_000;
  * The comment `migrate()` looks for on `budget_settle`: the functions of this version are there. Changed
  * whenever a function's text changes, so a store of a newer version replaces them (`CREATE OR REPLACE`).
  */
-export const FUNCTIONS_VERSION = 'switchboard budget functions 4';
+export const FUNCTIONS_VERSION = 'switchboard budget functions 5';
 
 /**
  * The tables, created by `migrate()` (idempotent; also run on first use, under an
@@ -319,6 +320,62 @@ BEGIN
 END
 $$;
 
+-- Calendar windows (version 5): each window of a windowed scope is a scope row of its own, keyed
+-- '{svc}/acme{2026-11-28T00:00:00.000Z}'; this table lists them per scope, so a past window is found,
+-- listed and, once past its keep, pruned (with its rows) by the next acquisition in the scope.
+CREATE TABLE IF NOT EXISTS ${s}.budget_windows (
+  scope_key  text        NOT NULL,                    -- the scope, without its window
+  window_key text        NOT NULL,                    -- the window's scope row
+  start_at   timestamptz NOT NULL,
+  end_at     timestamptz NOT NULL,
+  PRIMARY KEY (scope_key, window_key)
+);
+CREATE INDEX IF NOT EXISTS budget_windows_end ON ${s}.budget_windows (scope_key, end_at);
+
+-- budget_acquire for a chain with windows (starts and ends in ms since the epoch, -1 for a scope without
+-- one): 'window' and nothing written when now() is not within a scope's window, else budget_acquire's
+-- answer; now_ms is the server's clock either way. A grant lists its windows, and prunes up to
+-- ${PRUNE_BATCH} past windows of its scopes whose keep (${PAST_WINDOW_KEEP_MS} ms after their end) is over
+-- and that hold no lease.
+CREATE OR REPLACE FUNCTION ${s}.budget_acquire_windowed(keys text[], limits bigint[], max_in_flight integer[],
+  amount bigint, lease text, ttl_ms bigint, retention_ms bigint, timeout_ms bigint,
+  base_keys text[], window_starts bigint[], window_ends bigint[],
+  OUT granted boolean, OUT reason text, OUT scope_index integer,
+  OUT spent bigint[], OUT reserved bigint[], OUT in_flight integer[], OUT unsettled bigint[], OUT unsettled_calls integer[],
+  OUT now_ms bigint)
+LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  gone text[];
+BEGIN
+  now_ms := floor(extract(epoch FROM now()) * 1000)::bigint;
+  FOR i IN 1..cardinality(keys) LOOP
+    IF window_ends[i] >= 0 AND (now_ms < window_starts[i] OR now_ms >= window_ends[i]) THEN
+      granted := false; reason := 'window'; scope_index := i - 1;
+      RETURN;
+    END IF;
+  END LOOP;
+  SELECT a.granted, a.reason, a.scope_index, a.spent, a.reserved, a.in_flight, a.unsettled, a.unsettled_calls
+  INTO granted, reason, scope_index, spent, reserved, in_flight, unsettled, unsettled_calls
+  FROM ${s}.budget_acquire(keys, limits, max_in_flight, amount, lease, ttl_ms, retention_ms, timeout_ms) AS a;
+  IF NOT granted THEN RETURN; END IF;
+  INSERT INTO ${s}.budget_windows (scope_key, window_key, start_at, end_at)
+  SELECT w.base, w.key, to_timestamp(w.starts / 1000.0), to_timestamp(w.ends / 1000.0)
+  FROM unnest(base_keys, keys, window_starts, window_ends) AS w(base, key, starts, ends)
+  WHERE w.ends >= 0
+  ON CONFLICT (scope_key, window_key) DO NOTHING;
+  gone := ARRAY(
+    SELECT w.window_key FROM ${s}.budget_windows AS w
+    WHERE w.scope_key = ANY(base_keys) AND w.end_at < now() - interval '${PAST_WINDOW_KEEP_MS} milliseconds'
+      AND NOT EXISTS (SELECT 1 FROM ${s}.budget_leases AS l WHERE l.scope_key = w.window_key)
+    ORDER BY w.window_key LIMIT ${PRUNE_BATCH});
+  IF cardinality(gone) > 0 THEN
+    DELETE FROM ${s}.budget_unsettled WHERE scope_key = ANY(gone);
+    DELETE FROM ${s}.budget_scopes WHERE scope_key = ANY(gone);
+    DELETE FROM ${s}.budget_windows WHERE window_key = ANY(gone);
+  END IF;
+END
+$$;
+
 -- The functions of versions 1 and 2 (before statementTimeoutMs), kept for processes not yet upgraded:
 -- pinned as well.
 DO $$
@@ -356,6 +413,8 @@ export interface Statements {
    * whether the lease was still held (`held`).
    */
   readonly settle: string;
+  /** acquire's $1-$8, then $9 the scopes' keys without their window, $10 window starts, $11 window ends (ms, -1: none): also `now_ms`, and reason `window`. */
+  readonly acquireWindowed: string;
   /** $1 keys, $2 retention ms, $3 timeout ms: the chain's counters (arrays, in its order), after a sweep where one is due. */
   readonly counters: string;
   /** $1 lease ids, $2 scope keys (pairs), $3 ttl ms, $4 timeout ms: extends the live ones; returns those extended. */
@@ -373,6 +432,7 @@ export function statementsOf(schema: string): Statements {
   const boolean = 'pg_catalog.bool';
   return {
     acquire: `SELECT * FROM ${s}.budget_acquire($1::${text}[], $2::${bigint}[], $3::pg_catalog.int4[], $4::${bigint}, $5::${text}, $6::${bigint}, $7::${bigint}, $8::${bigint})`,
+    acquireWindowed: `SELECT * FROM ${s}.budget_acquire_windowed($1::${text}[], $2::${bigint}[], $3::pg_catalog.int4[], $4::${bigint}, $5::${text}, $6::${bigint}, $7::${bigint}, $8::${bigint}, $9::${text}[], $10::${bigint}[], $11::${bigint}[])`,
     settle: `SELECT ${s}.budget_settle($1::${text}, $2::${text}[], $3::${bigint}, $4::${boolean}, $5::${boolean}, $6::${bigint}, $7::${boolean}, $8::${bigint}) AS held`,
     counters: `SELECT * FROM ${s}.budget_counters($1::${text}[], $2::${bigint}, $3::${bigint})`,
     renew: `SELECT * FROM ${s}.budget_renew($1::${text}[], $2::${text}[], $3::${bigint}, $4::${bigint})`,

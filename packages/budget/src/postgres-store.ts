@@ -9,6 +9,7 @@ import { FUNCTIONS_VERSION, type Statements, schemaSql, statementsOf } from './p
 import { untrustedSchema } from './postgres-trust.js';
 import { DEFAULT_RETENTION_MS } from './retention.js';
 import type { StoredScope } from './scope-limits.js';
+import { baseKeyOf } from './scope-windows.js';
 import { StoreError } from './store-error.js';
 import { checkedStoreUrl } from './store-url.js';
 
@@ -50,7 +51,13 @@ const REASONS = new Set(['ended', 'spend', 'reserved', 'in_flight']);
 /** Deadlocks and serialization failures roll the whole transaction back: it is run again. */
 const RETRIED = new Set(['40P01', '40001']);
 const ATTEMPTS = 4;
-const TABLES = ['budget_scopes', 'budget_leases', 'budget_unsettled', 'budget_lease_records'];
+const TABLES = [
+  'budget_scopes',
+  'budget_leases',
+  'budget_unsettled',
+  'budget_lease_records',
+  'budget_windows',
+];
 const NO_ERROR = (): void => {};
 /** Connections of a pool this store makes from a url. */
 const POOL_SIZE = 10;
@@ -192,8 +199,9 @@ export class PostgresBudgetStore implements BudgetStore {
 
   async acquire(request: AcquireRequest): Promise<AcquireResult> {
     const keys = request.scopes.map((scope) => scope.key);
+    const windowed = request.scopes.some((scope) => scope.window !== null && scope.window !== undefined);
     // One function call: the rows locked in key order, a sweep where due, the checks and the reservation.
-    const [row] = await this.#call(this.#sql.acquire, [
+    const values: unknown[] = [
       keys,
       request.scopes.map((scope) => (scope.limitNanoUsd === null ? null : integer(scope.limitNanoUsd))),
       request.scopes.map((scope) => scope.maxInFlight),
@@ -202,13 +210,25 @@ export class PostgresBudgetStore implements BudgetStore {
       Math.ceil(request.ttlMs),
       this.#retentionMs,
       this.#statementTimeoutMs,
-    ]);
+    ];
+    if (windowed) {
+      values.push(
+        request.scopes.map((scope) => baseKeyOf(scope.key)),
+        request.scopes.map((scope) => scope.window?.startMs ?? -1),
+        request.scopes.map((scope) => scope.window?.endMs ?? -1),
+      );
+    }
+    const [row] = await this.#call(windowed ? this.#sql.acquireWindowed : this.#sql.acquire, values);
     if (row === undefined)
       throw new StoreError(`PostgreSQL at ${this.#where}: budget_acquire returned no row`);
-    const counters = countersOf(row, keys.length);
-    if (row.granted === true) return { granted: true, counters };
     const scopeIndex = Number(row.scope_index);
     const reason = String(row.reason);
+    const nowMs = row.now_ms === undefined || row.now_ms === null ? undefined : Number(row.now_ms);
+    if (reason === 'window' && nowMs !== undefined && scopeIndex >= 0 && scopeIndex < keys.length) {
+      return { granted: false, reason, scopeIndex, counters: countersOf({}, 1)[0] as ScopeCounters, nowMs };
+    }
+    const counters = countersOf(row, keys.length);
+    if (row.granted === true) return { granted: true, counters };
     if (!REASONS.has(reason) || !(scopeIndex >= 0 && scopeIndex < keys.length)) {
       throw new StoreError(`PostgreSQL at ${this.#where}: budget_acquire refused for an unknown reason`);
     }
@@ -217,6 +237,7 @@ export class PostgresBudgetStore implements BudgetStore {
       reason: reason as 'ended' | 'spend' | 'reserved' | 'in_flight',
       scopeIndex,
       counters: counters[scopeIndex] as ScopeCounters,
+      ...(nowMs === undefined ? {} : { nowMs }),
     };
   }
 
@@ -262,6 +283,15 @@ export class PostgresBudgetStore implements BudgetStore {
   }
 
   /** Nothing to do: a committed ledger is never lost, so no scope is ever `ledger_lost`. */
+  /** PostgreSQL's clock (`now()`), in ms since the epoch: the clock that decides calendar windows. */
+  async clockMs(): Promise<number> {
+    const [row] = await this.#call(
+      'SELECT pg_catalog.floor(pg_catalog.date_part($1, pg_catalog.now()) * 1000)::pg_catalog.int8 AS now_ms',
+      ['epoch'],
+    );
+    return Number(row?.now_ms);
+  }
+
   async resetLedger(): Promise<void> {}
 
   /** Ends the pool when this store made it (from a `url`); a caller's pool is left open. */

@@ -13,6 +13,7 @@
 // as the first run did. Redis's own TIME is the only clock.
 import { LEDGER_LUA } from './redis-lua-ledger.js';
 import { UNSETTLED_LUA } from './redis-lua-unsettled.js';
+import { PAST_WINDOW_KEEP_MS } from './scope-windows.js';
 
 const NOW_LUA = `
 local time = redis.call('TIME')
@@ -22,24 +23,43 @@ local record = KEYS[#KEYS]
 local function keys(i) return KEYS[3 * i - 2], KEYS[3 * i - 1], KEYS[3 * i] end
 `;
 
-const PARTS = `${NOW_LUA}${LEDGER_LUA}${UNSETTLED_LUA}`;
+// A windowed scope's keys are kept PAST_WINDOW_KEEP_MS after its window's end (end < 0: no window).
+const KEEP_LUA = `
+local function keepWindow(i, ending)
+  local stop = tonumber(ending)
+  if stop < 0 then return end
+  local ttl = math.max(1, stop + ${PAST_WINDOW_KEEP_MS} - now)
+  local state, leases, unsettled = keys(i)
+  redis.call('PEXPIRE', state, ttl)
+  redis.call('PEXPIRE', leases, ttl)
+  redis.call('PEXPIRE', unsettled, ttl)
+end
+`;
+
+const PARTS = `${NOW_LUA}${LEDGER_LUA}${UNSETTLED_LUA}${KEEP_LUA}`;
 
 /**
  * ARGV: lease id, amount, ttl ms, held record retention ms, unsettled retention
- * ms, a fresh ledger marker, then per scope its limit, max in flight (-1: none)
- * and the ledger it knows (''). Returns {'ok', ledger, spent, reserved, inFlight,
- * unsettled, unsettledCalls per scope} or {reason, i, spent, reserved, inFlight,
- * unsettled, unsettledCalls}.
+ * ms, a fresh ledger marker, then per scope its limit, max in flight (-1: none),
+ * the ledger it knows ('') and its window's start and end in ms (-1: none).
+ * Returns {'ok', ledger, spent, reserved, inFlight, unsettled, unsettledCalls per
+ * scope}, {reason, i, spent, reserved, inFlight, unsettled, unsettledCalls, now},
+ * or {'window', i, now} when Redis's clock is not within scope i's window
+ * (nothing is written).
  */
 export const ACQUIRE_SCRIPT = `${PARTS}
 local id, amount, ttl, heldFor, fresh = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4], ARGV[6]
 local ledgers, rows = {}, {}
--- A refusal: why, the refusing scope and its counters.
+-- A refusal: why, the refusing scope, its counters and Redis's time.
 local function refusal(reason, i, row)
-  return {reason, i, row[1], row[2], row[3], row[4], row[5]}
+  return {reason, i, row[1], row[2], row[3], row[4], row[5], now}
 end
 for i = 1, scopes do
-  local marker = ledger(i, ARGV[6 + 3 * i], fresh)
+  local ending = tonumber(ARGV[6 + 5 * i])
+  if ending >= 0 and (now < tonumber(ARGV[5 + 5 * i]) or now >= ending) then return {'window', i, now} end
+end
+for i = 1, scopes do
+  local marker = ledger(i, ARGV[4 + 5 * i], fresh)
   if not marker then return refusal('ledger_lost', i, counters(i)) end
   ledgers[i] = marker
   purge(i)
@@ -67,14 +87,14 @@ if seen then return refusal('ended', 1, rows[1]) end
 -- Spend in every scope first, then spend and reservations: 'reserved' means no scope is out of money.
 for _, reason in ipairs({'spend', 'reserved'}) do
   for i = 1, scopes do
-    local limit = tonumber(ARGV[4 + 3 * i])
+    local limit = tonumber(ARGV[2 + 5 * i])
     local row = rows[i]
     local held = reason == 'reserved' and row[2] or 0
     if limit >= 0 and row[1] + held + amount > limit then return refusal(reason, i, row) end
   end
 end
 for i = 1, scopes do
-  local maxInFlight = tonumber(ARGV[5 + 3 * i])
+  local maxInFlight = tonumber(ARGV[3 + 5 * i])
   if maxInFlight >= 0 and rows[i][3] >= maxInFlight then return refusal('in_flight', i, rows[i]) end
 end
 for i = 1, scopes do
@@ -82,6 +102,7 @@ for i = 1, scopes do
   redis.call('ZADD', leases, now + ttl, id)
   redis.call('HINCRBY', state, 'reserved', ARGV[2])
   redis.call('HSET', state, 'r:' .. id, ARGV[2])
+  keepWindow(i, ARGV[6 + 5 * i])
 end
 redis.call('HSET', record, 'state', 'held')
 redis.call('PEXPIRE', record, heldFor)
@@ -91,7 +112,8 @@ return answer(true)
 /**
  * ARGV: lease id, amount, 1 when the amount is a worst case (unsettled) else 0,
  * retention ms (of the ended record and of unsettled entries), 1 when the lease
- * was granted by this store (a budget's own lease) else 0. Returns 1 when the
+ * was granted by this store (a budget's own lease) else 0, then per scope its
+ * window's end in ms (-1: none; absent from older processes). Returns 1 when the
  * lease was held in every scope, else 0; a repeat returns the first answer and
  * changes nothing.
  *
@@ -137,6 +159,7 @@ for i = 1, scopes do
     redis.call('HINCRBY', state, 'spent', ARGV[2])
   end
   prune(i, retention)
+  keepWindow(i, ARGV[5 + i] or '-1')
 end
 redis.call('HSET', record, 'state', 'ended', 'answer', held)
 redis.call('PEXPIRE', record, retention)
@@ -165,7 +188,8 @@ return held
 `;
 
 /**
- * ARGV: unsettled retention ms, then per scope the ledger it knows (''). Purges
+ * ARGV: unsettled retention ms, then per scope the ledger it knows (''), then per
+ * scope its window's end in ms (-1: none; absent from older processes). Purges
  * and prunes, then returns per scope {spent, reserved, inFlight, unsettled,
  * unsettledCalls, lost (1 or 0)}.
  */
@@ -175,6 +199,7 @@ for i = 1, scopes do
   local gone = lost(i, ARGV[1 + i]) and 1 or 0
   purge(i)
   prune(i, tonumber(ARGV[1]))
+  keepWindow(i, ARGV[1 + scopes + i] or '-1')
   local row = counters(i)
   table.insert(row, gone)
   result[i] = row
@@ -192,4 +217,10 @@ for i = 1, scopes do
   redis.call('HDEL', KEYS[3 * i - 2], 'lost')
 end
 return ARGV[1]
+`;
+
+/** No keys: Redis's clock in ms since the epoch (`TIME`), the clock that decides calendar windows. */
+export const CLOCK_SCRIPT = `
+local time = redis.call('TIME')
+return tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 `;

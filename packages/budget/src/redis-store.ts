@@ -10,8 +10,10 @@ import type {
   RedisClusterClient,
   RedisConnectionClient,
 } from './redis-budget-store-client.js';
+import { KnownLedgers } from './redis-known-ledgers.js';
 import {
   ACQUIRE_SCRIPT,
+  CLOCK_SCRIPT,
   COUNTERS_SCRIPT,
   RENEW_SCRIPT,
   RESET_SCRIPT,
@@ -57,6 +59,7 @@ interface BudgetCommands {
   budgetRenew(keyCount: number, ...args: (string | number)[]): Promise<number>;
   budgetCounters(keyCount: number, ...args: (string | number)[]): Promise<[...Row, number][]>;
   budgetReset(keyCount: number, ...args: (string | number)[]): Promise<string>;
+  budgetClock(keyCount: 0): Promise<number>;
 }
 
 /** How long a lease's record lives while held (renewals do not extend it): a late settlement is still recognised. */
@@ -90,8 +93,8 @@ export class RedisBudgetStore implements BudgetStore {
   readonly #retentionMs: number;
   readonly #where: string;
   readonly #onWarning: (message: string) => void;
-  /** The ledger marker this store saw per scope key. */
-  readonly #ledgers = new Map<string, string>();
+  /** The ledger marker this store saw per scope key (the latest scopes: windows and tenants come and go). */
+  readonly #ledgers = new KnownLedgers();
   #policyChecked = false;
   /** The server behind this connection was checked (INFO cluster) not to be a node of a Redis Cluster. */
   #standalone = false;
@@ -193,6 +196,7 @@ export class RedisBudgetStore implements BudgetStore {
     this.#client.defineCommand('budgetRenew', { lua: RENEW_SCRIPT });
     this.#client.defineCommand('budgetCounters', { lua: COUNTERS_SCRIPT });
     this.#client.defineCommand('budgetReset', { lua: RESET_SCRIPT });
+    this.#client.defineCommand('budgetClock', { lua: CLOCK_SCRIPT });
     this.#commands = this.#client as unknown as BudgetCommands;
   }
 
@@ -202,6 +206,8 @@ export class RedisBudgetStore implements BudgetStore {
       scope.limitNanoUsd ?? -1,
       scope.maxInFlight ?? -1,
       this.#ledgers.get(scope.key) ?? '',
+      scope.window?.startMs ?? -1,
+      scope.window?.endMs ?? -1,
     ]);
     const reply = await this.#run(() =>
       this.#commands.budgetAcquire(
@@ -222,18 +228,23 @@ export class RedisBudgetStore implements BudgetStore {
       const counters: ScopeCounters[] = [];
       for (const [index, scope] of request.scopes.entries()) {
         const at = 1 + index * 6;
-        this.#ledgers.set(scope.key, String(reply[at]));
+        this.#ledgers.know(scope.key, String(reply[at]));
         counters.push(countersOf(reply.slice(at + 1, at + 6) as Row));
       }
       this.#checkPolicy();
       return { granted: true, counters };
     }
-    const [reason, index, ...row] = reply as [string, number, ...Row];
+    const [reason, index, ...row] = reply as [string, number, ...Row, number];
+    const scopeIndex = Number(index) - 1;
+    if (reason === 'window') {
+      return { granted: false, reason, scopeIndex, counters: countersOf([]), nowMs: Number(row[0]) };
+    }
     return {
       granted: false,
       reason: reason as 'spend' | 'reserved' | 'in_flight' | 'ledger_lost' | 'ended',
-      scopeIndex: Number(index) - 1,
+      scopeIndex,
       counters: countersOf(row),
+      nowMs: Number(row[5]),
     };
   }
 
@@ -250,6 +261,7 @@ export class RedisBudgetStore implements BudgetStore {
         settlement.unsettled === true ? 1 : 0,
         this.#retentionMs,
         settlement.leased === true ? 1 : 0,
+        ...windowEnds(scopes),
       ),
     );
     return held === 1;
@@ -284,9 +296,15 @@ export class RedisBudgetStore implements BudgetStore {
         this.#recordKey(scopes, '-'),
         this.#retentionMs,
         ...scopes.map((scope) => this.#ledgers.get(scope.key) ?? ''),
+        ...windowEnds(scopes),
       ),
     );
     return rows.map((row) => ({ ...countersOf(row.slice(0, 5) as Row), ledgerLost: Number(row[5]) === 1 }));
+  }
+
+  /** Redis's clock (`TIME`), in ms since the epoch: the clock that decides calendar windows. */
+  async clockMs(): Promise<number> {
+    return Number(await this.#run(() => this.#commands.budgetClock(0)));
   }
 
   /** Starts a new ledger in these scopes (keeping what they hold now) and adopts it; other processes adopt it too. */
@@ -299,7 +317,7 @@ export class RedisBudgetStore implements BudgetStore {
         randomUUID(),
       ),
     );
-    for (const scope of scopes) this.#ledgers.set(scope.key, String(marker));
+    for (const scope of scopes) this.#ledgers.know(scope.key, String(marker));
   }
 
   /** The Redis keys of a scope: its state hash, its lease set and its unsettled entries. */
@@ -471,13 +489,18 @@ export class RedisBudgetStore implements BudgetStore {
   }
 }
 
+/** Each scope's window end in ms, -1 for a scope without a window. */
+function windowEnds(scopes: readonly StoredScope[]): number[] {
+  return scopes.map((scope) => scope.window?.endMs ?? -1);
+}
+
 function countersOf(row: readonly (string | number)[]): ScopeCounters {
   return {
-    spentNanoUsd: Number(row[0]),
-    reservedNanoUsd: Number(row[1]),
-    inFlight: Number(row[2]),
-    unsettledNanoUsd: Number(row[3]),
-    unsettledCalls: Number(row[4]),
+    spentNanoUsd: Number(row[0] ?? 0),
+    reservedNanoUsd: Number(row[1] ?? 0),
+    inFlight: Number(row[2] ?? 0),
+    unsettledNanoUsd: Number(row[3] ?? 0),
+    unsettledCalls: Number(row[4] ?? 0),
   };
 }
 

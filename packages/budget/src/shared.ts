@@ -149,8 +149,7 @@ export function sharedOf(options: BudgetOptions): Shared {
   const wallClock = options.clock ?? Date.now;
   const store = options.store ?? new MemoryBudgetStore({ clock: wallClock });
   // A memory store's clock is read as it is; a shared store's through this process's clock and an offset.
-  const clockOf = (store as { clockMs?: () => number }).clockMs;
-  const clock = new StoreClock(typeof clockOf === 'function' ? () => clockOf.call(store) : wallClock);
+  const clock = new StoreClock(store instanceof MemoryBudgetStore ? () => store.clockMs() : wallClock);
   const fallback = options.fallback
     ? { store: options.fallback.store ?? new MemoryBudgetStore(), share }
     : null;

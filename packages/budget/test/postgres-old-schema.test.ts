@@ -101,6 +101,7 @@ describe('PostgresBudgetStore on an earlier version’s schema, and migrate() ru
     const names = functionNames();
     expect(names.sort()).toEqual([
       'budget_acquire',
+      'budget_acquire_windowed',
       'budget_counters',
       'budget_renew',
       'budget_settle',
@@ -108,6 +109,8 @@ describe('PostgresBudgetStore on an earlier version’s schema, and migrate() ru
     ]);
     for (const name of names) await admin.query(`DROP FUNCTION "upgraded".${name}`);
     expect((await functionsOf(admin, 'upgraded')).names).toEqual([]);
+    // Nor the table version 5 added (calendar windows): the upgrade makes it.
+    await admin.query('DROP TABLE "upgraded".budget_windows');
 
     // That is the schema the earlier version's migrate() made: the same tables, columns, indexes and constraints.
     const oldSql = tablesOnlySql('tables_only');
@@ -134,6 +137,10 @@ describe('PostgresBudgetStore on an earlier version’s schema, and migrate() ru
         counters: counters(350, 200, 1, 100, 1),
       });
       expect(await functionsOf(admin, 'upgraded')).toEqual({ names: names.sort(), versioned: 1 });
+      const { rows: windows } = await admin.query(
+        "SELECT count(*)::integer AS n FROM pg_catalog.pg_tables WHERE schemaname = 'upgraded' AND tablename = 'budget_windows'",
+      );
+      expect(windows).toEqual([{ n: 1 }]);
       // 350 + 200 held + 400 fits; then the held reservations leave no room for 100.
       expect(await after.acquire(lease('after-fit', 400))).toMatchObject({ granted: true });
       expect(await after.acquire(lease('after-over', 100))).toMatchObject({
@@ -252,7 +259,8 @@ process.stdout.write(JSON.stringify(result) + '\\n', () => process.exit(0));
         const { rows } = await pool.query(
           "SELECT count(*)::integer AS tables FROM pg_catalog.pg_tables WHERE schemaname = 'switchboard'",
         );
-        expect(rows).toEqual([{ tables: 4 }]);
+        // The four tables of the earlier versions and budget_windows (version 5, calendar windows).
+        expect(rows).toEqual([{ tables: 5 }]);
         const third = new PostgresBudgetStore({ url });
         try {
           const request = { leaseId: 'after', scopes: CHAIN, amountNanoUsd: 900, ttlMs: 60_000 };

@@ -86,6 +86,8 @@ function asServer(
 export interface StartPostgresOptions {
   /** Server settings beyond the defaults, given as `-c name=value` (kept by `restart()`), e.g. `{ synchronous_commit: 'off' }`. */
   readonly settings?: Readonly<Record<string, string>>;
+  /** Extra environment of the server process (e.g. a clock shim's `LD_PRELOAD`), kept by `restart()`. */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -134,7 +136,11 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
   let exited: Promise<void> = Promise.resolve();
 
   async function start(): Promise<void> {
-    const [file, args] = asServer(user, program('postgres'), [
+    // The extra environment is set by `env` after setpriv, so only the server itself gets it (a clock shim
+    // preloaded into setpriv, run as root, would share its state with the server as another user).
+    const extraEnv = Object.entries(options.env ?? {}).map(([name, value]) => `${name}=${value}`);
+    const [file, args] = asServer(user, extraEnv.length > 0 ? 'env' : program('postgres'), [
+      ...(extraEnv.length > 0 ? [...extraEnv, program('postgres')] : []),
       '-D',
       data,
       '-p',
