@@ -10,6 +10,7 @@ import { costCommand } from './commands/cost.js';
 import { type DemoCommandOptions, demoCommand } from './commands/demo.js';
 import { modelsCommand } from './commands/models.js';
 import { pricesCommand } from './commands/prices.js';
+import { addPricesCheckCommand } from './commands/prices-check-command.js';
 import { type ReportCommandOptions, reportCommand } from './commands/report.js';
 import { resolveCommand } from './commands/resolve.js';
 import { HELP_FOOTER } from './help-footer.js';
@@ -100,7 +101,7 @@ export function createProgram(io: Io): Command {
       await chatCommand(io, prompt, await loaded(options), options);
     });
 
-  program
+  const prices = program
     .command('prices')
     .description(
       'print the prices in force (USD per million tokens), with the config\'s [prices."id"] entries',
@@ -115,6 +116,7 @@ export function createProgram(io: Io): Command {
     .action(async (options: ConfigOptions & { json?: boolean; at?: string }) => {
       pricesCommand(io, options, await loaded(options));
     });
+  addPricesCheckCommand(prices, io, loaded);
 
   program
     .command('models')
