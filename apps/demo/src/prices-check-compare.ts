@@ -10,7 +10,7 @@ import type { HeldPrice } from './prices-check-held.js';
 import { listedIdsByOurs, ourIdOf } from './prices-check-ids.js';
 
 /** One figure of ours that the listing prices otherwise (or one side has and the other lacks). */
-export interface PriceDifference {
+interface PriceDifference {
   readonly model: string;
   readonly listedId: string;
   readonly origin: HeldPrice['origin'];

@@ -12,7 +12,7 @@ const DECIMAL = /^(\d{1,40})(?:\.(\d{1,40}))?(?:[eE]([+-]?\d{1,2}))?$/;
  * decimal string (no exponent, no leading or trailing zeros: `0.44`, `12`, `0`); null when
  * `text` is no such decimal.
  */
-export function shiftDecimal(text: string, places: number): string | null {
+function shiftDecimal(text: string, places: number): string | null {
   const match = DECIMAL.exec(text);
   if (match === null) return null;
   const [, whole = '', fraction = '', exponent = '0'] = match;

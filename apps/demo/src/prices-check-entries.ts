@@ -10,7 +10,7 @@ export const LISTED_FIELDS = {
 export type ListedField = keyof typeof LISTED_FIELDS;
 
 /** One listed price: as listed (per token) and per million tokens, exactly. */
-export interface ListedFigure {
+interface ListedFigure {
   readonly perToken: string;
   readonly perMillion: string;
 }

@@ -13,7 +13,7 @@ export interface ListingLimits {
   readonly timeoutMs: number;
 }
 
-export const LISTING_LIMITS: ListingLimits = Object.freeze({
+const LISTING_LIMITS: ListingLimits = Object.freeze({
   maxBytes: 16 * 1024 * 1024,
   maxDepth: 32,
   maxEntries: 20_000,

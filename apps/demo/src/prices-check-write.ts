@@ -7,7 +7,7 @@ import { exactNumberOf } from './prices-check-decimal.js';
 import type { ListedFigures, ListedModel } from './prices-check-entries.js';
 
 /** The shipped table, from the repository's root. */
-export const TABLE_FILE = 'packages/prices/src/price-table.json';
+const TABLE_FILE = 'packages/prices/src/price-table.json';
 
 type Row = Record<string, unknown> & { tiers?: Row[] };
 

@@ -4,7 +4,7 @@ import { perTokenText } from '../gateway/per-token-price.js';
 import { SUPPORTED_MODELS } from './models.js';
 
 /** The vendor prefix the gateway's listing names the primary platform's models by: `primary/primary-flash`. */
-export const GATEWAY_VENDOR = 'primary';
+const GATEWAY_VENDOR = 'primary';
 
 /**
  * The body of `GET /models`: the accepted API model ids in OpenAI's list shape. The
