@@ -1,4 +1,6 @@
 export type { BudgetFigures } from './budget-check.js';
+export { type BudgetMetrics, type BudgetMetricsOptions, budgetMetrics } from './budget-metrics.js';
+export type { MeteredBudget, MeteredRefusal, MeteredScope } from './budget-snapshot.js';
 export { COST_METRIC, METRIC_VALUE_CAP, METRICS } from './call-instruments.js';
 export { CallJournal, type CallJournalOptions } from './call-journal.js';
 export { CallMeter, type CallMeterOptions, type MeterSnapshot } from './call-meter.js';
@@ -14,6 +16,7 @@ export type { NamedJournal } from './journal-merge.js';
 export type { SequenceFigures } from './line-sequences.js';
 export type * from './otel-api.js';
 export { type OtelConventions, STABILITY_OPT_IN_ENV } from './otel-conventions.js';
+export type * from './otel-gauge-api.js';
 export { createOtelObserver, type OtelObserverOptions, otelObserver } from './otel-observer.js';
 export type { PriceAgeFigures } from './price-age-tally.js';
 export type * from './read-journal.js';
