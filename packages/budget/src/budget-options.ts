@@ -2,6 +2,7 @@ import type { PriceBook, Prices } from '@switchboard/prices';
 import type { BudgetStore } from './budget-store.js';
 import type { FitMaxTokens } from './fit-max-tokens.js';
 import type { ScopeLimits } from './scope-limits.js';
+import type { BudgetThresholdEvent } from './thresholds.js';
 
 /** Options of {@link createBudget}. */
 export interface BudgetOptions {
@@ -83,6 +84,15 @@ export interface BudgetOptions {
    * PostgreSQL `now()`); a `MemoryBudgetStore` given as `store` takes its own `clock` option.
    */
   clock?: () => number;
+  /** Fractions of a limit at which `onThreshold` is called; default `[0.8, 1]`; each in (0, 1]. */
+  thresholds?: readonly number[];
+  /**
+   * Called when a scope's spend (settled costs plus unsettled worst cases) first reaches each of
+   * `thresholds` of its limit in a window: once per scope, window and threshold across every process
+   * sharing the store (the store decides who calls it), also when one call passes several. Called
+   * after the settlement that reached it is recorded; an error it throws is a warning, never the call's.
+   */
+  onThreshold?: (event: BudgetThresholdEvent) => void;
 }
 
 /** A role's limits (see {@link BudgetOptions.roles}) and its own `fitMaxTokens`, or `false` for none. */

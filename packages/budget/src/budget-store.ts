@@ -4,6 +4,16 @@ import type { StoredScope } from './scope-limits.js';
 // What a budget and a store say to each other has its own module; the store's own types stay here.
 export type { AcquireRequest, AcquireResult, ScopeCounters, Settlement };
 
+/** A scope's threshold mark, as `markThresholds` answers: how many were reached before, and now. */
+export interface ThresholdMarks {
+  /** Thresholds reached before this call (the mark it found). */
+  readonly from: number;
+  /** Thresholds reached now (the mark it left: never lower than `from`). */
+  readonly to: number;
+  /** The scope's spend it compared, in nano-dollars. */
+  readonly spentNanoUsd: number;
+}
+
 /**
  * Where budgets keep their counters. Every method is atomic over the whole chain
  * and idempotent by lease id: applied twice, it changes nothing the second time
@@ -41,6 +51,16 @@ export interface BudgetStore {
    * PostgreSQL `now()`, the memory store's `clock`). Read by `usage()` for a windowed scope.
    */
   clockMs?(): number | Promise<number>;
+  /**
+   * Atomically, per scope given `levels` (ascending spend amounts in nano-dollars; null: not asked):
+   * how many levels its spend (after purging expired leases) reaches, and the scope's mark (how many
+   * were reached when it was last asked, 0 at first), raised to that. Each level is thus reported
+   * reached once per scope key (a window's own), to whichever caller raised the mark.
+   */
+  markThresholds?(
+    scopes: readonly StoredScope[],
+    levels: readonly (readonly number[] | null)[],
+  ): ThresholdMarks[] | Promise<ThresholdMarks[]>;
   /** Starts a new ledger for these scopes after a loss, keeping what they hold now. */
   resetLedger?(scopes: readonly StoredScope[]): void | Promise<void>;
   /** Lets go of what the store holds open (connections); called by a budget's `close()` when it owns the store. */

@@ -321,9 +321,9 @@ export class Budget implements CallObserver {
    */
   async idle(options: { timeoutMs?: number } = {}): Promise<boolean> {
     const timeoutMs = timeoutOf(options, 'idle', Number.POSITIVE_INFINITY);
-    const recorded = Promise.all([...this.#shared.settlements.values()].map((queue) => queue.idle())).then(
-      () => true,
-    );
+    const recorded = Promise.all([...this.#shared.settlements.values()].map((queue) => queue.idle()))
+      .then(() => this.#shared.thresholds.idle())
+      .then(() => true);
     return within(recorded, timeoutMs);
   }
 
@@ -565,7 +565,7 @@ export class Budget implements CallObserver {
     if (writeBack !== null) this.#shared.fallbackLeaseStarted(`${leaseId}:fallback`, writeBack, amount);
     return new LeaseHandle(
       this.#shared,
-      { leaseId, store, scopes, amount, writeBack },
+      { leaseId, store, scopes, amount, writeBack, paths: chain.paths },
       { maxTokens: ask.lowered ? ask.cap : null, budgets: chain.charged },
     );
   }

@@ -18,5 +18,6 @@ export type {
 } from './redis-budget-store-client.js';
 export { RedisBudgetStore, type RedisBudgetStoreOptions } from './redis-store.js';
 export type { ScopeLimits, StoredScope } from './scope-limits.js';
+export type { BudgetThresholdEvent } from './thresholds.js';
 export type { BudgetPeriod, BudgetWindow } from './window-bounds.js';
 export { type WorstCasePricing, worstCaseCostUsd } from './worst-case-cost.js';

@@ -20,6 +20,8 @@ export interface Lease {
   readonly amount: number;
   /** For a fallback lease: the chain's scopes in the budget's own store, where its spend is written back. */
   readonly writeBack: readonly StoredScope[] | null;
+  /** The scopes' paths, root first (`svc`, `svc/acme`): what threshold events name. */
+  readonly paths: readonly string[];
 }
 
 /**
@@ -67,13 +69,22 @@ export class LeaseHandle implements AttemptHandle {
         done: () => this.#shared.fallbackLeaseEnded(`${leaseId}:fallback`),
       });
     }
-    return this.#shared.settle(store, {
+    let thresholds: Promise<void> | null = null;
+    const settled = this.#shared.settle(store, {
       leaseId,
       scopes,
       // Granted by this store: once its worst case is pruned, a late settlement leaves it so.
       settlement: { ...settlement, leased: true },
-      done: (held) => this.#settled(held, settlement),
+      done: (held) => {
+        this.#settled(held, settlement);
+        // Spend grew: the store says which thresholds it reached first (a fallback's spend, once written back).
+        if (settlement.actualNanoUsd > 0 && store === this.#shared.store) {
+          thresholds = this.#shared.thresholds.check(store, scopes, this.#lease.paths) ?? null;
+        }
+      },
     });
+    if (settled instanceof Promise) return settled.then(() => thresholds ?? undefined);
+    return thresholds ?? undefined;
   }
 
   /**

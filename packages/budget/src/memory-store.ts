@@ -1,5 +1,5 @@
 import type { AcquireRequest, AcquireResult, ScopeCounters, Settlement } from './acquire-request.js';
-import type { BudgetStore } from './budget-store.js';
+import type { BudgetStore, ThresholdMarks } from './budget-store.js';
 import { checkKnownKeys } from './known-keys.js';
 import { outsideWindow, PastWindows } from './past-windows.js';
 import { retentionOf } from './retention.js';
@@ -16,6 +16,8 @@ interface ScopeState {
   readonly unsettled: UnsettledEntries;
   /** No lease expires before this; a lower bound, so purges are skipped while nothing can be due. */
   earliestExpiry: number;
+  /** How many thresholds were reported reached (see `markThresholds`). */
+  mark: number;
 }
 
 // This process's own counters need no report of what is left (that is for a fallback from a shared store).
@@ -196,6 +198,20 @@ export class MemoryBudgetStore implements BudgetStore {
     return scopes.map((scope) => countersOf(this.#state(scope.key, now)));
   }
 
+  markThresholds(
+    scopes: readonly StoredScope[],
+    levels: readonly (readonly number[] | null)[],
+  ): ThresholdMarks[] {
+    const now = this.#now();
+    return scopes.map((scope, index) => {
+      const state = this.#state(scope.key, now);
+      const from = state.mark;
+      const reached = (levels[index] ?? []).filter((level) => level <= state.spent).length;
+      state.mark = Math.max(from, reached);
+      return { from, to: state.mark, spentNanoUsd: state.spent };
+    });
+  }
+
   /** Nothing to do: a ledger in this process's memory cannot be lost while the process lives. */
   resetLedger(): void {}
 
@@ -217,6 +233,7 @@ export class MemoryBudgetStore implements BudgetStore {
         leases: new Map(),
         unsettled: new UnsettledEntries(),
         earliestExpiry: Number.POSITIVE_INFINITY,
+        mark: 0,
       };
       this.#scopes.set(key, state);
     } else if (now >= state.earliestExpiry) {

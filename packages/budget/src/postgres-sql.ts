@@ -332,6 +332,48 @@ CREATE TABLE IF NOT EXISTS ${s}.budget_windows (
 );
 CREATE INDEX IF NOT EXISTS budget_windows_end ON ${s}.budget_windows (scope_key, end_at);
 
+-- Thresholds (version 5): per scope row (a window's own), how many of its thresholds were reported
+-- reached, so each is reported once, to whichever process raised the mark.
+CREATE TABLE IF NOT EXISTS ${s}.budget_thresholds (
+  scope_key text    PRIMARY KEY,
+  mark      integer NOT NULL DEFAULT 0
+);
+
+-- Per scope (asked[i]), the number of its n levels (levels[(i-1)*n+1 .. i*n], ascending nano-dollars)
+-- its spend reaches, after a sweep where due; its mark raised to that. The chain's scope rows are locked
+-- in key order first, so two processes never both raise one mark. Returns per scope the mark before and
+-- after, and the spend compared.
+CREATE OR REPLACE FUNCTION ${s}.budget_mark_thresholds(keys text[], asked boolean[], levels bigint[], n integer,
+  retention_ms bigint, timeout_ms bigint, OUT marks_from integer[], OUT marks_to integer[], OUT spent bigint[])
+LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  before integer;
+  reached integer;
+BEGIN
+  PERFORM set_config('lock_timeout', timeout_ms || 'ms', true);
+  PERFORM 1 FROM ${s}.budget_scopes WHERE scope_key = ANY(keys) ORDER BY scope_key FOR UPDATE;
+  SELECT c.spent INTO spent FROM ${s}.budget_counters(keys, retention_ms, timeout_ms) AS c;
+  marks_from := '{}';
+  marks_to := '{}';
+  FOR i IN 1..cardinality(keys) LOOP
+    SELECT t.mark INTO before FROM ${s}.budget_thresholds AS t WHERE t.scope_key = keys[i];
+    before := coalesce(before, 0);
+    reached := 0;
+    IF asked[i] THEN
+      FOR k IN 1..n LOOP
+        IF levels[(i - 1) * n + k] <= spent[i] THEN reached := k; END IF;
+      END LOOP;
+    END IF;
+    IF reached > before THEN
+      INSERT INTO ${s}.budget_thresholds AS t (scope_key, mark) VALUES (keys[i], reached)
+      ON CONFLICT (scope_key) DO UPDATE SET mark = greatest(t.mark, EXCLUDED.mark);
+    END IF;
+    marks_from := marks_from || before;
+    marks_to := marks_to || greatest(before, reached);
+  END LOOP;
+END
+$$;
+
 -- budget_acquire for a chain with windows (starts and ends in ms since the epoch, -1 for a scope without
 -- one): 'window' and nothing written when now() is not within a scope's window, else budget_acquire's
 -- answer; now_ms is the server's clock either way. A grant lists its windows, and prunes up to
@@ -371,6 +413,7 @@ BEGIN
   IF cardinality(gone) > 0 THEN
     DELETE FROM ${s}.budget_unsettled WHERE scope_key = ANY(gone);
     DELETE FROM ${s}.budget_scopes WHERE scope_key = ANY(gone);
+    DELETE FROM ${s}.budget_thresholds WHERE scope_key = ANY(gone);
     DELETE FROM ${s}.budget_windows WHERE window_key = ANY(gone);
   END IF;
 END
@@ -415,6 +458,8 @@ export interface Statements {
   readonly settle: string;
   /** acquire's $1-$8, then $9 the scopes' keys without their window, $10 window starts, $11 window ends (ms, -1: none): also `now_ms`, and reason `window`. */
   readonly acquireWindowed: string;
+  /** $1 keys, $2 asked per scope, $3 levels (n per scope, flattened), $4 n, $5 retention ms, $6 timeout ms: marks before and after, spend. */
+  readonly markThresholds: string;
   /** $1 keys, $2 retention ms, $3 timeout ms: the chain's counters (arrays, in its order), after a sweep where one is due. */
   readonly counters: string;
   /** $1 lease ids, $2 scope keys (pairs), $3 ttl ms, $4 timeout ms: extends the live ones; returns those extended. */
@@ -433,6 +478,7 @@ export function statementsOf(schema: string): Statements {
   return {
     acquire: `SELECT * FROM ${s}.budget_acquire($1::${text}[], $2::${bigint}[], $3::pg_catalog.int4[], $4::${bigint}, $5::${text}, $6::${bigint}, $7::${bigint}, $8::${bigint})`,
     acquireWindowed: `SELECT * FROM ${s}.budget_acquire_windowed($1::${text}[], $2::${bigint}[], $3::pg_catalog.int4[], $4::${bigint}, $5::${text}, $6::${bigint}, $7::${bigint}, $8::${bigint}, $9::${text}[], $10::${bigint}[], $11::${bigint}[])`,
+    markThresholds: `SELECT * FROM ${s}.budget_mark_thresholds($1::${text}[], $2::${boolean}[], $3::${bigint}[], $4::pg_catalog.int4, $5::${bigint}, $6::${bigint})`,
     settle: `SELECT ${s}.budget_settle($1::${text}, $2::${text}[], $3::${bigint}, $4::${boolean}, $5::${boolean}, $6::${bigint}, $7::${boolean}, $8::${bigint}) AS held`,
     counters: `SELECT * FROM ${s}.budget_counters($1::${text}[], $2::${bigint}, $3::${bigint})`,
     renew: `SELECT * FROM ${s}.budget_renew($1::${text}[], $2::${text}[], $3::${bigint}, $4::${bigint})`,

@@ -1,5 +1,5 @@
 import type { AcquireRequest, AcquireResult, ScopeCounters, Settlement } from './acquire-request.js';
-import type { BudgetStore } from './budget-store.js';
+import type { BudgetStore, ThresholdMarks } from './budget-store.js';
 import { ConnectionGate } from './connection-gate.js';
 import { checkDurationMs, checkTimerRange } from './duration-ms.js';
 import { checkKnownKeys } from './known-keys.js';
@@ -57,6 +57,7 @@ const TABLES = [
   'budget_unsettled',
   'budget_lease_records',
   'budget_windows',
+  'budget_thresholds',
 ];
 const NO_ERROR = (): void => {};
 /** Connections of a pool this store makes from a url. */
@@ -283,6 +284,29 @@ export class PostgresBudgetStore implements BudgetStore {
   }
 
   /** Nothing to do: a committed ledger is never lost, so no scope is ever `ledger_lost`. */
+  async markThresholds(
+    scopes: readonly StoredScope[],
+    levels: readonly (readonly number[] | null)[],
+  ): Promise<ThresholdMarks[]> {
+    const n = Math.max(0, ...levels.map((each) => each?.length ?? 0));
+    const [row] = await this.#call(this.#sql.markThresholds, [
+      scopes.map((scope) => scope.key),
+      levels.map((each) => each !== null),
+      levels.flatMap((each) =>
+        Array.from({ length: n }, (_, k) => integer(each?.[k] ?? Number.MAX_SAFE_INTEGER)),
+      ),
+      n,
+      this.#retentionMs,
+      this.#statementTimeoutMs,
+    ]);
+    const at = (name: string, index: number) => Number((row?.[name] as unknown[] | undefined)?.[index] ?? 0);
+    return scopes.map((_, index) => ({
+      from: at('marks_from', index),
+      to: at('marks_to', index),
+      spentNanoUsd: at('spent', index),
+    }));
+  }
+
   /** PostgreSQL's clock (`now()`), in ms since the epoch: the clock that decides calendar windows. */
   async clockMs(): Promise<number> {
     const [row] = await this.#call(

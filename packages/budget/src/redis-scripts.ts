@@ -224,3 +224,38 @@ export const CLOCK_SCRIPT = `
 local time = redis.call('TIME')
 return tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 `;
+
+/**
+ * ARGV: unsettled retention ms, n (levels per scope), then per scope its window's
+ * end in ms (-1: none), 1 when asked else 0, and n levels (ascending nano-dollar
+ * amounts). Purges and prunes; per scope asked, raises the state hash's \`mark\`
+ * to the number of levels its spend reaches (in a scope with its ledger marker
+ * only: a lost ledger is left for acquisitions to find). Returns per scope
+ * {mark before, mark after, spent}.
+ */
+export const THRESHOLDS_SCRIPT = `${PARTS}
+local n = tonumber(ARGV[2])
+local result = {}
+for i = 1, scopes do
+  local at = 3 + (i - 1) * (n + 2)
+  local state = KEYS[3 * i - 2]
+  purge(i)
+  prune(i, tonumber(ARGV[1]))
+  local spent = counters(i)[1]
+  local from = tonumber(redis.call('HGET', state, 'mark') or '0')
+  local to = from
+  if ARGV[at + 1] == '1' and redis.call('HEXISTS', state, 'ledger') == 1 then
+    local reached = 0
+    for k = 1, n do
+      if tonumber(ARGV[at + 1 + k]) <= spent then reached = k end
+    end
+    if reached > from then
+      to = reached
+      redis.call('HSET', state, 'mark', to)
+    end
+  end
+  keepWindow(i, ARGV[at])
+  result[i] = {from, to, spent}
+end
+return result
+`;

@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis, RedisOptions } from 'ioredis';
 import type { AcquireRequest, AcquireResult, ScopeCounters, Settlement } from './acquire-request.js';
-import type { BudgetStore } from './budget-store.js';
+import type { BudgetStore, ThresholdMarks } from './budget-store.js';
 import { checkTimerRange } from './duration-ms.js';
 import { checkKnownKeys } from './known-keys.js';
 import { hideFromIoredisDebug, loadIoredis } from './load-ioredis.js';
+import { RecentMap } from './recent-map.js';
 import type {
   RedisBudgetStoreClient,
   RedisClusterClient,
   RedisConnectionClient,
 } from './redis-budget-store-client.js';
-import { KnownLedgers } from './redis-known-ledgers.js';
 import {
   ACQUIRE_SCRIPT,
   CLOCK_SCRIPT,
@@ -18,6 +18,7 @@ import {
   RENEW_SCRIPT,
   RESET_SCRIPT,
   SETTLE_SCRIPT,
+  THRESHOLDS_SCRIPT,
 } from './redis-scripts.js';
 import { retentionOf } from './retention.js';
 import type { StoredScope } from './scope-limits.js';
@@ -60,6 +61,7 @@ interface BudgetCommands {
   budgetCounters(keyCount: number, ...args: (string | number)[]): Promise<[...Row, number][]>;
   budgetReset(keyCount: number, ...args: (string | number)[]): Promise<string>;
   budgetClock(keyCount: 0): Promise<number>;
+  budgetThresholds(keyCount: number, ...args: (string | number)[]): Promise<[number, number, number][]>;
 }
 
 /** How long a lease's record lives while held (renewals do not extend it): a late settlement is still recognised. */
@@ -93,8 +95,11 @@ export class RedisBudgetStore implements BudgetStore {
   readonly #retentionMs: number;
   readonly #where: string;
   readonly #onWarning: (message: string) => void;
-  /** The ledger marker this store saw per scope key (the latest scopes: windows and tenants come and go). */
-  readonly #ledgers = new KnownLedgers();
+  /**
+   * The ledger marker this store saw per scope key, for its latest 10,000 scopes (windows and tenants
+   * come and go): a scope forgotten is asked as one never seen, its loss found only while it holds figures.
+   */
+  readonly #ledgers = new RecentMap<string>(10_000);
   #policyChecked = false;
   /** The server behind this connection was checked (INFO cluster) not to be a node of a Redis Cluster. */
   #standalone = false;
@@ -197,6 +202,7 @@ export class RedisBudgetStore implements BudgetStore {
     this.#client.defineCommand('budgetCounters', { lua: COUNTERS_SCRIPT });
     this.#client.defineCommand('budgetReset', { lua: RESET_SCRIPT });
     this.#client.defineCommand('budgetClock', { lua: CLOCK_SCRIPT });
+    this.#client.defineCommand('budgetThresholds', { lua: THRESHOLDS_SCRIPT });
     this.#commands = this.#client as unknown as BudgetCommands;
   }
 
@@ -228,7 +234,7 @@ export class RedisBudgetStore implements BudgetStore {
       const counters: ScopeCounters[] = [];
       for (const [index, scope] of request.scopes.entries()) {
         const at = 1 + index * 6;
-        this.#ledgers.know(scope.key, String(reply[at]));
+        this.#ledgers.set(scope.key, String(reply[at]));
         counters.push(countersOf(reply.slice(at + 1, at + 6) as Row));
       }
       this.#checkPolicy();
@@ -302,6 +308,33 @@ export class RedisBudgetStore implements BudgetStore {
     return rows.map((row) => ({ ...countersOf(row.slice(0, 5) as Row), ledgerLost: Number(row[5]) === 1 }));
   }
 
+  async markThresholds(
+    scopes: readonly StoredScope[],
+    levels: readonly (readonly number[] | null)[],
+  ): Promise<ThresholdMarks[]> {
+    const n = Math.max(0, ...levels.map((each) => each?.length ?? 0));
+    const rows = await this.#run(() =>
+      this.#commands.budgetThresholds(
+        scopes.length * 3 + 1,
+        ...this.#keys(scopes),
+        this.#recordKey(scopes, '-'),
+        this.#retentionMs,
+        n,
+        ...scopes.flatMap((scope, index) => {
+          const asked = levels[index] ?? null;
+          // A scope not asked, or asked fewer levels, is padded with levels no spend reaches.
+          const padded = Array.from({ length: n }, (_, k) => asked?.[k] ?? Number.MAX_SAFE_INTEGER);
+          return [scope.window?.endMs ?? -1, asked === null ? 0 : 1, ...padded];
+        }),
+      ),
+    );
+    return rows.map(([from, to, spent]) => ({
+      from: Number(from),
+      to: Number(to),
+      spentNanoUsd: Number(spent),
+    }));
+  }
+
   /** Redis's clock (`TIME`), in ms since the epoch: the clock that decides calendar windows. */
   async clockMs(): Promise<number> {
     return Number(await this.#run(() => this.#commands.budgetClock(0)));
@@ -317,7 +350,7 @@ export class RedisBudgetStore implements BudgetStore {
         randomUUID(),
       ),
     );
-    for (const scope of scopes) this.#ledgers.know(scope.key, String(marker));
+    for (const scope of scopes) this.#ledgers.set(scope.key, String(marker));
   }
 
   /** The Redis keys of a scope: its state hash, its lease set and its unsettled entries. */

@@ -11,6 +11,7 @@ import type { StoredScope } from './scope-limits.js';
 import { StoreClock } from './scope-windows.js';
 import { type PendingSettlement, SettlementQueue } from './settlement-queue.js';
 import type { SlotQueue } from './slot-waiters.js';
+import { checkThresholds, Thresholds } from './thresholds.js';
 import type { WorstCasePricing } from './worst-case-cost.js';
 
 /** Every option of `createBudget`: any other key is refused, with the nearest of these. */
@@ -31,6 +32,8 @@ const OPTION_KEYS: readonly (keyof BudgetOptions)[] = [
   'onLedgerLost',
   'onWarning',
   'clock',
+  'thresholds',
+  'onThreshold',
 ];
 
 const DEFAULT_TTL_MS = 30_000;
@@ -53,6 +56,8 @@ export interface Shared {
   readonly onWarning: (message: string) => void;
   /** The clock that decides calendar windows, as this process reads it. */
   readonly clock: StoreClock;
+  /** `onThreshold`, fired once per scope, window and threshold, as the store decides. */
+  readonly thresholds: Thresholds;
   readonly heartbeat: LeaseHeartbeat;
   /** Attempts waiting for a slot or for room, per innermost scope path. */
   readonly queues: Map<string, SlotQueue>;
@@ -127,7 +132,7 @@ export function sharedOf(options: BudgetOptions): Shared {
       'clock is for the memory store createBudget builds: a store given decides windows by its own clock (a MemoryBudgetStore takes a clock option)',
     );
   }
-  for (const name of ['maxPricesOf', 'maxCostUsdOf', 'onWarning', 'clock'] as const) {
+  for (const name of ['maxPricesOf', 'maxCostUsdOf', 'onWarning', 'clock', 'onThreshold'] as const) {
     if (options[name] !== undefined && typeof options[name] !== 'function') {
       throw new TypeError(`${name} must be a function`);
     }
@@ -197,6 +202,7 @@ export function sharedOf(options: BudgetOptions): Shared {
     onLedgerLost,
     onWarning,
     clock,
+    thresholds: new Thresholds(checkThresholds(options.thresholds), options.onThreshold ?? null, onWarning),
     heartbeat: new LeaseHeartbeat(ttlMs, onWarning),
     queues: new Map(),
     closed: false,

@@ -103,14 +103,15 @@ describe('PostgresBudgetStore on an earlier version’s schema, and migrate() ru
       'budget_acquire',
       'budget_acquire_windowed',
       'budget_counters',
+      'budget_mark_thresholds',
       'budget_renew',
       'budget_settle',
       'budget_sweep',
     ]);
     for (const name of names) await admin.query(`DROP FUNCTION "upgraded".${name}`);
     expect((await functionsOf(admin, 'upgraded')).names).toEqual([]);
-    // Nor the table version 5 added (calendar windows): the upgrade makes it.
-    await admin.query('DROP TABLE "upgraded".budget_windows');
+    // Nor the tables version 5 added (calendar windows, thresholds): the upgrade makes them.
+    await admin.query('DROP TABLE "upgraded".budget_windows, "upgraded".budget_thresholds');
 
     // That is the schema the earlier version's migrate() made: the same tables, columns, indexes and constraints.
     const oldSql = tablesOnlySql('tables_only');
@@ -138,9 +139,9 @@ describe('PostgresBudgetStore on an earlier version’s schema, and migrate() ru
       });
       expect(await functionsOf(admin, 'upgraded')).toEqual({ names: names.sort(), versioned: 1 });
       const { rows: windows } = await admin.query(
-        "SELECT count(*)::integer AS n FROM pg_catalog.pg_tables WHERE schemaname = 'upgraded' AND tablename = 'budget_windows'",
+        "SELECT count(*)::integer AS n FROM pg_catalog.pg_tables WHERE schemaname = 'upgraded' AND tablename IN ('budget_windows', 'budget_thresholds')",
       );
-      expect(windows).toEqual([{ n: 1 }]);
+      expect(windows).toEqual([{ n: 2 }]);
       // 350 + 200 held + 400 fits; then the held reservations leave no room for 100.
       expect(await after.acquire(lease('after-fit', 400))).toMatchObject({ granted: true });
       expect(await after.acquire(lease('after-over', 100))).toMatchObject({
@@ -259,8 +260,8 @@ process.stdout.write(JSON.stringify(result) + '\\n', () => process.exit(0));
         const { rows } = await pool.query(
           "SELECT count(*)::integer AS tables FROM pg_catalog.pg_tables WHERE schemaname = 'switchboard'",
         );
-        // The four tables of the earlier versions and budget_windows (version 5, calendar windows).
-        expect(rows).toEqual([{ tables: 5 }]);
+        // The four tables of the earlier versions, budget_windows and budget_thresholds (version 5).
+        expect(rows).toEqual([{ tables: 6 }]);
         const third = new PostgresBudgetStore({ url });
         try {
           const request = { leaseId: 'after', scopes: CHAIN, amountNanoUsd: 900, ttlMs: 60_000 };

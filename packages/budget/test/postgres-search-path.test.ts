@@ -185,7 +185,7 @@ describe('PostgresBudgetStore beside a role that may create objects in public', 
          FROM pg_catalog.pg_proc AS p JOIN pg_catalog.pg_namespace AS n ON n.oid = p.pronamespace
          WHERE n.nspname = 'upgraded' ORDER BY 1`,
       );
-      expect(rows).toHaveLength(9);
+      expect(rows).toHaveLength(10);
       for (const row of rows) expect(row.config, row.name).toEqual(['search_path=pg_catalog, pg_temp']);
     } finally {
       await app.end();
