@@ -18,6 +18,8 @@ export type * from './otel-api.js';
 export { type OtelConventions, STABILITY_OPT_IN_ENV } from './otel-conventions.js';
 export type * from './otel-gauge-api.js';
 export { createOtelObserver, type OtelObserverOptions, otelObserver } from './otel-observer.js';
+export { PostgresJournal, type PostgresJournalOptions } from './postgres-journal.js';
+export { type PostgresJournalSourceOptions, postgresJournalSource } from './postgres-journal-source.js';
 export type { PriceAgeFigures } from './price-age-tally.js';
 export type * from './read-journal.js';
 export {

@@ -44,6 +44,7 @@ export async function reportCommand(
 ): Promise<void> {
   const { config } = loaded;
   const many = await namesManyJournals(journals);
+  const warn = (message: string) => io.stderr(`switchboard: warning: ${safeText(message)}\n`);
   const file = journals[0] ?? '-';
   if (options.allowUnverifiable && !options.verify)
     throw new CliError(
@@ -59,7 +60,7 @@ export async function reportCommand(
       );
     // Lines are re-derived with the configuration's entries: a replaced price matters here.
     loaded.replacedPrices.all(io);
-    if (many) await verifyFleetCommand(io, await journalSources(journals), options, config);
+    if (many) await verifyFleetCommand(io, await journalSources(journals, warn), options, config);
     else await verifyReportCommand(io, file, options, config);
     return;
   }
@@ -83,9 +84,10 @@ export async function reportCommand(
     ...(config.pricing?.stale_after_days === undefined
       ? {}
       : { staleAfterDays: config.pricing.stale_after_days }),
-    warn: (message: string) => io.stderr(`switchboard: warning: ${safeText(message)}\n`),
+    warn,
   };
-  const fleet = many ? await readFleetReport(await journalSources(journals), readOptions) : null;
+  const sources = many ? await journalSources(journals, warn) : null;
+  const fleet = sources === null ? null : await readFleetReport(sources, readOptions);
   const figures = fleet ?? (await readJournalReport(file, readOptions));
   const unreadable = fleet?.journals.unreadable ?? [];
   const failure =
@@ -96,11 +98,15 @@ export async function reportCommand(
           BAD_INPUT_EXIT_CODE,
         );
   if (options.html !== undefined) {
-    const title = many
-      ? `${journals.length === 1 ? file : `${journals.length} journals`}`
-      : file === '-'
-        ? 'stdin'
-        : file;
+    // A journal in PostgreSQL is named by its source, never by the address given (its password).
+    const title =
+      sources === null
+        ? file === '-'
+          ? 'stdin'
+          : file
+        : sources.journals.length === 1
+          ? (sources.journals[0]?.name ?? file)
+          : `${sources.journals.length} journals`;
     const page = renderReportHtml(figures, { title });
     if (htmlToStdout) {
       io.stdout(page);

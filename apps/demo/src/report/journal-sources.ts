@@ -1,6 +1,6 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
-import type { NamedJournal } from '@switchboard/telemetry';
+import { type NamedJournal, postgresJournalSource } from '@switchboard/telemetry';
 
 /** The journals named on the command line, and the names that gave none (with why). */
 export interface JournalSources {
@@ -9,15 +9,20 @@ export interface JournalSources {
 }
 
 const MAGIC = /[*?[]/;
+/** A journal in PostgreSQL (`PostgresJournal`): `postgres://…[?schema=…]`. */
+const POSTGRES = /^postgres(ql)?:\/\//i;
 
 /**
  * The journals `report` reads for its arguments, in order, each file once: a file as itself
  * (`-`: stdin); a folder: every `*.jsonl` directly in it, by name; a glob (`*`, `?`, `[…]` in a
  * segment, `**` for any folders): the files it matches, by name — for a pattern the shell
- * passed on quoted. A folder without journals and a glob matching nothing are named in
+ * passed on quoted; `postgres://…[?schema=…]`: a journal in PostgreSQL, named without its password. A folder without journals and a glob matching nothing are named in
  * `unmatched`; a file that cannot be read is left to the reader, which names it.
  */
-export async function journalSources(args: readonly string[]): Promise<JournalSources> {
+export async function journalSources(
+  args: readonly string[],
+  warn: (message: string) => void,
+): Promise<JournalSources> {
   const journals: NamedJournal[] = [];
   const unmatched: { file: string; why: string }[] = [];
   const seen = new Set<string>();
@@ -28,6 +33,10 @@ export async function journalSources(args: readonly string[]): Promise<JournalSo
     journals.push({ name: file === '-' ? '<stdin>' : file, source: file });
   };
   for (const arg of args) {
+    if (POSTGRES.test(arg)) {
+      journals.push(postgresJournalSource(arg, { warn }));
+      continue;
+    }
     if (arg !== '-' && MAGIC.test(arg)) {
       const files = await globFiles(arg);
       if (files.length === 0) unmatched.push({ file: arg, why: 'no file matches it' });
@@ -125,6 +134,7 @@ export async function namesManyJournals(args: readonly string[]): Promise<boolea
   if (args.length !== 1) return true;
   const [arg] = args as [string];
   if (arg === '-') return false;
+  if (POSTGRES.test(arg)) return true;
   if (MAGIC.test(arg)) return true;
   return (await stat(arg).catch(() => null))?.isDirectory() === true;
 }
