@@ -1,3 +1,4 @@
+export type { AnnouncedPrice, PriceConfigTariff } from './config-tariffs.js';
 export { type BilledTokens, costOf, tokensOf } from './cost-of.js';
 export {
   type FormatNanoUsdOptions,
@@ -9,6 +10,7 @@ export {
 export { DEFAULT_STALE_AFTER_DAYS, priceAgeDays, STALE_PRICE_WARNING } from './price-age.js';
 export type * from './price-book.js';
 export { PriceBook } from './price-book.js';
+export { PRICE_DRIFT_WARNING } from './price-drift.js';
 export { PRICE_TABLE, PRICE_TABLE_SOURCE, priceOf, provenanceOf } from './price-table.js';
 export { maxPricesUpToInput, pricesAtInput } from './price-tiers.js';
 export type * from './prices.js';

@@ -65,13 +65,16 @@ export function warnStalePrice(
 ): void {
   if (warned.has(model)) return;
   warned.add(model);
+  const quoted = JSON.stringify(model);
+  emitProcessWarning(
+    `the price of ${quoted} was last checked ${checkedAt}, ${ageDays} ${ageDays === 1 ? 'day' : 'days'} before this call (stale after ${staleAfterDays}): its costs may not be what the provider bills. ${entryHint(quoted, origin)}`,
+    STALE_PRICE_WARNING,
+  );
+}
+
+/** A process warning with `code`; nothing where there is no `process.emitWarning` (a browser). */
+export function emitProcessWarning(message: string, code: string): void {
   const emit = (globalThis as { process?: { emitWarning?: (...args: unknown[]) => void } }).process
     ?.emitWarning;
-  if (typeof emit !== 'function') return;
-  const quoted = JSON.stringify(model);
-  emit.call(
-    (globalThis as { process?: unknown }).process,
-    `the price of ${quoted} was last checked ${checkedAt}, ${ageDays} ${ageDays === 1 ? 'day' : 'days'} before this call (stale after ${staleAfterDays}): its costs may not be what the provider bills. ${entryHint(quoted, origin)}`,
-    { code: STALE_PRICE_WARNING },
-  );
+  if (typeof emit === 'function') emit.call((globalThis as { process?: unknown }).process, message, { code });
 }

@@ -1,5 +1,12 @@
 import { CAMEL_KEYS, checkPrices, checkProvenance, SNAKE_KEYS, timeOf } from './check-input.js';
-import { type CompiledEntry, compileEntry } from './compile-entry.js';
+import { type CompiledEntry, type CompiledTariff, compileEntry } from './compile-entry.js';
+import {
+  type AnnouncedPrice,
+  type ConfigTariff,
+  compileConfigHistory,
+  type PriceConfigTariff,
+  readConfigTariffs,
+} from './config-tariffs.js';
 import { costAt } from './cost-of.js';
 import {
   checkStaleAfterDays,
@@ -9,6 +16,7 @@ import {
   warnStalePrice,
 } from './price-age.js';
 import { maxPriceBetween, priceAt } from './price-at.js';
+import { unconfirmed, warnPriceDrift } from './price-drift.js';
 import { PRICE_TABLE, PRICE_TABLE_PROVENANCE } from './price-table.js';
 import type { PriceProvenance, Prices } from './prices.js';
 import { PRICES_VERSION } from './prices-version.js';
@@ -34,6 +42,12 @@ export interface PriceConfigEntry {
   readonly checked_at?: string | Date;
   /** Where it was read (default: the configuration itself); kept only with `checked_at`. */
   readonly source?: string;
+  /**
+   * Dated changes of this price (`[[prices."model-id".tariffs]]`): each in force from its
+   * `effective_from` until the next; one still to come is announced. `cancelled = true`
+   * calls off the change of the same `effective_from`.
+   */
+  readonly tariffs?: readonly PriceConfigTariff[];
 }
 
 /** Options of a {@link PriceBook}. */
@@ -109,6 +123,8 @@ export class PriceBook {
   #provenance = new Map<string, PriceProvenance>(PRICE_TABLE_PROVENANCE);
   /** Where each entry not from the shipped table came from, for the warnings that name it. */
   #origins = new Map<string, PriceEntryOrigin>();
+  /** The dated changes of configuration entries, cancelled ones included. */
+  #dated = new Map<string, readonly ConfigTariff[]>();
   #staleAfterDays = DEFAULT_STALE_AFTER_DAYS;
 
   /**
@@ -131,6 +147,7 @@ export class PriceBook {
       const model = key.trim();
       // A blank id prices nothing: an entry that would vanish unnoticed.
       if (model === '') throw new TypeError(`price ${JSON.stringify(key)}: the model id must not be blank`);
+      this.#dated.delete(model);
       this.#entries.set(model, compile(entry, model));
       this.#origins.set(model, origin);
       // An entry without a checked date replaces the one before it, date and all.
@@ -147,6 +164,7 @@ export class PriceBook {
     book.#entries = new Map(this.#entries);
     book.#provenance = new Map(this.#provenance);
     book.#origins = new Map(this.#origins);
+    book.#dated = new Map(this.#dated);
     book.#staleAfterDays = this.#staleAfterDays;
     return book;
   }
@@ -167,9 +185,15 @@ export class PriceBook {
    * of them (a stale price) points at `[prices."id"]` of that file.
    */
   withConfig(config?: PriceEntries<PriceConfigEntry>, options?: { readonly file?: string }): PriceBook {
-    return this.#copy().#add(
+    const book = this.#copy();
+    return book.#add(
       config,
-      (entry, model) => ({ prices: checkPrices(entry, `prices."${model}"`, SNAKE_KEYS), ref: null }),
+      (entry, model) => {
+        const field = `prices."${model}"`;
+        const tariffs = readConfigTariffs(entry.tariffs, `${field}.tariffs`);
+        if (tariffs.length > 0) book.#dated.set(model, tariffs);
+        return compileConfigHistory(checkPrices(entry, field, SNAKE_KEYS), tariffs);
+      },
       (entry, model) => checkProvenance(entry, `prices."${model}"`, SNAKE_KEYS, configSource(model)),
       Object.freeze({ kind: 'config', file: options?.file ?? null }),
     );
@@ -195,6 +219,36 @@ export class PriceBook {
   provenanceOf(model: string): PriceProvenance | null {
     const found = this.#lookup(model);
     return found === null ? null : (this.#provenance.get(found[0]) ?? null);
+  }
+
+  /**
+   * The dated changes of a model's price that take effect after `options.at` (default
+   * now), in order: announced changes, with where they were announced; a configuration's
+   * cancelled ones included (`cancelled: true`, `prices: null`). Empty for flat prices.
+   */
+  announcedOf(model: string, options?: PricingOptions): AnnouncedPrice[] {
+    const found = this.#lookup(model);
+    if (found === null) return [];
+    const at = timeOf(options?.at, 'at');
+    const dated = this.#dated.get(found[0]);
+    if (dated !== undefined) {
+      return dated
+        .filter((change) => change.from > at)
+        .map(({ from: _, ...change }) => Object.freeze(change));
+    }
+    if (!Array.isArray(found[1])) return [];
+    const provenance = this.#provenance.get(found[0]);
+    return (found[1] as readonly CompiledTariff[])
+      .filter((tariff) => tariff.from > at)
+      .map((tariff) =>
+        Object.freeze({
+          effectiveFrom: new Date(tariff.from).toISOString(),
+          prices: tariff.base.prices,
+          source: provenance?.source ?? null,
+          checkedAt: provenance?.checkedAt ?? null,
+          cancelled: false,
+        }),
+      );
   }
 
   /** The model ids the book prices (aliases not included). */
@@ -252,13 +306,23 @@ export class PriceBook {
     return found && maxPriceBetween(found[1], from, until);
   }
 
+  /** A call priced at a configuration's dated change that no check confirmed since it took effect: warn. */
+  #warnIfAnnounced(model: string, entry: string): void {
+    const change = this.#dated.get(model)?.find((tariff) => tariff.effectiveFrom === entry);
+    if (change === undefined || !unconfirmed(change)) return;
+    const origin = this.#origins.get(model);
+    warnPriceDrift(model, change, origin?.kind === 'config' ? origin.file : null);
+  }
+
   /**
    * Prices one raw call: the book's price for its model when it has one
    * (`priceSource: 'table'`, with the entry's `priceCheckedAt`), else the provider's
    * `usage.cost` (`'provider'`), else unpriced (`costUsd: null`). The provider's cost
    * is kept as `providerCostUsd` either way, so a report can show the difference.
    * A call priced from an entry checked more than `staleAfterDays` before `at` warns
-   * (`SWITCHBOARD_STALE_PRICE`), once per model per process.
+   * (`SWITCHBOARD_STALE_PRICE`), once per model per process; one priced at a configuration's
+   * dated change last checked before it took effect warns (`SWITCHBOARD_PRICE_DRIFT`), once
+   * per model and change.
    */
   priceCall(call: CallToPrice): CallPricing {
     const at = timeOf(call.at, 'at');
@@ -277,6 +341,7 @@ export class PriceBook {
           this.#origins.get(local?.pricedAs as string) ?? TABLE,
         );
     }
+    if (local?.tariff) this.#warnIfAnnounced(local.pricedAs, local.tariff.entry);
     return {
       costUsd: local ? local.costUsd : providerCostUsd,
       pricedAs: local ? local.pricedAs : source && call.model.trim(),
