@@ -84,6 +84,14 @@ export interface BudgetOptions {
    * PostgreSQL `now()`); a `MemoryBudgetStore` given as `store` takes its own `clock` option.
    */
   clock?: () => number;
+  /**
+   * Limits per tenant: a call that carries a tenant (`adapter.forTenant(id)`, or the request's
+   * `tenant`) also reserves in the nested scope `<scope>/<tenant>`, made on its first use with these
+   * limits and window (beside its role's scope, when it has one). A tenant id equal to a role's name is
+   * refused (TypeError). A process keeps only its latest tenants' scopes in memory; their figures live
+   * in the store.
+   */
+  tenants?: Omit<ScopeLimits, 'name'>;
   /** Fractions of a limit at which `onThreshold` is called; default `[0.8, 1]`; each in (0, 1]. */
   thresholds?: readonly number[];
   /**

@@ -16,6 +16,7 @@ import type { ScopeLimits, StoredScope } from './scope-limits.js';
 import { isoWindow, retryAfterMsOf, scopesAt } from './scope-windows.js';
 import { type Shared, sharedOf } from './shared.js';
 import { SlotQueue } from './slot-waiters.js';
+import { Tenants } from './tenants.js';
 import { worstCaseOf } from './worst-case-cost.js';
 
 export type { BudgetOptions } from './budget-options.js';
@@ -67,6 +68,8 @@ export class Budget implements CallObserver {
   readonly #chain: Chain;
   readonly #roles: ReadonlyMap<string, Chain>;
   readonly #roleOptions: Readonly<Record<string, RoleOptions>>;
+  /** The scopes of the calls' tenants (`tenants`), or null. */
+  readonly #tenants: Tenants | null;
   // Per role that has its own: its fitMaxTokens, or null (`false`: its calls are not fitted).
   readonly #roleFits = new Map<string, FitMaxTokens | null>();
 
@@ -87,6 +90,7 @@ export class Budget implements CallObserver {
       }),
     );
     this.scope = chain.paths.at(-1) ?? '';
+    this.#tenants = shared.tenants === null ? null : new Tenants(shared.tenants, new Set(this.#roles.keys()));
   }
 
   /** A budget for a nested scope: its calls reserve in this budget's scopes and in `scope`, all at once. */
@@ -123,7 +127,7 @@ export class Budget implements CallObserver {
     let chain: Chain;
     let ask: AttemptAsk;
     try {
-      chain = this.#chainFor(info.role);
+      chain = this.#chainFor(info.role, info.tenant ?? null);
       if (this.#shared.closed) throw closedError(chain);
       ask = this.#askFor(info, chain);
     } catch (error) {
@@ -243,6 +247,7 @@ export class Budget implements CallObserver {
     if (first !== null && !first.result.granted) queue.lastRefusal = first.result;
     if (!(await queue.turn(info.signal))) {
       // No turn: the budget was closed, or the call's signal aborted.
+      this.#forgetIdle(innermost, queue);
       if (this.#shared.closed) throw closedError(chain);
       throw cancelled(info.signal as AbortSignal);
     }
@@ -266,7 +271,14 @@ export class Budget implements CallObserver {
       }
     } finally {
       queue.leave();
+      this.#forgetIdle(innermost, queue);
     }
+  }
+
+  /** A line nobody waits in is dropped: a budget of many tenants keeps only the lines in use. */
+  #forgetIdle(innermost: string, queue: SlotQueue): void {
+    if (queue.waiting === 0 && this.#shared.queues.get(innermost) === queue)
+      this.#shared.queues.delete(innermost);
   }
 
   /** A wait that ended in vain: fitted to what is free now, when it may be; else refused. */
@@ -282,12 +294,13 @@ export class Budget implements CallObserver {
   }
 
   /**
-   * Each scope of the chain (root first, and the role's when given): limits, spend
+   * Each scope of the chain (root first, the role's when given, then the tenant's when the budget
+   * has `tenants`): limits, spend
    * (unsettled worst cases included), reservations, calls in flight. Throws a
    * {@link BudgetError} `ledger_lost` when a scope's ledger vanished from the store.
    */
-  async usage(role?: string): Promise<ScopeUsage[]> {
-    const chain = this.#chainFor(role ?? null);
+  async usage(role?: string | null, tenant?: string): Promise<ScopeUsage[]> {
+    const chain = this.#chainFor(role ?? null, tenant ?? null);
     const { store, clock } = this.#shared;
     // A windowed scope's current window is the store's: its clock read (one round trip on a shared store).
     if (chain.windows.some((rule) => rule !== null) && store.clockMs !== undefined)
@@ -369,9 +382,12 @@ export class Budget implements CallObserver {
     return this.#shared.adoptPriceBook(book);
   }
 
-  #chainFor(role: string | null): Chain {
-    if (role === null) return this.#chain;
-    return this.#roles.get(role) ?? this.#chain;
+  /** The chain a call reserves in: the budget's scopes, its role's when listed, its tenant's (`tenants`). */
+  #chainFor(role: string | null, tenant: string | null = null): Chain {
+    const listed = role === null ? undefined : this.#roles.get(role);
+    const chain = listed ?? this.#chain;
+    if (tenant === null || this.#tenants === null) return chain;
+    return this.#tenants.chainOf(this.#chain, chain, listed === undefined ? null : role, tenant);
   }
 
   /**

@@ -6,11 +6,13 @@ import { checkFitMaxTokens, type FitMaxTokens } from './fit-max-tokens.js';
 import { checkKnownKeys } from './known-keys.js';
 import { LeaseHeartbeat } from './lease-heartbeat.js';
 import { MemoryBudgetStore } from './memory-store.js';
+import { RecentMap } from './recent-map.js';
 import type { Chain } from './scope-chain.js';
 import type { StoredScope } from './scope-limits.js';
 import { StoreClock } from './scope-windows.js';
 import { type PendingSettlement, SettlementQueue } from './settlement-queue.js';
 import type { SlotQueue } from './slot-waiters.js';
+import { checkTenants, type TenantLimits } from './tenants.js';
 import { checkThresholds, Thresholds } from './thresholds.js';
 import type { WorstCasePricing } from './worst-case-cost.js';
 
@@ -34,6 +36,7 @@ const OPTION_KEYS: readonly (keyof BudgetOptions)[] = [
   'clock',
   'thresholds',
   'onThreshold',
+  'tenants',
 ];
 
 const DEFAULT_TTL_MS = 30_000;
@@ -58,6 +61,8 @@ export interface Shared {
   readonly clock: StoreClock;
   /** `onThreshold`, fired once per scope, window and threshold, as the store decides. */
   readonly thresholds: Thresholds;
+  /** The limits of each tenant's scope (`tenants`), or null: calls' tenants get no scope of their own. */
+  readonly tenants: TenantLimits | null;
   readonly heartbeat: LeaseHeartbeat;
   /** Attempts waiting for a slot or for room, per innermost scope path. */
   readonly queues: Map<string, SlotQueue>;
@@ -174,7 +179,7 @@ export function sharedOf(options: BudgetOptions): Shared {
     });
 
   /** Per scope key, what the store last said was left: nano-dollars and slots. */
-  const lastLeft = new Map<string, { money: number; slots: number }>();
+  const lastLeft = new RecentMap<{ money: number; slots: number }>(10_000);
   let epoch = 0;
   let onFallback = false;
   let failures = 0;
@@ -202,6 +207,7 @@ export function sharedOf(options: BudgetOptions): Shared {
     onLedgerLost,
     onWarning,
     clock,
+    tenants: checkTenants(options.tenants),
     thresholds: new Thresholds(checkThresholds(options.thresholds), options.onThreshold ?? null, onWarning),
     heartbeat: new LeaseHeartbeat(ttlMs, onWarning),
     queues: new Map(),
