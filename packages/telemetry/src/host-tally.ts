@@ -9,7 +9,7 @@ export interface HostFigures extends TallyFigures {
 }
 
 /** The host lines without one are counted under. */
-export const UNNAMED_HOST = '(unnamed)';
+const UNNAMED_HOST = '(unnamed)';
 
 /** Totals by the host and the process that made each call (its line's `host` and `pid`), at most 1,000 hosts named. */
 export class HostTally {

@@ -2,12 +2,12 @@ import { fnv, murmur } from './call-id-index.js';
 import type { MergedLine } from './journal-merge.js';
 
 /** How long after a call's end its line is still held to find a copy of it (5 minutes). */
-export const REPEAT_WINDOW_MS = 5 * 60_000;
+const REPEAT_WINDOW_MS = 5 * 60_000;
 /** Most lines held at once; past it the oldest are let go early (counted in `unheld`). */
 const MAX_HELD = 4_000_000;
 
 /** Where a line was read: its journal's index and its number there. */
-export interface LinePlace {
+interface LinePlace {
   readonly journal: number;
   readonly line: number;
 }
