@@ -27,6 +27,13 @@ const PRICE_KEYS: readonly string[] = [
   'tiers',
   'checked_at',
   'source',
+  'tariffs',
+];
+// A dated change has an entry's keys (but no changes of its own), its date, and may be called off.
+const TARIFF_KEYS: readonly string[] = [
+  'effective_from',
+  ...PRICE_KEYS.filter((key) => key !== 'tariffs'),
+  'cancelled',
 ];
 const TIER_KEYS: readonly string[] = ['above_input_tokens', 'cache_hit_per_m', 'input_per_m', 'output_per_m'];
 const PRICING_KEYS: readonly string[] = ['stale_after_days'];
@@ -102,8 +109,15 @@ export function shadowedPriceWarnings(config: Record<string, unknown>): ConfigWa
 
 function tierKeys(entry: unknown, model: string): ConfigWarning[] {
   const tiers = isPlainObject(entry) ? entry.tiers : undefined;
-  if (!Array.isArray(tiers)) return [];
-  return tiers.flatMap((tier, index) => unknownKeys(tier, TIER_KEYS, ['prices', model, 'tiers', index]));
+  const tariffs = isPlainObject(entry) ? entry.tariffs : undefined;
+  return [
+    ...(Array.isArray(tiers) ? tiers : []).flatMap((tier, index) =>
+      unknownKeys(tier, TIER_KEYS, ['prices', model, 'tiers', index]),
+    ),
+    ...(Array.isArray(tariffs) ? tariffs : []).flatMap((tariff, index) =>
+      unknownKeys(tariff, TARIFF_KEYS, ['prices', model, 'tariffs', index]),
+    ),
+  ];
 }
 
 const PRICE_FIELDS = [
@@ -129,6 +143,7 @@ function shadowed(entry: unknown, model: string): ConfigWarning[] {
   const same =
     isPlainObject(entry) &&
     entry.tiers === undefined &&
+    entry.tariffs === undefined &&
     shipped.tiers === undefined &&
     PRICE_FIELDS.every(([snake, key]) => entry[snake] === shipped[key]);
   const outcome = same

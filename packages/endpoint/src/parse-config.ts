@@ -54,6 +54,65 @@ function buildSchema() {
   // z.number() already refuses NaN and the infinities.
   const pricePerMillion = z.number().min(0, { error: 'expected a finite number >= 0' });
 
+  const tiers = z
+    .array(
+      z.looseObject({
+        above_input_tokens: z.number().refine((tokens) => Number.isSafeInteger(tokens) && tokens >= 0, {
+          error: 'expected a whole number of tokens >= 0',
+        }),
+        cache_hit_per_m: pricePerMillion,
+        input_per_m: pricePerMillion,
+        output_per_m: pricePerMillion,
+      }),
+    )
+    .superRefine((tiers, context) => {
+      tiers.forEach((tier, index) => {
+        const before = tiers[index - 1]?.above_input_tokens;
+        if (before !== undefined && tier.above_input_tokens <= before)
+          context.addIssue({
+            code: 'custom',
+            path: [index, 'above_input_tokens'],
+            message: `expected tiers in ascending order of above_input_tokens, each threshold once (${tier.above_input_tokens} after ${before})`,
+          });
+      });
+    });
+  // A TOML date (checked_at = 2026-11-20) or a string holding one.
+  const checkedAt = z
+    .custom<string | Date>((value) => isIsoDate(value), {
+      error: "expected an ISO date ('YYYY-MM-DD', or a TOML date such as 2026-11-20)",
+    })
+    .superRefine((value, context) => {
+      if (!isIsoDate(value)) return;
+      const future = futureCheckedDate(calendarDate(value));
+      if (future !== null) context.addIssue({ code: 'custom', message: future });
+    });
+  const source = z.string().trim().min(1, { error: 'expected a non-empty string' });
+  // [[prices."id".tariffs]]: a dated change, in force from effective_from; its prices unless it is cancelled.
+  const tariff = z
+    .looseObject({
+      effective_from: z.custom<string | Date>((value) => isInstant(value), {
+        error: 'expected a TOML date (00:00 UTC) or date-time with its offset, or such an ISO string',
+      }),
+      cache_hit_per_m: pricePerMillion.optional(),
+      input_per_m: pricePerMillion.optional(),
+      output_per_m: pricePerMillion.optional(),
+      tiers: tiers.optional(),
+      checked_at: checkedAt.optional(),
+      source: source.optional(),
+      cancelled: z.boolean().optional(),
+    })
+    .superRefine((change, context) => {
+      if (change.cancelled === true) return;
+      for (const key of ['cache_hit_per_m', 'input_per_m', 'output_per_m'] as const) {
+        if (change[key] === undefined)
+          context.addIssue({
+            code: 'custom',
+            path: [key],
+            message: 'expected a finite number >= 0 (or cancelled = true)',
+          });
+      }
+    });
+
   // Known keys are checked; unknown keys and sections pass through unchanged (and are warned about).
   return z.looseObject({
     models: z
@@ -72,43 +131,10 @@ function buildSchema() {
           cache_hit_per_m: pricePerMillion,
           input_per_m: pricePerMillion,
           output_per_m: pricePerMillion,
-          tiers: z
-            .array(
-              z.looseObject({
-                above_input_tokens: z
-                  .number()
-                  .refine((tokens) => Number.isSafeInteger(tokens) && tokens >= 0, {
-                    error: 'expected a whole number of tokens >= 0',
-                  }),
-                cache_hit_per_m: pricePerMillion,
-                input_per_m: pricePerMillion,
-                output_per_m: pricePerMillion,
-              }),
-            )
-            .superRefine((tiers, context) => {
-              tiers.forEach((tier, index) => {
-                const before = tiers[index - 1]?.above_input_tokens;
-                if (before !== undefined && tier.above_input_tokens <= before)
-                  context.addIssue({
-                    code: 'custom',
-                    path: [index, 'above_input_tokens'],
-                    message: `expected tiers in ascending order of above_input_tokens, each threshold once (${tier.above_input_tokens} after ${before})`,
-                  });
-              });
-            })
-            .optional(),
-          // A TOML date (checked_at = 2026-11-20) or a string holding one.
-          checked_at: z
-            .custom<string | Date>((value) => isIsoDate(value), {
-              error: "expected an ISO date ('YYYY-MM-DD', or a TOML date such as 2026-11-20)",
-            })
-            .superRefine((value, context) => {
-              if (!isIsoDate(value)) return;
-              const future = futureCheckedDate(calendarDate(value));
-              if (future !== null) context.addIssue({ code: 'custom', message: future });
-            })
-            .optional(),
-          source: z.string().trim().min(1, { error: 'expected a non-empty string' }).optional(),
+          tiers: tiers.optional(),
+          checked_at: checkedAt.optional(),
+          source: source.optional(),
+          tariffs: z.array(tariff).optional(),
         }),
       )
       .optional(),
@@ -154,6 +180,18 @@ function configSchema(): ReturnType<typeof buildSchema> {
 /** The calendar date of a checked `checked_at`: the string, or a TOML date's day as written. */
 function calendarDate(value: string | Date): string {
   return typeof value === 'string' ? value : value.toISOString().slice(0, 10);
+}
+
+/** Whether a value is a valid `Date` (a TOML date or date-time) or an ISO date, or date-time with its offset. */
+function isInstant(value: unknown): boolean {
+  // A TOML date-time without an offset writes none in its ISO text either: refused, as it depends on the zone.
+  const text = value instanceof Date && !Number.isNaN(value.getTime()) ? value.toISOString() : value;
+  if (typeof text !== 'string') return false;
+  if (!text.includes('T')) return isIsoDate(text);
+  return (
+    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i.test(text) &&
+    isIsoDate(text.slice(0, 10))
+  );
 }
 
 /** Whether a value is an ISO date (`'YYYY-MM-DD'` that reads back as itself) or a valid `Date` (a TOML date). */
@@ -258,10 +296,12 @@ function shapeError(input: unknown): ConfigError | null {
         }
         const entry = prices[model];
         candidates.push([['prices', model], entry]);
-        const tiers = isPlainObject(entry) ? entry.tiers : undefined;
-        if (Array.isArray(tiers)) {
-          for (const [index, tier] of tiers.entries())
-            candidates.push([['prices', model, 'tiers', index], tier]);
+        for (const list of ['tiers', 'tariffs']) {
+          const items = isPlainObject(entry) ? entry[list] : undefined;
+          if (Array.isArray(items)) {
+            for (const [index, item] of items.entries())
+              candidates.push([['prices', model, list, index], item]);
+          }
         }
       }
     }

@@ -27,6 +27,27 @@ export interface ModelPriceTierConfig {
   output_per_m: number;
 }
 
+/**
+ * One `[[prices."model-id".tariffs]]` entry: a dated change of the price, in force from
+ * `effective_from` until the next one; while that date is still to come, it is announced.
+ */
+export interface ModelPriceTariffConfig {
+  /** The first instant it is in force: a TOML date (00:00 UTC) or date-time with its offset, or such an ISO string. */
+  effective_from: string | Date;
+  /** USD per million tokens, each a finite number >= 0; needed unless `cancelled`. */
+  cache_hit_per_m?: number;
+  input_per_m?: number;
+  output_per_m?: number;
+  /** Prompt-size tiers of the change, as an entry's. */
+  tiers?: ModelPriceTierConfig[];
+  /** When the change was last checked: an ISO date. */
+  checked_at?: string | Date;
+  /** Where it was announced (or called off). */
+  source?: string;
+  /** The change was called off: never priced; it cancels a change of the same `effective_from`. */
+  cancelled?: boolean;
+}
+
 /** One `[prices."model-id"]` entry: USD per million tokens, each a finite number >= 0. */
 export interface ModelPriceConfig {
   /** Per million prompt tokens served from the provider's cache. */
@@ -41,6 +62,8 @@ export interface ModelPriceConfig {
   checked_at?: string | Date;
   /** Where the price was read (kept with `checked_at`; default: the configuration). */
   source?: string;
+  /** Dated changes of the price, announced while their `effective_from` is still to come. */
+  tariffs?: ModelPriceTariffConfig[];
 }
 
 /** The `[pricing]` section: how prices are held to account. */
