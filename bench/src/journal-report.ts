@@ -4,15 +4,13 @@
 // markdown; not part of the tests.
 //
 // Usage (from the root): pnpm --filter @switchboard/bench bench:journal [--lines N] [--zero-seconds S]
-import { spawn } from 'node:child_process';
-import { createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { machineInfo } from './machine.js';
+import { measure } from './measure-cli.js';
 
-const CLI = fileURLToPath(new URL('../../apps/demo/dist/cli.js', import.meta.url));
 /** The bound peak RSS must stay under on an endless input. */
 const ZERO_BOUND_MIB = 200;
 
@@ -25,36 +23,6 @@ const { values } = parseArgs({
 });
 const lines = Number(values.lines);
 const zeroSeconds = Number(values['zero-seconds']);
-
-interface Run {
-  readonly seconds: number;
-  readonly peakRssMiB: number;
-  readonly code: number | null;
-}
-
-/** Runs the CLI, sampling its peak RSS (VmHWM) every 20 ms; kills it after `killAfterMs` when given. */
-function measure(args: string[], killAfterMs?: number): Promise<Run> {
-  const started = performance.now();
-  const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'ignore', 'ignore'] });
-  let peak = 0;
-  const sample = () => {
-    try {
-      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
-      peak = Math.max(peak, Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024);
-    } catch {
-      // Ended between samples.
-    }
-  };
-  const timer = setInterval(sample, 20);
-  const killer = killAfterMs === undefined ? null : setTimeout(() => child.kill('SIGKILL'), killAfterMs);
-  return new Promise((resolve) =>
-    child.on('exit', (code) => {
-      clearInterval(timer);
-      if (killer !== null) clearTimeout(killer);
-      resolve({ seconds: (performance.now() - started) / 1000, peakRssMiB: peak / 2 ** 20, code });
-    }),
-  );
-}
 
 async function writeJournal(path: string, count: number): Promise<void> {
   const out = createWriteStream(path);

@@ -9,7 +9,7 @@ export interface NamedJournal {
   readonly source: JournalSource;
 }
 
-/** A line as {@link mergeJournals} hands it over, in the merged order. */
+/** A line as {@link mergeJournals} hands it to `onLine`, in the merged order. */
 export interface MergedLine {
   readonly checked: CheckedJournalLine;
   /** Index of its journal in the list given. */
@@ -84,7 +84,7 @@ class Cursor {
 }
 
 /**
- * Reads several journals at once and hands over their lines merged by the time each call ended
+ * Reads several journals at once and hands their lines to `onLine` merged by the time each call ended
  * (`at` + `durationMs`; ties by journal, then line): a k-way merge of the journals as they are
  * read, one read's lines of each held at a time, so memory is bounded by the number of journals,
  * never by their lines. A journal writes each line when its call ends, so its own lines come in
@@ -92,10 +92,11 @@ class Cursor {
  * order is always kept). Lines that cannot be trusted are skipped and told to `onIssue`; a journal
  * that cannot be read is told to `onUnreadable` and the others are read on.
  */
-export async function* mergeJournals(
+export async function mergeJournals(
   journals: readonly NamedJournal[],
   options: MergeJournalsOptions,
-): AsyncGenerator<MergedLine> {
+  onLine: (line: MergedLine) => void,
+): Promise<void> {
   const heap: Cursor[] = [];
   for (const [index, journal] of journals.entries()) {
     let cursor: Cursor;
@@ -109,9 +110,9 @@ export async function* mergeJournals(
   }
   while (heap.length > 0) {
     const cursor = heap[0] as Cursor;
-    const line = cursor.head as MergedLine;
+    onLine(cursor.head as MergedLine);
     cursor.take();
-    yield line;
+    // Only a journal whose read is used up is waited for: the other lines are handed over without a pause.
     if (cursor.head === undefined && !(await cursor.fill())) {
       const last = heap.pop() as Cursor;
       if (heap.length > 0) {

@@ -60,19 +60,22 @@ export async function reportJournals(
   const unreadable: { file: string; why: string }[] = [];
   const warner = options.onIssue === undefined ? cappedIssueWarner() : null;
   const onIssue = options.onIssue ?? warner?.warn ?? (() => undefined);
-  const lines = mergeJournals(named, {
-    onIssue: (issue) => {
-      accumulator.skip(issue.line);
-      onIssue(issue);
+  await mergeJournals(
+    named,
+    {
+      onIssue: (issue) => {
+        accumulator.skip(issue.line);
+        onIssue(issue);
+      },
+      onUnreadable: (journal, error) =>
+        unreadable.push({ file: (named[journal] as NamedJournal).name, why: unreadableWhy(error) }),
     },
-    onUnreadable: (journal, error) =>
-      unreadable.push({ file: (named[journal] as NamedJournal).name, why: unreadableWhy(error) }),
-  });
-  for await (const merged of lines) {
-    if (!repeats.isNew(merged)) continue;
-    accumulator.addChecked(merged.checked, merged.line);
-    if (inWindow(merged.checked, since, until)) hosts.add(merged.checked);
-  }
+    (merged) => {
+      if (!repeats.isNew(merged)) return;
+      accumulator.addChecked(merged.checked, merged.line);
+      if (inWindow(merged.checked, since, until)) hosts.add(merged.checked);
+    },
+  );
   warner?.end();
   return Object.freeze({
     ...accumulator.result(),

@@ -60,9 +60,8 @@ export async function verifyJournals(
   const budgets = new BudgetCheck(maxListed);
   const repeats = new RepeatFindings(journals, maxListed);
   // Each journal's lines were named by its own pass: this one only merges them.
-  const lines = mergeJournals(journals, { onIssue: () => undefined, onUnreadable: () => undefined });
-  for await (const merged of lines) {
-    if (!repeats.isNew(merged)) continue;
+  await mergeJournals(journals, { onIssue: () => undefined, onUnreadable: () => undefined }, (merged) => {
+    if (!repeats.isNew(merged)) return;
     const { checked } = merged;
     budgets.add(
       checked.line as unknown as Record<string, unknown>,
@@ -70,7 +69,7 @@ export async function verifyJournals(
       merged.journal * PLACE + merged.line,
       null,
     );
-  }
+  });
   const overspent = budgets.result().overspent.map(({ line, ...scope }) => ({
     ...scope,
     ...repeats.place(Math.floor(line / PLACE), line % PLACE),

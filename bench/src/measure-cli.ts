@@ -1,0 +1,42 @@
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/** The built CLI, run as users run it. */
+export const CLI = fileURLToPath(new URL('../../apps/demo/dist/cli.js', import.meta.url));
+
+/** One run of the CLI: its wall time, peak RSS and exit status. */
+export interface CliRun {
+  readonly seconds: number;
+  readonly peakRssMiB: number;
+  readonly code: number | null;
+}
+
+/**
+ * Runs the CLI with `args`, sampling its peak RSS (VmHWM) every 20 ms; kills it after
+ * `killAfterMs` when given. `nodeOptions`: flags for node itself (e.g. a heap cap).
+ */
+export function measure(args: string[], killAfterMs?: number, nodeOptions: string[] = []): Promise<CliRun> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [...nodeOptions, CLI, ...args], {
+    stdio: ['ignore', 'ignore', 'ignore'],
+  });
+  let peak = 0;
+  const sample = () => {
+    try {
+      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+      peak = Math.max(peak, Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024);
+    } catch {
+      // Ended between samples.
+    }
+  };
+  const timer = setInterval(sample, 20);
+  const killer = killAfterMs === undefined ? null : setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+  return new Promise((resolve) =>
+    child.on('exit', (code) => {
+      clearInterval(timer);
+      if (killer !== null) clearTimeout(killer);
+      resolve({ seconds: (performance.now() - started) / 1000, peakRssMiB: peak / 2 ** 20, code });
+    }),
+  );
+}
