@@ -6,14 +6,21 @@
 // not part of the tests.
 //
 // Usage (from the root): pnpm --filter @switchboard/bench bench:fleet [--journals N] [--lines M] [--keep DIR]
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { machineInfo } from './machine.js';
-import { measure } from './measure-cli.js';
+import { measure, writeLines } from './measure-cli.js';
 
 const BOUND_MIB = 256;
+/** Every call's usage: 900 prompt tokens (512 from the cache), 200 completion tokens. */
+const USAGE = Object.freeze({
+  prompt_tokens: 900,
+  completion_tokens: 200,
+  prompt_cache_hit_tokens: 512,
+  prompt_cache_miss_tokens: 388,
+});
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((argument) => argument !== '--'),
@@ -28,54 +35,38 @@ const lines = Number(values.lines);
 
 /** Writes worker `worker`'s journal: `count` calls over one day, each ending 0.4-3.2 s after it started. */
 async function writeJournal(path: string, worker: number, count: number): Promise<void> {
-  const out = createWriteStream(path);
   const start = Date.parse('2026-11-23T00:00:00.000Z');
   const roles = ['detector', 'judge', 'proposer', 'triage', 'classifier'];
   const spacing = 86_400_000 / count;
-  let chunk: string[] = [];
-  for (let index = 0; index < count; index++) {
+  await writeLines(path, count, (index) => {
     const durationMs = 400 + ((index * 7919) % 2800);
     // Written when it ends: the line's start is its end less its duration.
     const end = start + Math.round(index * spacing) + 3200;
     const costNanoUsd = 150_000 + ((index * 31) % 90_000);
-    chunk.push(
-      JSON.stringify({
-        v: 2,
-        seq: index + 1,
-        model: index % 3 === 0 ? 'primary-v4-pro' : 'primary-flash',
-        usage: {
-          prompt_tokens: 1200,
-          completion_tokens: 300,
-          prompt_cache_hit_tokens: 1024,
-          prompt_cache_miss_tokens: 176,
-        },
-        costUsd: costNanoUsd / 1e9,
-        costNanoUsd,
-        settlement: 'exact',
-        pricedAs: 'primary-flash',
-        priceSource: 'table',
-        tariff: null,
-        at: new Date(end - durationMs).toISOString(),
-        durationMs,
-        attempts: 1,
-        role: roles[index % roles.length],
-        error: null,
-        callId: `${worker.toString(16).padStart(8, '0')}-0000-4000-8000-${index.toString(16).padStart(12, '0')}`,
-        host: `worker-${worker}`,
-        pid: 1000 + worker,
-        endpoint: { provider: 'primary', baseUrl: 'https://api.primary.example', thinking: false },
-        outcome: 'ok',
-        degradation: false,
-      }),
-    );
-    if (chunk.length === 10_000) {
-      if (!out.write(`${chunk.join('\n')}\n`))
-        await new Promise<void>((resolve) => out.once('drain', () => resolve()));
-      chunk = [];
-    }
-  }
-  out.end(chunk.length > 0 ? `${chunk.join('\n')}\n` : '');
-  await new Promise<void>((resolve) => out.on('finish', () => resolve()));
+    return JSON.stringify({
+      v: 2,
+      seq: index + 1,
+      model: index % 3 === 0 ? 'primary-v4-pro' : 'primary-flash',
+      usage: USAGE,
+      costUsd: costNanoUsd / 1e9,
+      costNanoUsd,
+      settlement: 'exact',
+      pricedAs: 'primary-flash',
+      priceSource: 'table',
+      tariff: null,
+      at: new Date(end - durationMs).toISOString(),
+      durationMs,
+      attempts: 1,
+      role: roles[index % roles.length],
+      error: null,
+      callId: `${worker.toString(16).padStart(8, '0')}-0000-4000-8000-${index.toString(16).padStart(12, '0')}`,
+      host: `worker-${worker}`,
+      pid: 1000 + worker,
+      endpoint: { provider: 'primary', baseUrl: 'https://api.primary.example', thinking: false },
+      outcome: 'ok',
+      degradation: false,
+    });
+  });
 }
 
 const machine = machineInfo();

@@ -4,12 +4,12 @@
 // markdown; not part of the tests.
 //
 // Usage (from the root): pnpm --filter @switchboard/bench bench:journal [--lines N] [--zero-seconds S]
-import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { machineInfo } from './machine.js';
-import { measure } from './measure-cli.js';
+import { measure, writeLines } from './measure-cli.js';
 
 /** The bound peak RSS must stay under on an endless input. */
 const ZERO_BOUND_MIB = 200;
@@ -25,44 +25,33 @@ const lines = Number(values.lines);
 const zeroSeconds = Number(values['zero-seconds']);
 
 async function writeJournal(path: string, count: number): Promise<void> {
-  const out = createWriteStream(path);
   const start = Date.parse('2026-11-23T00:00:00.000Z');
   const roles = ['detector', 'judge', 'proposer', 'triage', 'classifier'];
-  let chunk: string[] = [];
-  for (let index = 0; index < count; index++) {
-    chunk.push(
-      JSON.stringify({
-        v: 1,
-        model: index % 3 === 0 ? 'primary-v4-pro' : 'primary-flash',
-        usage: {
-          prompt_tokens: 1200,
-          completion_tokens: 300,
-          prompt_cache_hit_tokens: 1024,
-          prompt_cache_miss_tokens: 176,
-        },
-        costUsd: 0.00021,
-        costNanoUsd: 210_000,
-        pricedAs: 'primary-flash',
-        priceSource: 'table',
-        tariff: null,
-        at: new Date(start + index * 50).toISOString(),
-        durationMs: 800,
-        attempts: 1,
-        role: roles[index % roles.length],
-        error: null,
-        endpoint: { provider: 'primary', baseUrl: 'https://api.primary.example', thinking: false },
-        outcome: 'ok',
-        degradation: false,
-      }),
-    );
-    if (chunk.length === 10_000) {
-      if (!out.write(`${chunk.join('\n')}\n`))
-        await new Promise<void>((resolve) => out.once('drain', () => resolve()));
-      chunk = [];
-    }
-  }
-  out.end(chunk.length > 0 ? `${chunk.join('\n')}\n` : '');
-  await new Promise<void>((resolve) => out.on('finish', () => resolve()));
+  await writeLines(path, count, (index) => {
+    return JSON.stringify({
+      v: 1,
+      model: index % 3 === 0 ? 'primary-v4-pro' : 'primary-flash',
+      usage: {
+        prompt_tokens: 1200,
+        completion_tokens: 300,
+        prompt_cache_hit_tokens: 1024,
+        prompt_cache_miss_tokens: 176,
+      },
+      costUsd: 0.00021,
+      costNanoUsd: 210_000,
+      pricedAs: 'primary-flash',
+      priceSource: 'table',
+      tariff: null,
+      at: new Date(start + index * 50).toISOString(),
+      durationMs: 800,
+      attempts: 1,
+      role: roles[index % roles.length],
+      error: null,
+      endpoint: { provider: 'primary', baseUrl: 'https://api.primary.example', thinking: false },
+      outcome: 'ok',
+      degradation: false,
+    });
+  });
 }
 
 const machine = machineInfo();

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { createWriteStream, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 /** The built CLI, run as users run it. */
@@ -39,4 +39,24 @@ export function measure(args: string[], killAfterMs?: number, nodeOptions: strin
       resolve({ seconds: (performance.now() - started) / 1000, peakRssMiB: peak / 2 ** 20, code });
     }),
   );
+}
+
+/** Writes `count` lines (`lineOf(index)`, without their newline) to `path`, 10,000 per write, waiting for drains. */
+export async function writeLines(
+  path: string,
+  count: number,
+  lineOf: (index: number) => string,
+): Promise<void> {
+  const out = createWriteStream(path);
+  let chunk: string[] = [];
+  for (let index = 0; index < count; index++) {
+    chunk.push(lineOf(index));
+    if (chunk.length === 10_000) {
+      if (!out.write(`${chunk.join('\n')}\n`))
+        await new Promise<void>((resolve) => out.once('drain', () => resolve()));
+      chunk = [];
+    }
+  }
+  out.end(chunk.length > 0 ? `${chunk.join('\n')}\n` : '');
+  await new Promise<void>((resolve) => out.on('finish', () => resolve()));
 }
