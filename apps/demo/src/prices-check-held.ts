@@ -26,11 +26,7 @@ export interface HeldPrice {
  * that replaces a shipped price: both are checked, the shipped one for the next release,
  * the configured one for the calls it prices).
  */
-export function heldPrices(
-  loaded: CliConfig,
-  at: Date,
-  announced: (model: string) => AnnouncedPrice[],
-): HeldPrice[] {
+export function heldPrices(loaded: CliConfig, at: Date): HeldPrice[] {
   const shipped = [...PRICE_TABLE].map(([model, prices]): HeldPrice => {
     const provenance = provenanceOf(model);
     return {
@@ -56,7 +52,12 @@ export function heldPrices(
           prices: price.prices,
           checkedAt: provenance?.checkedAt ?? null,
           source: provenance?.source ?? null,
-          announced: announced(model),
+          // A cancelled change is never priced: nothing to compare.
+          announced: book
+            .announcedOf(model, { at })
+            .flatMap(({ effectiveFrom, source, prices }) =>
+              prices === null ? [] : [{ effectiveFrom, source, prices }],
+            ),
         },
       ];
     });

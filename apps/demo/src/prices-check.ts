@@ -30,10 +30,7 @@ export async function pricesCheckCommand(
   const url = listingUrl(gatewayBase(options.gateway, loaded, io.env), apiKey, io.env);
   const at = new Date();
   const listed = await readListing(url, apiKey);
-  const check = comparePrices(
-    heldPrices(loaded, at, () => []),
-    listed,
-  );
+  const check = comparePrices(heldPrices(loaded, at), listed);
   const listing = shownUrl(url);
   // Nothing is written when a listed price of ours could not be read: the check vouches for nothing then.
   const written =

@@ -59,6 +59,7 @@ describe('switchboard prices: where each price came from and how old it is', () 
       checkedAt: '2026-11-22',
       ageDays: 18,
       stale: false,
+      announced: null,
     });
     expect(rows['lab-model']).toMatchObject({
       source: "the lab's rate card",

@@ -61,6 +61,8 @@ interface PriceRow {
   readonly ageDays: number | null;
   /** Whether ageDays is past staleAfterDays: calls priced from it warn. */
   readonly stale: boolean;
+  /** The next change of this price still to come (a dated tariff), with where it was announced; null when none. */
+  readonly announced: { readonly effectiveFrom: string; readonly source: string | null } | null;
 }
 
 function rowOf(book: PriceBook, price: BookPrice, at: Date, loaded: CliConfig): PriceRow {
@@ -78,7 +80,31 @@ function rowOf(book: PriceBook, price: BookPrice, at: Date, loaded: CliConfig): 
     checkedAt: provenance?.checkedAt ?? null,
     ageDays,
     stale: ageDays !== null && ageDays > book.staleAfterDays,
+    announced: nextChange(book, price.model, at),
   };
+}
+
+/** The next dated change of a model's price after `at` that is not called off. */
+function nextChange(book: PriceBook, model: string, at: Date): PriceRow['announced'] {
+  const next = book.announcedOf(model, { at }).find((change) => !change.cancelled);
+  return next === undefined ? null : { effectiveFrom: next.effectiveFrom, source: next.source };
+}
+
+/** Rows under a model for its changes still to come: announced ones with their prices, cancelled ones said so. */
+function announcedLines(book: PriceBook, model: string, at: Date): string[][] {
+  return book
+    .announcedOf(model, { at })
+    .map((change) => [
+      safeText(
+        `  > from ${change.effectiveFrom}${change.cancelled ? ', cancelled' : ', announced'}${change.source ? `: ${change.source}` : ''}`,
+      ),
+      change.prices === null ? '-' : String(change.prices.cacheHitPerM),
+      change.prices === null ? '-' : String(change.prices.inputPerM),
+      change.prices === null ? '-' : String(change.prices.outputPerM),
+      '',
+      change.checkedAt ?? '',
+      '',
+    ]);
 }
 
 /** How old a price is, in a table: `4 d`, `120 d, stale`, `unknown`. */
@@ -136,7 +162,7 @@ export function pricesCommand(io: Io, options: PricesCommandOptions, loaded: Cli
       '',
       '',
     ]);
-    return [main, ...tiers];
+    return [main, ...tiers, ...announcedLines(book, row.model, at)];
   });
   io.stdout(
     `${renderTable(['model', 'cache hit /M', 'input /M', 'output /M', 'band', 'checked', 'age'], lines, { color: io.color, rightAligned: [1, 2, 3, 6] })}\n`,
