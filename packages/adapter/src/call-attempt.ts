@@ -11,8 +11,6 @@ import type { ReplyHeaders } from './wire-reply.js';
  * what the caller sees.
  */
 export class CallAttempt {
-  /** Aborted when the deadline passes or the caller's signal aborts. */
-  readonly signal: AbortSignal;
   /** What ended the attempt, when something did. */
   failure: ChatError | undefined;
   /** The headers of the reply, once they arrived. */
@@ -24,9 +22,13 @@ export class CallAttempt {
   /** When the attempt started (`performance.now()`). */
   readonly startedAt = performance.now();
 
-  readonly #controller = new AbortController();
+  // Made when `signal` is first read: a transport that listens with `onEnd` costs no AbortController.
+  #controller: AbortController | undefined;
+  #onEnd: (() => void) | undefined;
   readonly #timer: NodeJS.Timeout;
   #ended: Promise<never> | undefined;
+  // The failure the attempt ended with (its deadline, the caller's signal, an abort): the signal's reason.
+  #ending: ChatError | undefined;
   #rejectEnded: ((failure: ChatError) => void) | undefined;
   readonly #callerSignal: AbortSignal | undefined;
   readonly #onCallerAbort: (() => void) | undefined;
@@ -37,13 +39,40 @@ export class CallAttempt {
     readonly context: CallContext,
     callerSignal: AbortSignal | undefined,
   ) {
-    this.signal = this.#controller.signal;
     this.#timer = setTimeout(() => this.#end(timeoutError(context, this.status)), context.timeoutMs);
     this.#callerSignal = callerSignal;
     if (callerSignal) {
       this.#onCallerAbort = () => this.#end(abortedError(context, callerSignal));
       callerSignal.addEventListener('abort', this.#onCallerAbort, { once: true });
     }
+  }
+
+  /** Aborted when the deadline passes or the caller's signal aborts (already aborted when read after). */
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.#ending !== undefined) this.#controller.abort(this.#ending);
+    }
+    return this.#controller.signal;
+  }
+
+  /** True once the attempt ended (its deadline, the caller's signal, an abort). */
+  get aborted(): boolean {
+    return this.#ending !== undefined;
+  }
+
+  /**
+   * `listener` is told once when the attempt ends, as the signal's `abort` would be, without
+   * an `AbortSignal` and its listeners. One listener at a time (the request the attempt has on
+   * the wire), in place of any set before.
+   */
+  onEnd(listener: () => void): void {
+    this.#onEnd = listener;
+  }
+
+  /** Stops telling `listener`, when it is the one set. */
+  offEnd(listener: () => void): void {
+    if (this.#onEnd === listener) this.#onEnd = undefined;
   }
 
   /** Records the failure that ended the attempt (the first one wins). */
@@ -63,12 +92,12 @@ export class CallAttempt {
    */
   get ended(): Promise<never> {
     if (this.#ended === undefined) {
-      const signal = this.signal;
-      this.#ended = signal.aborted
-        ? Promise.reject(signal.reason)
-        : new Promise<never>((_, reject) => {
-            this.#rejectEnded = reject;
-          });
+      this.#ended =
+        this.#ending !== undefined
+          ? Promise.reject(this.#ending)
+          : new Promise<never>((_, reject) => {
+              this.#rejectEnded = reject;
+            });
       this.#ended.catch(() => {});
     }
     return this.#ended;
@@ -82,8 +111,13 @@ export class CallAttempt {
 
   #end(failure: ChatError): void {
     this.fail(failure);
-    this.#controller.abort(failure);
+    if (this.#ending !== undefined) return;
+    this.#ending = failure;
+    this.#controller?.abort(failure);
     this.#rejectEnded?.(failure);
+    const listener = this.#onEnd;
+    this.#onEnd = undefined;
+    listener?.();
   }
 }
 

@@ -14,11 +14,14 @@ import { type CallContext, describeCall } from './to-chat-error.js';
 export function followedRedirect(response: unknown, requestUrl: string): string | null {
   try {
     if (!isRecord(response)) return null;
-    const from = new URL(requestUrl).origin;
     const url = response.url;
+    const redirected = response.redirected === true;
+    // Neither field (the Node transport's reply, one built in code): no address parsed.
+    if (!redirected && (typeof url !== 'string' || url === '')) return null;
+    const from = new URL(requestUrl).origin;
     const to = typeof url === 'string' && url !== '' ? new URL(url).origin : null;
     if (to !== null && to !== from) return to;
-    return response.redirected === true ? (to ?? from) : null;
+    return redirected ? (to ?? from) : null;
   } catch {
     return null;
   }

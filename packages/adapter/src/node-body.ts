@@ -16,6 +16,8 @@ interface Waiter {
  * drops the connection (`drop`) and ends a pending read.
  */
 export class NodeBody implements ReplyBody, BodyReader {
+  /** The attempt's end destroys the request, and with it this body: a pending read rejects. */
+  readonly endsWithAttempt = true;
   readonly #stream: Readable;
   readonly #drop: () => void;
   #ended = false;

@@ -76,12 +76,12 @@ function exchange(
     // The attempt's end (its deadline, the caller, a cap) destroys the request and its socket, until
     // the request closes: by then its socket may be back in the pool, serving another request. No
     // error is given, so none is emitted on a socket nobody listens to any more.
-    const { signal } = attempt;
     const onAbort = (): void => {
       request.destroy();
     };
-    signal.addEventListener('abort', onAbort, { once: true });
-    request.on('close', () => signal.removeEventListener('abort', onAbort));
+    if (attempt.aborted) onAbort();
+    else attempt.onEnd(onAbort);
+    request.on('close', () => attempt.offEnd(onAbort));
     request.on('response', (response: IncomingMessage) => {
       answered = true;
       try {
@@ -94,7 +94,7 @@ function exchange(
     // Listened for as long as the request lives: a socket error after the reply reaches its body.
     request.on('error', (error: NodeJS.ErrnoException) => {
       if (answered) return;
-      if (retryDead && request.reusedSocket && DEAD_SOCKET_CODES.has(error.code) && !signal.aborted) {
+      if (retryDead && request.reusedSocket && DEAD_SOCKET_CODES.has(error.code) && !attempt.aborted) {
         resolve(exchange(target, attempt, method, path, headers, body, false));
         return;
       }

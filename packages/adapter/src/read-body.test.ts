@@ -14,7 +14,7 @@ async function serve(answer: (response: ServerResponse) => void): Promise<string
 }
 
 // An attempt that never ends while these reads run.
-const never = new Promise<never>(() => {});
+const never = { ended: new Promise<never>(() => {}) };
 
 /** An attempt of a call to `url` with a per-attempt deadline of `timeoutMs`. */
 function attemptOf(url: string, timeoutMs: number): CallAttempt {
@@ -98,7 +98,7 @@ describe('readBody', () => {
     const attempt = attemptOf(url, 60_000);
     const failure = new ChatError({ kind: 'aborted', message: 'stopped' });
     // Fetched without the attempt's signal, as a custom fetch may: only the race can end the read.
-    const reading = readBody(await fetch(url), 1000, attempt.ended);
+    const reading = readBody(await fetch(url), 1000, attempt);
     setTimeout(() => attempt.abort(failure), 30);
     await expect(reading).rejects.toBe(failure);
     attempt.dispose();
@@ -109,7 +109,7 @@ describe('readBody', () => {
     const attempt = attemptOf(url, 50);
     const reply = await fetch(url);
     expect(reply.headers.get('content-length')).toBeNull();
-    await expect(readBody(reply, 1000, attempt.ended)).rejects.toMatchObject({ kind: 'timeout' });
+    await expect(readBody(reply, 1000, attempt)).rejects.toMatchObject({ kind: 'timeout' });
     attempt.dispose();
   });
 

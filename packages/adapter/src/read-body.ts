@@ -22,15 +22,15 @@ export interface BodyText {
  * declared `content-length` is the compressed size and says nothing
  * of what `text()` would build (a 1 KB brotli body can decode to gigabytes).
  * Such a length is only used to refuse a plain (unencoded) body at once when
- * it alone passes the cap. Rejects as soon as `ended` does (a `CallAttempt`'s,
- * at its deadline or the caller's abort), also while a read is pending (a
- * custom `fetch` may ignore the attempt's signal), and with the stream's own
- * error when the body is cut off.
+ * it alone passes the cap. Rejects as soon as the attempt's `ended` does (at
+ * its deadline or the caller's abort), also while a read is pending (a custom
+ * `fetch` may ignore the attempt's signal; a body that `endsWithAttempt` rejects
+ * by itself), and with the stream's own error when the body is cut off.
  */
 export async function readBody(
   response: WireReply,
   maxBytes: number,
-  ended: Promise<never>,
+  attempt: { readonly ended: Promise<never> },
 ): Promise<BodyText> {
   const body = response.body;
   if (body === null) return { text: '', overflowed: false, bytesRead: 0 };
@@ -38,13 +38,15 @@ export async function readBody(
     body.cancel().catch(() => {});
     return { text: '', overflowed: true, bytesRead: 0 };
   }
+  // A body the transport ends with the attempt rejects by itself: no race (and no promise) per read.
+  const ended = body.endsWithAttempt === true ? null : attempt.ended;
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let length = 0;
   let finished = false;
   try {
     for (;;) {
-      const chunk = await Promise.race([reader.read(), ended]);
+      const chunk = await (ended === null ? reader.read() : Promise.race([reader.read(), ended]));
       if (chunk.done) {
         finished = true;
         return { text: decode(chunks, length), overflowed: false, bytesRead: length };

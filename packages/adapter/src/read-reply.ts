@@ -30,7 +30,7 @@ export async function readReply(
     });
   let text: string;
   try {
-    const body = await readBody(response, maxBytes, attempt.ended);
+    const body = await readBody(response, maxBytes, attempt);
     if (body.overflowed) {
       throw fail(
         `the reply body passed the ${sizeOf(maxBytes)} cap (maxReplyBytes): ${overflowDetail(body, response)}; the connection was dropped`,

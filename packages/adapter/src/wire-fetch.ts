@@ -92,7 +92,7 @@ export async function checkedReply<Reply extends WireReply>(
   if (status >= 200 && status < 300) return response;
   let detail: ReturnType<typeof providerDetail>;
   try {
-    const body = await readBody(response, MAX_ERROR_BYTES, attempt.ended);
+    const body = await readBody(response, MAX_ERROR_BYTES, attempt);
     detail = body.overflowed
       ? plainDetail(errorBodyPassedCap(overflowDetail(body, response)))
       : providerDetail(parseOrUndefined(body.text), body.text);

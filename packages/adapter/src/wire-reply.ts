@@ -24,6 +24,12 @@ export interface ReplyHeaders extends Iterable<[string, string]> {
 
 /** A reply's body: one reader, or cancelled unread (the connection dropped). */
 export interface ReplyBody {
+  /**
+   * True when the transport ends the body itself as the attempt that sent its request
+   * ends (its deadline, the caller's signal): a pending read then rejects by itself, so a
+   * reader need not race each read against the attempt's end.
+   */
+  readonly endsWithAttempt?: boolean;
   getReader(): BodyReader;
   cancel(reason?: unknown): Promise<void>;
 }
