@@ -129,6 +129,55 @@ describe('switchboard prices check against the gateway flavour', () => {
   });
 });
 
+describe('exact names: the listing maps to our ids by its vendor prefix alone', () => {
+  it('look-alike ids are models of their own: unpriced here, never compared with primary-flash', async () => {
+    const cheap = { prompt: '0', completion: '0', input_cache_read: '0' };
+    listing({
+      pricing: {
+        'primary/primary-flash-2': cheap,
+        'primary/PRIMARY-FLASH': cheap,
+        'primary/primary-flash:free': cheap,
+        'primary/ primary-flash': cheap,
+      },
+    });
+    const run = await check('--json');
+    expect(run.code).toBe(0);
+    const document = JSON.parse(run.stdout);
+    expect(document.theirsWeLack).toEqual([
+      'primary/primary-flash-2',
+      'primary/PRIMARY-FLASH',
+      'primary/primary-flash:free',
+      'primary/ primary-flash',
+    ]);
+    expect(document.differences).toEqual([]);
+    expect(document.ambiguous).toEqual([]);
+  });
+
+  it('a look-alike priced from its own configuration entry is compared with that entry', async () => {
+    const config = await directory.file(
+      'free.toml',
+      '[prices."primary-flash:free"]\ncache_hit_per_m = 0\ninput_per_m = 0\noutput_per_m = 0.1\n',
+    );
+    listing({
+      pricing: { 'primary/primary-flash:free': { prompt: '0', completion: '0', input_cache_read: '0' } },
+    });
+    const run = await check('--json', '--config', config);
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stdout).differences).toEqual([
+      expect.objectContaining({ model: 'primary-flash:free', field: 'outputPerM', ours: '0.1', theirs: '0' }),
+    ]);
+  });
+
+  it('two listed ids for one of ours are named, never one picked', async () => {
+    listing({ pricing: { 'other/primary-flash': { prompt: '0.00000044' } } });
+    const run = await check('--json');
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stdout).ambiguous).toEqual([
+      { model: 'primary-flash', listedIds: ['primary/primary-flash', 'other/primary-flash'] },
+    ]);
+  });
+});
+
 describe('a listing that cannot be read exits 2, within its bounds', () => {
   const cases: [string, Parameters<Emulator['setFaults']>[0], RegExp][] = [
     [

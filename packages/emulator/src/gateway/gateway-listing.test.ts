@@ -1,5 +1,6 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { request } from '../../test/support/test-support.js';
+import { postChat, request, user } from '../../test/support/test-support.js';
+import { resolveModelId } from '../chat/models.js';
 import { type Emulator, startEmulator } from '../server/start-emulator.js';
 import { GATEWAY_PRICES } from './gateway-prices.js';
 import { perTokenText } from './per-token-price.js';
@@ -82,6 +83,19 @@ describe("the gateway flavour's models listing", () => {
     const deep = await request(emulator.url, '/models');
     expect(deep.text.length).toBeGreaterThan(200_000);
     expect(deep.text).toContain(`"prompt":${'['.repeat(100_000)}"0"${']'.repeat(100_000)}`);
+  });
+
+  it('matches model ids exactly: a look-alike is no model of its own here, and no price', async () => {
+    const { json } = await request(emulator.url, '/models');
+    const ids = json.data.map((model: { id: string }) => model.id);
+    for (const id of ['primary-flash-2', 'PRIMARY-FLASH', 'primary-flash:free', ' primary-flash']) {
+      expect(resolveModelId(id), id).toBeNull();
+      expect(GATEWAY_PRICES[id], id).toBeUndefined();
+      expect(ids, id).not.toContain(`primary/${id}`);
+      const reply = await postChat(emulator.url, { model: id, messages: [user('Hi')] });
+      expect(reply.status, id).toBe(400);
+      expect(reply.json.error.code).toBe('model_not_found');
+    }
   });
 
   it('leaves chat replies alone and refuses a malformed listing fault', async () => {
