@@ -18,6 +18,11 @@ export type {
 } from './redis-budget-store-client.js';
 export { RedisBudgetStore, type RedisBudgetStoreOptions } from './redis-store.js';
 export type { ScopeLimits, StoredScope } from './scope-limits.js';
+export {
+  type BudgetScopeListing,
+  type ListBudgetScopesOptions,
+  listBudgetScopes,
+} from './show/scope-listing.js';
 export type { BudgetThresholdEvent } from './thresholds.js';
 export type { BudgetPeriod, BudgetWindow } from './window-bounds.js';
 export { type WorstCasePricing, worstCaseCostUsd } from './worst-case-cost.js';

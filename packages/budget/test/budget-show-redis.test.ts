@@ -1,0 +1,204 @@
+// listBudgetScopes (`switchboard budget show`) on a real redis-server and a 3-node Redis Cluster:
+// every scope a budget spent in, with its window and past windows, read without changing a byte;
+// a wrong password, an unreachable server and a wrong scheme in words, no password; 100,000 scopes
+// listed in bounded memory.
+import { Cluster, Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Budget } from '../src/budget.js';
+import { RedisBudgetStore } from '../src/redis-store.js';
+import { PAST_WINDOW_KEEP_MS } from '../src/scope-windows.js';
+import { type BudgetScopeListing, listBudgetScopes } from '../src/show/scope-listing.js';
+import { StoreError } from '../src/store-error.js';
+import { windowBounds } from '../src/window-bounds.js';
+import { expectScopeFilter, listAll, SHOWN, spendForShow } from './support/show-scenario.js';
+import { freePort, startRedis, type TestRedis } from './support/start-redis.js';
+import { startRedisCluster, type TestRedisCluster } from './support/start-redis-cluster.js';
+
+const DAY_MS = 86_400_000;
+
+async function listed(options: Parameters<typeof listBudgetScopes>[0]): Promise<BudgetScopeListing[]> {
+  const found: BudgetScopeListing[] = [];
+  for await (const listing of listBudgetScopes(options)) found.push(listing);
+  return found.sort((a, b) => a.scope.localeCompare(b.scope));
+}
+
+/** Every key under `prefix` with its serialized value and absolute expiry: what must not change. */
+async function snapshot(client: Redis, prefix: string): Promise<Map<string, string>> {
+  const keys: string[] = [];
+  let cursor = '0';
+  do {
+    const [next, page] = await client.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+    cursor = next;
+    keys.push(...page);
+  } while (cursor !== '0');
+  const shot = new Map<string, string>();
+  for (const key of keys) {
+    const dumped = await client.dumpBuffer(key);
+    shot.set(key, `${dumped?.toString('hex')} ${await client.call('PEXPIRETIME', key)}`);
+  }
+  return shot;
+}
+
+/**
+ * Windows of `daily` the budget would have left on earlier days (the server's clock cannot be moved:
+ * redis-server does not run under libfaketime): yesterday's ($2) and, after a day without calls, the
+ * one of three days ago ($0.50), each hash with its ledger marker and the expiry the scripts give it.
+ */
+async function pastWindows(client: Redis | Cluster, prefix: string): Promise<{ today: number }> {
+  const [seconds] = await client.time();
+  const today = windowBounds({ period: 'day', timeZone: 'UTC' }, Number(seconds) * 1000).startMs;
+  for (const [daysAgo, spent] of [
+    [1, 2_000_000_000],
+    [3, 500_000_000],
+  ] as const) {
+    const start = today - daysAgo * DAY_MS;
+    const key = `${prefix}{daily}{${new Date(start).toISOString()}}:state`;
+    await client.hset(key, 'ledger', 'earlier', 'spent', spent, 'reserved', 0);
+    await client.pexpireat(key, start + DAY_MS + PAST_WINDOW_KEEP_MS);
+  }
+  return { today };
+}
+
+function expectShown(found: BudgetScopeListing[], today: number): void {
+  expect(found.map((listing) => listing.scope)).toEqual(['daily', 'svc', 'svc/judge']);
+  const [daily, svc, judge] = found;
+  expect(svc).toEqual(SHOWN.svc);
+  expect(judge).toEqual(SHOWN.judge);
+  expect(daily).toEqual({
+    ...SHOWN.daily,
+    window: { start: new Date(today).toISOString(), end: new Date(today + DAY_MS).toISOString() },
+    past: [
+      {
+        start: new Date(today - 3 * DAY_MS).toISOString(),
+        end: new Date(today - 2 * DAY_MS).toISOString(),
+        spentUsd: 0.5,
+      },
+      { start: new Date(today - DAY_MS).toISOString(), end: new Date(today).toISOString(), spentUsd: 2 },
+    ],
+  });
+}
+
+describe('budget show on redis-server', () => {
+  let redis: TestRedis;
+  let admin: Redis;
+  let store: RedisBudgetStore;
+  let budgets: Budget[] = [];
+  let today = 0;
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    admin = new Redis(redis.url);
+    store = new RedisBudgetStore({ url: redis.url, prefix: 'show:' });
+    budgets = (await spendForShow(store)).budgets;
+    ({ today } = await pastWindows(admin, 'show:'));
+  });
+  afterAll(async () => {
+    for (const budget of budgets) await budget.close?.();
+    await store?.close();
+    admin?.disconnect();
+    await redis?.stop();
+  });
+
+  it('lists every scope, its window and the past windows kept, changing no key', async () => {
+    const before = await snapshot(admin, 'show:');
+    expectShown(await listed({ url: redis.url, prefix: 'show:' }), today);
+    expect(await snapshot(admin, 'show:')).toEqual(before);
+  });
+
+  it('--scope reads only that scope', () =>
+    expectScopeFilter((scope) => listed({ url: redis.url, prefix: 'show:', scope })));
+
+  it('another prefix holds no scope', async () => {
+    expect(await listed({ url: redis.url })).toEqual([]);
+  });
+
+  it('names an unreachable server, a wrong scheme and a misplaced option in words', async () => {
+    const port = await freePort();
+    await expect(listed({ url: `redis://:s3cret-pass@127.0.0.1:${port}` })).rejects.toThrow(
+      new StoreError(
+        `Redis at 127.0.0.1:${port}: connection refused (ECONNREFUSED): is redis-server running there?`,
+      ),
+    );
+    expect(() => listBudgetScopes({ url: 'http://user:s3cret-pass@example.test' })).toThrow(
+      'listBudgetScopes options.url must be a redis://, rediss://, postgres:// or postgresql:// address, got http:// at example.test',
+    );
+    expect(() => listBudgetScopes({ url: redis.url, schema: 'x' })).toThrow(/schema is for a postgres/);
+    expect(() => listBudgetScopes({ url: redis.url, scope: 'a{b}' })).toThrow(/options.scope must be/);
+  });
+
+  it('lists 100,000 scopes in bounded memory', async () => {
+    const many = 100_000;
+    for (let from = 0; from < many; from += 10_000) {
+      const batch = admin.pipeline();
+      for (let i = from; i < from + 10_000; i++)
+        batch.hset(`many:{tenant-${i}}:state`, 'ledger', 'm', 'spent', i);
+      await batch.exec();
+    }
+    const {
+      count,
+      spentNanoUsd,
+      peakBytes: peak,
+    } = await listAll(listBudgetScopes({ url: redis.url, prefix: 'many:' }));
+    expect(count).toBe(many);
+    expect(spentNanoUsd).toBe((many * (many - 1)) / 2);
+    // What is kept while listing: a page of SCAN and the names of the last 10,000 scopes listed (about
+    // 1 MB), not 100,000 listings (about 30 MB).
+    expect(peak).toBeLessThan(8_000_000);
+  });
+});
+
+describe('budget show on a wrong password', () => {
+  let redis: TestRedis;
+  beforeAll(async () => {
+    redis = await startRedis({ password: 'right-password-1' });
+  });
+  afterAll(() => redis?.stop());
+
+  it('says authentication failed, never the password', async () => {
+    const error = await listed({ url: `redis://:wrong-password-2@127.0.0.1:${redis.port}` }).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(StoreError);
+    expect(String((error as Error).message)).toMatch(/authentication failed \(WRONGPASS\)/);
+    expect(JSON.stringify(error) + String(error) + (error as Error).stack).not.toContain('wrong-password-2');
+  });
+});
+
+describe('budget show on a 3-node Redis Cluster, given one node', () => {
+  let cluster: TestRedisCluster;
+  let client: Cluster;
+  let budgets: Budget[] = [];
+  let today = 0;
+
+  beforeAll(async () => {
+    cluster = await startRedisCluster();
+    client = new Cluster([...cluster.nodes]);
+    const store = new RedisBudgetStore({ client, prefix: 'show:' });
+    budgets = (await spendForShow(store)).budgets;
+    ({ today } = await pastWindows(client, 'show:'));
+    // Roots whose hash slots fall on every node.
+    for (let i = 0; i < 30; i++)
+      await client.hset(`show:{root-${i}}:state`, 'ledger', 'm', 'spent', 1_000_000_000);
+  });
+  afterAll(async () => {
+    for (const budget of budgets) await budget.close?.();
+    client?.disconnect();
+    await cluster?.stop();
+  });
+
+  it("lists every master's scopes", async () => {
+    const node = cluster.nodes[1];
+    const found = await listed({ url: `redis://127.0.0.1:${node?.port}`, prefix: 'show:' });
+    expect(found.filter((listing) => listing.scope.startsWith('root-'))).toHaveLength(30);
+    expectShown(
+      found.filter((listing) => !listing.scope.startsWith('root-')),
+      today,
+    );
+    const holders = new Set(
+      await Promise.all(
+        Array.from({ length: 30 }, (_, i) => client.cluster('KEYSLOT', `show:{root-${i}}:state`)),
+      ).then((slots) => slots.map((slot) => Math.floor(Number(slot) / 5462))),
+    );
+    expect(holders.size).toBe(3);
+  });
+});
