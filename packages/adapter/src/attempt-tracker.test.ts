@@ -91,3 +91,49 @@ describe('AttemptTracker.before', () => {
     expect(ended[0]?.[1].error?.message).toMatch(/non-Error value \(string\)/);
   });
 });
+
+describe('AttemptTracker.recordFacts budgets', () => {
+  const scope = (name: string, limitUsd: number | null) => Object.freeze({ scope: name, limitUsd });
+  const charging = (budgets: unknown): CallObserver => ({
+    beforeAttempt: () => ({ end: () => {}, budgets }) as unknown as AttemptHandle,
+  });
+  const budgetsOf = (observers: CallObserver[], attempts = 1) => {
+    const tracker = new AttemptTracker({ ...context, callId: 'c' }, observers);
+    for (let attempt = 1; attempt <= attempts; attempt += 1) {
+      tracker.before(attempt);
+      tracker.after(attempt, attempt < attempts ? new Error('reset') : null, true);
+    }
+    return tracker.recordFacts().budgets;
+  };
+
+  it("holds one handle's frozen, well-formed list as it is, over every attempt", () => {
+    const list = Object.freeze([scope('org', 10), scope('org/team', null)]);
+    expect(budgetsOf([charging(list)], 2)).toBe(list);
+  });
+
+  it('merges the lists of two handles, each scope once, the first limit kept in place', () => {
+    const first = Object.freeze([scope('org', 10)]);
+    const second = Object.freeze([scope('org', 20), scope('other', 5)]);
+    const budgets = budgetsOf([charging(first), charging(second)]);
+    expect(budgets).toEqual([
+      { scope: 'org', limitUsd: 20 },
+      { scope: 'other', limitUsd: 5 },
+    ]);
+    expect(Object.isFrozen(budgets)).toBe(true);
+  });
+
+  it('copies a list it cannot keep: not frozen, an entry with more keys, a repeated scope, a bad limit', () => {
+    const extra = Object.freeze({ scope: 'org', limitUsd: 1, secret: 'x' });
+    for (const list of [
+      [scope('org', 1)],
+      Object.freeze([extra]),
+      Object.freeze([scope('org', 1), scope('org', 2)]),
+      Object.freeze([scope('org', 1), Object.freeze({ scope: 'bad', limitUsd: Number.NaN })]),
+    ]) {
+      const budgets = budgetsOf([charging(list)]);
+      expect(budgets).not.toBe(list);
+      expect(Object.isFrozen(budgets)).toBe(true);
+      for (const entry of budgets ?? []) expect(Object.keys(entry)).toEqual(['scope', 'limitUsd']);
+    }
+  });
+});

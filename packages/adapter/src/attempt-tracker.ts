@@ -38,6 +38,8 @@ export class AttemptTracker {
   // The last attempt's cap as an observer lowered it, and the budget scopes every attempt was charged to.
   #lowered: { readonly from: number | null; readonly to: number } | null = null;
   readonly #charged = new Map<string, number | null>();
+  // Every scope charged so far, when one handle's own checked list said them all: kept as it is, no copy.
+  #chargedList: readonly ChargedScope[] | null = null;
 
   constructor(context: AttemptContext, observers: readonly CallObserver[]) {
     this.#context = context;
@@ -67,6 +69,8 @@ export class AttemptTracker {
    */
   recordFacts(): Pick<CallRecord, 'callId' | 'maxTokensLowered' | 'budgets'> {
     const callId = this.#context.callId;
+    if (this.#chargedList !== null)
+      return { callId, maxTokensLowered: this.#lowered, budgets: this.#chargedList };
     if (this.#charged.size === 0) return { callId, maxTokensLowered: this.#lowered };
     const budgets: ChargedScope[] = [...this.#charged].map(([scope, limitUsd]) =>
       Object.freeze({ scope, limitUsd }),
@@ -171,11 +175,28 @@ export class AttemptTracker {
     }
     this.#current = handles;
     this.attempts += 1;
-    for (const handle of handles) for (const charged of chargedOf(handle)) this.#charge(charged);
+    for (const handle of handles) this.#chargeHandle(handle);
     const sent = told.maxTokens;
     const asked = this.#context.maxTokens;
     this.#lowered = sent !== null && sent !== asked ? Object.freeze({ from: asked, to: sent }) : null;
     return this.#lowered === null ? undefined : { maxTokens: this.#lowered.to };
+  }
+
+  /** Notes the scopes `handle` says its attempt was charged to. */
+  #chargeHandle(handle: AttemptHandle): void {
+    const whole = checkedList(handle);
+    if (
+      whole !== null &&
+      (this.#chargedList === whole || (this.#chargedList === null && this.#charged.size === 0))
+    ) {
+      this.#chargedList = whole;
+      return;
+    }
+    // Another list (a second handle, or a retry charged elsewhere): every scope into the map.
+    const kept = this.#chargedList;
+    this.#chargedList = null;
+    if (kept !== null) for (const charged of kept) this.#charge(charged);
+    for (const charged of whole ?? chargedOf(handle)) this.#charge(charged);
   }
 
   #charge(charged: ChargedScope): void {
@@ -209,6 +230,51 @@ function readCap(handle: AttemptHandle): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+// Lists a handle gave that a record may hold as they are (see checkedList).
+const checkedLists = new WeakSet<readonly ChargedScope[]>();
+
+/**
+ * A handle's `budgets` when the record may hold that very list: a frozen array of at most
+ * {@link MAX_CHARGED_SCOPES} frozen `{ scope, limitUsd }` records (those keys alone, in that
+ * order, well-formed), each scope once: what a copy would hold, and it cannot change. Checked
+ * once per list (a budget hands the same list to each attempt of a scope); null otherwise.
+ */
+function checkedList(handle: AttemptHandle): readonly ChargedScope[] | null {
+  let budgets: unknown;
+  try {
+    budgets = handle.budgets;
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(budgets)) return null;
+  if (checkedLists.has(budgets)) return budgets;
+  if (!Object.isFrozen(budgets) || budgets.length > MAX_CHARGED_SCOPES) return null;
+  const scopes = new Set<string>();
+  for (const entry of budgets as unknown[]) {
+    if (!isPlainCharged(entry) || scopes.has(entry.scope)) return null;
+    scopes.add(entry.scope);
+  }
+  checkedLists.add(budgets);
+  return budgets;
+}
+
+function isPlainCharged(entry: unknown): entry is ChargedScope {
+  if (typeof entry !== 'object' || entry === null || !Object.isFrozen(entry)) return false;
+  if (Object.getPrototypeOf(entry) !== Object.prototype) return false;
+  const keys = Object.keys(entry);
+  if (keys.length !== 2 || keys[0] !== 'scope' || keys[1] !== 'limitUsd') return false;
+  const scope = Object.getOwnPropertyDescriptor(entry, 'scope');
+  const limit = Object.getOwnPropertyDescriptor(entry, 'limitUsd');
+  return (
+    scope !== undefined &&
+    'value' in scope &&
+    typeof scope.value === 'string' &&
+    limit !== undefined &&
+    'value' in limit &&
+    (limit.value === null || (typeof limit.value === 'number' && Number.isFinite(limit.value)))
+  );
 }
 
 /** The well-formed scopes a handle says its attempt was charged to. */

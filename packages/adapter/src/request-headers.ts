@@ -24,6 +24,18 @@ export function requestHeaders(attempt: CallAttempt, hasBody: boolean): Record<s
     'x-stainless-timeout': String(Math.trunc(context.timeoutMs / 1000)),
   };
   if (hasBody) headers['content-type'] = 'application/json';
-  if (context.apiKey !== '') headers.authorization = `Bearer ${context.apiKey}`.replace(EDGE_WHITESPACE, '');
+  if (context.apiKey !== '') headers.authorization = authorizationOf(context.apiKey);
   return headers;
+}
+
+// The last key's header: a process calls with one key, or a few, so it is built once, not per call.
+let lastKey = '';
+let lastAuthorization = '';
+
+function authorizationOf(apiKey: string): string {
+  if (apiKey !== lastKey) {
+    lastAuthorization = `Bearer ${apiKey}`.replace(EDGE_WHITESPACE, '');
+    lastKey = apiKey;
+  }
+  return lastAuthorization;
 }
