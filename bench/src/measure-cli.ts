@@ -3,7 +3,7 @@ import { createWriteStream, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 /** The built CLI, run as users run it. */
-export const CLI = fileURLToPath(new URL('../../apps/demo/dist/cli.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../../apps/demo/dist/cli.js', import.meta.url));
 
 /** One run of the CLI: its wall time, peak RSS and exit status. */
 export interface CliRun {

@@ -21,7 +21,7 @@ export { createOtelObserver, type OtelObserverOptions, otelObserver } from './ot
 export { PostgresJournal, type PostgresJournalOptions } from './postgres-journal.js';
 export { type PostgresJournalSourceOptions, postgresJournalSource } from './postgres-journal-source.js';
 export type { PriceAgeFigures } from './price-age-tally.js';
-export type * from './read-journal.js';
+export type { JournalIssue, ReadJournalOptions, ScanJournalOptions } from './read-journal.js';
 export {
   cappedIssueWarner,
   MAX_ISSUE_WARNINGS,
@@ -33,7 +33,7 @@ export {
 export type { Reconciliation, ReconciliationFigures } from './reconciliation.js';
 export { type RenderReportOptions, renderReport, useColor } from './render-report.js';
 export { type RenderReportHtmlOptions, renderReportHtml } from './render-report-html.js';
-export type * from './repeat-findings.js';
+export type { JournalPlace, RepeatedLine, RepeatedLines } from './repeat-findings.js';
 export type * from './report-accumulator.js';
 export { ReportAccumulator } from './report-accumulator.js';
 export { type ReportJournalOptions, reportJournal } from './report-journal.js';

@@ -3,7 +3,7 @@ import { JOURNAL_LIMITS } from './journal-limits.js';
 import { type JournalIssue, lineHandler } from './read-journal.js';
 import { type JournalSource, LineSplitter, openSource } from './scan-lines.js';
 
-/** One of the journals {@link mergeJournals} reads: how messages name it, and where it is read from. */
+/** One of the journals `reportJournals` and `verifyJournals` read: how messages name it, and where it is read from. */
 export interface NamedJournal {
   readonly name: string;
   readonly source: JournalSource;

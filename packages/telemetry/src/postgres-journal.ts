@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CallObserver } from '@switchboard/adapter';
 import { describeError } from './describe-error.js';
-import { type ExitFlushable, registerExitFlush, unregisterExitFlush } from './exit-flush.js';
+import { registerExitFlush, unregisterExitFlush } from './exit-flush.js';
 import { journalEndpoint, journalLineText } from './journal-line.js';
 import { isPgPool, type PgPool, pgLabel, pgPool } from './load-pg.js';
 import {
@@ -66,7 +66,7 @@ const RETRY_MOST_MS = 5_000;
  * was full, or `close()` or the process's end came before it could be written), and dropped
  * lines are told in one warning. Many processes on many hosts write one table: a fleet's journal.
  */
-export class PostgresJournal implements CallObserver, ExitFlushable {
+export class PostgresJournal implements CallObserver {
   /** The schema of the table. */
   readonly schema: string;
   readonly #label: string;
