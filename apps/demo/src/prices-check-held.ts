@@ -3,7 +3,7 @@ import { configPriceBook } from './config-price-book.js';
 import type { CliConfig } from './load-config.js';
 
 /** A change of price announced for a date still to come (a dated tariff). */
-export interface AnnouncedPrice {
+interface AnnouncedPrice {
   /** ISO date-time the change takes effect. */
   readonly effectiveFrom: string;
   readonly source: string | null;
