@@ -190,6 +190,43 @@ describe('budgetMetrics', () => {
     metrics.close();
   });
 
+  it('shows no gauges of tenants’ scopes, and keeps the refusals of at most 1,000 scopes apart', async () => {
+    otel = otelPipeline();
+    const budget = createBudget({
+      scope: { name: 'tenanted', limitUsd: 10_000 },
+      tenants: { limitUsd: 0.5 },
+      maxPricesOf: () => DOLLAR_PER_OUTPUT_TOKEN,
+      onWarning: () => {},
+    });
+    const warnings = vi.spyOn(process, 'emitWarning').mockImplementation(() => {});
+    try {
+      const metrics = budgetMetrics(budget, { meter: otel.meter, intervalMs: 100 });
+      await untilExported(otel, 'tenanted', { [LIMIT]: 10_000, [SPENT]: 0 });
+      // Each tenant's $0.50 cannot hold a $1 worst case: 1,001 tenants, one refusal each.
+      for (let tenant = 0; tenant <= 1_000; tenant += 1) {
+        await expect(
+          budget.beforeAttempt(attemptInfo({ tenant: `customer-${tenant}`, maxTokens: 1 })),
+        ).rejects.toMatchObject({ reason: 'spend', scope: `tenanted/customer-${tenant}` });
+      }
+      // One collection after them (each collection holds what was counted since the one before).
+      const points = await otel.collect();
+      expect(points.get(LIMIT)?.map((point) => point.attributes['switchboard.budget.scope'])).toEqual([
+        'tenanted',
+      ]);
+      const refusals = points.get(REFUSALS) ?? [];
+      expect(refusals).toHaveLength(1_001);
+      expect(otel.valueOf(points, REFUSALS, 'tenanted/customer-999', { 'error.type': 'spend' })).toBe(1);
+      expect(otel.valueOf(points, REFUSALS, 'other', { 'error.type': 'spend' })).toBe(1);
+      const cardinality = warnings.mock.calls.filter(
+        ([, options]) => (options as { code?: string })?.code === 'SWITCHBOARD_TELEMETRY_CARDINALITY',
+      );
+      expect(cardinality).toHaveLength(1);
+      metrics.close();
+    } finally {
+      warnings.mockRestore();
+    }
+  });
+
   it('keeps the last figures when a read fails, and warns once per run of failures', async () => {
     otel = otelPipeline();
     const budget = createBudget({ scope: { name: 'flaky', limitUsd: 3 }, onWarning: () => {} });
