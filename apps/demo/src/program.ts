@@ -1,4 +1,5 @@
 import { Command, Option } from 'commander';
+import { addBudgetCommand } from './commands/budget-show.js';
 import {
   type CassetteShowOptions,
   cassetteCheckCommand,
@@ -209,6 +210,8 @@ export function createProgram(io: Io): Command {
     .action(async (files: string[], options: ConfigOptions) =>
       cassetteCheckCommand(io, files, await loaded(options)),
     );
+
+  addBudgetCommand(program, io);
 
   return program;
 }
