@@ -71,6 +71,9 @@ export interface CompleteRequest {
   tenant?: string;
 }
 
+/** The same request by its other name: what `complete` and `stream` take ({@link CompleteRequest}). */
+export type ChatRequest = CompleteRequest;
+
 /** Anything that answers chat calls: the adapter, the scripted client, an override. */
 export interface ChatClient {
   complete(request: CompleteRequest): Promise<ChatResponse>;
