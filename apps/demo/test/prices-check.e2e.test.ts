@@ -1,3 +1,7 @@
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { type Emulator, type ListingFault, startEmulator } from '@switchboard/emulator';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
@@ -218,6 +222,31 @@ describe('a listing that cannot be read exits 2, within its bounds', () => {
       expect(`${run.stdout}${run.stderr}`).not.toContain(KEY);
     });
   }
+
+  it('a small gzip body that decodes past the cap: counted after decoding', async () => {
+    // 64 MiB of whitespace inside a listing, about 64 KiB on the wire.
+    const bomb = gzipSync(
+      Buffer.concat([Buffer.from('{"data":['), Buffer.alloc(64 * 1024 * 1024, 0x20), Buffer.from(']}')]),
+    );
+    const server = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+      response.end(bomb);
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const { port } = server.address() as AddressInfo;
+      const run = await runCli(['prices', 'check', '--gateway', `http://127.0.0.1:${port}/api/v1`]);
+      expect(bomb.length).toBeLessThan(1024 * 1024);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(
+        /its body passed 16777216 bytes \(counted after decoding\); reading stopped there/,
+      );
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
 
   it('a price of ours listed as a number, not a decimal string', async () => {
     listing({ pricing: { 'primary/primary-flash': { prompt: 0.00000044 } } });
