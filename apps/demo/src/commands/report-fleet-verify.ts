@@ -7,6 +7,7 @@ import { plural } from '../plural.js';
 import type { JournalSources } from '../report/journal-sources.js';
 import { cappedWarnings } from '../report/read-journal-report.js';
 import { safeJson, safeText } from '../terminal-text.js';
+import { ledgerChecks, ledgerDifferences, ledgerLines } from './report-ledger.js';
 import { bookOf, unverifiedParts, verificationText, wrongParts } from './report-verify.js';
 
 /** Most lines read twice, or told two ways, named in the text. */
@@ -42,8 +43,14 @@ export async function verifyFleetCommand(
       journal.verification === null ? [{ file: journal.file, why: journal.why ?? 'unreadable' }] : [],
     ),
   ];
-  if (options.json) io.stdout(safeJson({ ...result, unreadable }));
-  else io.stdout(fleetText(result, unreadable));
+  const ledgers = await ledgerChecks(sources);
+  if (options.json) io.stdout(safeJson({ ...result, unreadable, ledgers }));
+  else
+    io.stdout(
+      `${fleetText(result, unreadable)}${ledgerLines(ledgers)
+        .map((line) => `${line}\n`)
+        .join('')}`,
+    );
   const parts: string[] = [];
   for (const { file, verification } of result.journals) {
     if (verification === null || verification.ok) continue;
@@ -57,6 +64,11 @@ export async function verifyFleetCommand(
   if (result.budgets.overspent.length > 0)
     parts.push(
       `${plural(result.budgets.overspent.length, 'budget scope')} spent past ${result.budgets.overspent.length === 1 ? 'its' : 'their'} limit over all the journals`,
+    );
+  const differing = ledgerDifferences(ledgers);
+  if (differing > 0)
+    parts.push(
+      `${plural(differing, 'budget ledger')} of PostgreSQL ${differing === 1 ? 'differs' : 'differ'} from the journal`,
     );
   const failed = parts.length > 0;
   for (const journal of unreadable)

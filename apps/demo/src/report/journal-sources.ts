@@ -5,6 +5,12 @@ import { type NamedJournal, postgresJournalSource } from '@switchboard/telemetry
 /** The journals named on the command line, and the names that gave none (with why). */
 export interface JournalSources {
   readonly journals: readonly NamedJournal[];
+  /** The journals in PostgreSQL, with their address (without `schema` and `budget_schema`) and the budget's schema there. */
+  readonly postgres: readonly {
+    readonly url: string;
+    readonly budgetSchema: string;
+    readonly journal: NamedJournal;
+  }[];
   readonly unmatched: readonly { readonly file: string; readonly why: string }[];
 }
 
@@ -16,7 +22,8 @@ const POSTGRES = /^postgres(ql)?:\/\//i;
  * The journals `report` reads for its arguments, in order, each file once: a file as itself
  * (`-`: stdin); a folder: every `*.jsonl` directly in it, by name; a glob (`*`, `?`, `[…]` in a
  * segment, `**` for any folders): the files it matches, by name — for a pattern the shell
- * passed on quoted; `postgres://…[?schema=…]`: a journal in PostgreSQL, named without its password. A folder without journals and a glob matching nothing are named in
+ * passed on quoted; `postgres://…[?schema=…][&budget_schema=…]`: a journal in PostgreSQL, named without its
+ * password. A folder without journals and a glob matching nothing are named in
  * `unmatched`; a file that cannot be read is left to the reader, which names it.
  */
 export async function journalSources(
@@ -24,6 +31,7 @@ export async function journalSources(
   warn: (message: string) => void,
 ): Promise<JournalSources> {
   const journals: NamedJournal[] = [];
+  const postgres: { url: string; budgetSchema: string; journal: NamedJournal }[] = [];
   const unmatched: { file: string; why: string }[] = [];
   const seen = new Set<string>();
   const add = (file: string) => {
@@ -34,7 +42,20 @@ export async function journalSources(
   };
   for (const arg of args) {
     if (POSTGRES.test(arg)) {
-      journals.push(postgresJournalSource(arg, { warn }));
+      // `budget_schema` names the budget's schema in the same database (default switchboard), for --verify.
+      let url: URL;
+      try {
+        url = new URL(arg);
+      } catch {
+        unmatched.push({ file: 'postgres://…', why: 'not an address (not shown: it may hold a password)' });
+        continue;
+      }
+      const budgetSchema = url.searchParams.get('budget_schema') ?? 'switchboard';
+      url.searchParams.delete('budget_schema');
+      const journal = postgresJournalSource(url.toString(), { warn });
+      url.searchParams.delete('schema');
+      journals.push(journal);
+      postgres.push({ url: url.toString(), budgetSchema, journal });
       continue;
     }
     if (arg !== '-' && MAGIC.test(arg)) {
@@ -51,7 +72,7 @@ export async function journalSources(
       else for (const file of files) add(file);
     } else add(arg);
   }
-  return { journals, unmatched };
+  return { journals, postgres, unmatched };
 }
 
 async function folderJournals(folder: string): Promise<string[] | null> {
