@@ -30,8 +30,7 @@ export async function nodeRequest(
   path: string,
   body: string | null,
 ): Promise<NodeReply> {
-  const headers = requestHeaders(attempt, body !== null);
-  headers['accept-encoding'] = target.acceptEncoding;
+  const headers = headerList(requestHeaders(attempt, body !== null), target, body);
   attempt.sent = true;
   let reply: NodeReply;
   try {
@@ -49,7 +48,7 @@ function exchange(
   attempt: CallAttempt,
   method: 'GET' | 'POST',
   path: string,
-  headers: Record<string, string>,
+  headers: string[],
   body: string | null,
   retryDead: boolean,
 ): Promise<NodeReply> {
@@ -60,6 +59,8 @@ function exchange(
         agent: target.agent,
         hostname: target.hostname,
         port: target.port,
+        // Named here, so Node does not work it out of the host per request (a name, not an address).
+        ...(target.servername === undefined ? {} : { servername: target.servername }),
         path,
         method,
         headers,
@@ -102,6 +103,20 @@ function exchange(
     });
     request.end(body ?? undefined);
   });
+}
+
+/**
+ * The request's headers as Node takes them whole (name, value, name, value…): the call's
+ * own, the `accept-encoding` fetch would add, `host` and, with a body, its `content-length`,
+ * as Node would add them. Node still checks every name and value (a line break in a key
+ * throws), but builds no header map of its own per request.
+ */
+function headerList(own: Record<string, string>, target: NodeTarget, body: string | null): string[] {
+  const list: string[] = [];
+  for (const name in own) list.push(name, own[name] as string);
+  list.push('accept-encoding', target.acceptEncoding, 'host', target.host);
+  if (body !== null) list.push('content-length', String(Buffer.byteLength(body)));
+  return list;
 }
 
 /**

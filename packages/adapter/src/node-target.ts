@@ -1,5 +1,6 @@
 import { type Agent, Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { isIP } from 'node:net';
 import { bare, type ProxyEnv, type ProxySetting, proxyFromEnv } from './proxy-from-env.js';
 import { tunnelAgent } from './tunnel-agent.js';
 
@@ -13,6 +14,10 @@ export interface NodeTarget {
   /** The host as sockets take it (an IPv6 address without brackets). */
   readonly hostname: string;
   readonly port: number;
+  /** The `host` header: the host (an IPv6 address in brackets) and the port unless the scheme's own. */
+  readonly host: string;
+  /** The name TLS asks for (SNI), as Node works it out: the host name; undefined for an address. */
+  readonly servername: string | undefined;
   /** The base address's path, without a trailing `/` (`''` or `/api/v1`). */
   readonly basePath: string;
   /** What the request accepts as `accept-encoding`: as fetch asks (brotli over https only). */
@@ -49,6 +54,9 @@ export function nodeTarget(baseUrl: string, env: ProxyEnv, ca: TrustedCertificat
     agent,
     hostname: bare(url.hostname),
     port: Number(url.port) || (secure ? 443 : 80),
+    // The URL keeps an IPv6 address in brackets and leaves out the scheme's own port, as Node's header does.
+    host: url.host,
+    servername: isIP(bare(url.hostname)) === 0 ? bare(url.hostname) : undefined,
     basePath: url.pathname === '/' ? '' : url.pathname.replace(/\/$/, ''),
     acceptEncoding: secure ? 'br, gzip, deflate' : 'gzip, deflate',
     proxy,

@@ -82,6 +82,38 @@ async function httpsServer(handler: Handler = answer): Promise<{ url: string; se
 const transportAt = (baseUrl: string, options: Partial<NodeTransportOptions> = {}) =>
   new NodeTransport({ apiKey: KEY, baseUrl, env: {}, retryBackoffSeconds: 0.01, ...options });
 
+describe('NodeTransport: host and length', () => {
+  // The headers Node would add itself, written by the transport: the same values fetch sends.
+  it.each([
+    ['127.0.0.1', (port: number) => `127.0.0.1:${port}`],
+    ['localhost', (port: number) => `localhost:${port}`],
+    ['[::1]', (port: number) => `[::1]:${port}`],
+  ])('sends host and content-length as fetch does, at %s', async (host, expected) => {
+    const server = createServer();
+    const seen = counting(server, answer);
+    const port = Number(new URL(await listenOnLoopback(server)).port);
+    if (host === '[::1]') {
+      // The same server, moved to the IPv6 loopback.
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await new Promise<void>((resolve) => server.listen(port, '::1', resolve));
+    }
+    const body = JSON.stringify({ model: 'primary-flash', messages: request.messages, temperature: 0 });
+    await transportAt(`http://${host}:${port}`).completeChatRaw(request);
+    const received = await fetch(`http://${host}:${port}/chat/completions`, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json' },
+    });
+    await received.text();
+    const [ours, theirs] = seen.requests.map((entry) => entry.headers);
+    expect(ours?.host).toBe(expected(port));
+    expect(ours?.host).toBe(theirs?.host);
+    expect(ours?.['content-length']).toBe(String(Buffer.byteLength(body)));
+    expect(ours?.['content-length']).toBe(theirs?.['content-length']);
+    expect(ours?.['transfer-encoding']).toBeUndefined();
+  });
+});
+
 describe('NodeTransport: connections', () => {
   it('sends sequential calls over one kept connection', async () => {
     const { url, seen } = await httpServer();
