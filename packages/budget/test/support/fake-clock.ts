@@ -2,9 +2,13 @@ import { chmodSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+/** Why a test that moves a server's clock cannot run. */
+export const LIBFAKETIME_MISSING =
+  "libfaketime is not installed: apt-get install libfaketime (or set FAKETIME_LIB to its libfaketime.so.1); the budget tests move a PostgreSQL server's clock with it";
+
 /**
  * libfaketime, the clock shim a server process is started with (`LD_PRELOAD`): `FAKETIME_LIB`,
- * else Debian's path, else null (not installed: the tests that move a server's clock say so).
+ * else Debian's path, else null (not installed: the tests that move a server's clock fail, saying so).
  */
 export function libfaketime(): string | null {
   const candidates = [
