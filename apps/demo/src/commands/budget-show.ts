@@ -6,7 +6,7 @@ import type { Io } from '../io.js';
 import { safeJsonLine, safeText } from '../terminal-text.js';
 
 /** Options of `switchboard budget show`. */
-export interface BudgetShowOptions {
+interface BudgetShowOptions {
   store?: string;
   scope?: string;
   schema?: string;
@@ -26,7 +26,7 @@ const FLAGS: readonly [RegExp, string][] = [
  * `switchboard budget show --store <url>`: every scope the store holds, read-only, as tables of up
  * to 500 scopes (or, with --json, `{ scopes: [...] }` written as the scopes arrive).
  */
-export async function budgetShowCommand(io: Io, options: BudgetShowOptions): Promise<void> {
+async function budgetShowCommand(io: Io, options: BudgetShowOptions): Promise<void> {
   if (options.store === undefined || options.store === '') {
     throw new CliError(
       '--store is required: the budget store to read, redis://… or postgres://…',

@@ -2,12 +2,7 @@ import { loadPg, type PgClient } from '../load-pg.js';
 import { pgErrorOf } from '../postgres-error.js';
 import { baseKeyOf } from '../scope-windows.js';
 import { StoreError } from '../store-error.js';
-import {
-  type BudgetScopeListing,
-  type LedgerFigures,
-  listingOf,
-  type StoredWindow,
-} from './scope-listing.js';
+import { type BudgetScopeListing, type LedgerFigures, listingOf, type StoredWindow } from './listing-of.js';
 
 /** Rows fetched from the cursor per round trip. */
 const FETCH = 500;

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { LedgerFigures } from './scope-listing.js';
+import type { LedgerFigures } from './listing-of.js';
 
 /** Expired leases folded per round trip (a scope may hold many that no script has swept yet). */
 const EXPIRED_PAGE = 1000;

@@ -2,9 +2,9 @@ import type { Cluster, Redis } from 'ioredis';
 import { hideFromIoredisDebug, loadIoredis } from '../load-ioredis.js';
 import { baseKeyOf } from '../scope-windows.js';
 import { storeErrorOf } from '../store-error.js';
+import { type BudgetScopeListing, listingOf } from './listing-of.js';
 import { readLedgers } from './redis-ledgers.js';
 import { type FoundWindow, windowEnds, windowsOf } from './redis-windows.js';
-import { type BudgetScopeListing, listingOf } from './scope-listing.js';
 
 /** Keys asked per SCAN (COUNT): a page of the keyspace, read and listed before the next. */
 const SCAN_COUNT = 1000;
