@@ -64,6 +64,8 @@ for i = 1, scopes do
   ledgers[i] = marker
   purge(i)
   prune(i, tonumber(ARGV[5]))
+  -- A window's keys expire after its keep, refused or granted (the marker was written either way).
+  keepWindow(i, ARGV[6 + 5 * i])
   rows[i] = counters(i)
 end
 -- Each scope's marker and counters: as read above (a repeat changes nothing), or with
@@ -102,6 +104,7 @@ for i = 1, scopes do
   redis.call('ZADD', leases, now + ttl, id)
   redis.call('HINCRBY', state, 'reserved', ARGV[2])
   redis.call('HSET', state, 'r:' .. id, ARGV[2])
+  -- The lease set may be new: it expires with the window's other keys.
   keepWindow(i, ARGV[6 + 5 * i])
 end
 redis.call('HSET', record, 'state', 'held')

@@ -148,6 +148,12 @@ describe.each([redisRig(), clusterRig(), postgresRig()])('calendar windows on $n
       const ttl = await rig.ttlOf(first.key);
       expect(ttl).toBeGreaterThan(PAST_WINDOW_KEEP_MS - 60_000);
       expect(ttl).toBeLessThanOrEqual(PAST_WINDOW_KEEP_MS);
+      // A window whose every acquisition was refused (its ledger marker written all the same) expires too.
+      const refusedOnly = windowed('refused-only', now - 1000, now + 60_000, 0);
+      expect(
+        await store.acquire({ leaseId: 'refused', scopes: [refusedOnly], amountNanoUsd: 1, ttlMs: 1000 }),
+      ).toMatchObject({ granted: false, reason: 'spend' });
+      expect(await rig.ttlOf(refusedOnly.key)).toBeGreaterThan(PAST_WINDOW_KEEP_MS - 60_000);
     }
   });
 
