@@ -12,7 +12,13 @@ import { type BudgetScopeListing, listBudgetScopes } from '../src/show/scope-lis
 import { StoreError } from '../src/store-error.js';
 import { attemptInfo, callRecord, DOLLAR_PER_OUTPUT_TOKEN } from './support/attempt-info.js';
 import { libfaketime, type MovableClock, movableClock } from './support/fake-clock.js';
-import { expectScopeFilter, listAll, SHOWN, spendForShow } from './support/show-scenario.js';
+import {
+  expectExpiredLeaseCounted,
+  expectScopeFilter,
+  listAll,
+  SHOWN,
+  spendForShow,
+} from './support/show-scenario.js';
 import { startPostgres, type TestPostgres } from './support/start-postgres.js';
 import { freePort } from './support/start-redis.js';
 
@@ -105,6 +111,9 @@ describe.skipIf(lib === null)('budget show on PostgreSQL (its clock moved by lib
     );
     await pool.end();
   });
+
+  it('a lease past its expiry shows as the store will count it: unsettled spend, nothing reserved', () =>
+    expectExpiredLeaseCounted(store, () => listed({ url: postgres.url, schema: 'show', scope: 'expiring' })));
 
   it('--scope reads only that scope, by the tables’ keys', () =>
     expectScopeFilter((scope) => listed({ url: postgres.url, schema: 'show', scope })));

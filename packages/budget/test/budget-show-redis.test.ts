@@ -9,8 +9,14 @@ import { RedisBudgetStore } from '../src/redis-store.js';
 import { PAST_WINDOW_KEEP_MS } from '../src/scope-windows.js';
 import { type BudgetScopeListing, listBudgetScopes } from '../src/show/scope-listing.js';
 import { StoreError } from '../src/store-error.js';
-import { windowBounds } from '../src/window-bounds.js';
-import { expectScopeFilter, listAll, SHOWN, spendForShow } from './support/show-scenario.js';
+import { type WindowRule, windowBounds } from '../src/window-bounds.js';
+import {
+  expectExpiredLeaseCounted,
+  expectScopeFilter,
+  listAll,
+  SHOWN,
+  spendForShow,
+} from './support/show-scenario.js';
 import { freePort, startRedis, type TestRedis } from './support/start-redis.js';
 import { startRedisCluster, type TestRedisCluster } from './support/start-redis-cluster.js';
 
@@ -44,7 +50,11 @@ async function snapshot(client: Redis, prefix: string): Promise<Map<string, stri
  * redis-server does not run under libfaketime): yesterday's ($2) and, after a day without calls, the
  * one of three days ago ($0.50), each hash with its ledger marker and the expiry the scripts give it.
  */
-async function pastWindows(client: Redis | Cluster, prefix: string): Promise<{ today: number }> {
+async function pastWindows(
+  client: Redis | Cluster,
+  prefix: string,
+  scope = 'daily',
+): Promise<{ today: number }> {
   const [seconds] = await client.time();
   const today = windowBounds({ period: 'day', timeZone: 'UTC' }, Number(seconds) * 1000).startMs;
   for (const [daysAgo, spent] of [
@@ -52,7 +62,7 @@ async function pastWindows(client: Redis | Cluster, prefix: string): Promise<{ t
     [3, 500_000_000],
   ] as const) {
     const start = today - daysAgo * DAY_MS;
-    const key = `${prefix}{daily}{${new Date(start).toISOString()}}:state`;
+    const key = `${prefix}{${scope}}{${new Date(start).toISOString()}}:state`;
     await client.hset(key, 'ledger', 'earlier', 'spent', spent, 'reserved', 0);
     await client.pexpireat(key, start + DAY_MS + PAST_WINDOW_KEEP_MS);
   }
@@ -105,8 +115,76 @@ describe('budget show on redis-server', () => {
     expect(await snapshot(admin, 'show:')).toEqual(before);
   });
 
+  it('a lease past its expiry shows as the store will count it: unsettled spend, nothing reserved', () =>
+    expectExpiredLeaseCounted(store, () => listed({ url: redis.url, prefix: 'show:', scope: 'expiring' })));
+
   it('--scope reads only that scope', () =>
     expectScopeFilter((scope) => listed({ url: redis.url, prefix: 'show:', scope })));
+
+  it('a daily scope with no call yet today: no current window, $0, its past windows', async () => {
+    await pastWindows(admin, 'quiet:', 'idle');
+    expect(await listed({ url: redis.url, prefix: 'quiet:' })).toEqual([
+      {
+        scope: 'idle',
+        spentUsd: 0,
+        reservedUsd: 0,
+        inFlight: 0,
+        unsettledUsd: 0,
+        window: null,
+        past: [
+          {
+            start: new Date(today - 3 * DAY_MS).toISOString(),
+            end: new Date(today - 2 * DAY_MS).toISOString(),
+            spentUsd: 0.5,
+          },
+          { start: new Date(today - DAY_MS).toISOString(), end: new Date(today).toISOString(), spentUsd: 2 },
+        ],
+      },
+    ]);
+  });
+
+  it('finds the windows of a zone across a DST change and days without calls, of a month and of an hour', async () => {
+    const [seconds] = await admin.time();
+    const now = Number(seconds) * 1000;
+    const cases: [string, WindowRule, number[]][] = [
+      // New York's days, 25 hours on 2026-11-01: windows before and after it, with days missing between.
+      [
+        'ny',
+        { period: 'day', timeZone: 'America/New_York' },
+        [Date.parse('2026-10-30T12:00:00Z'), Date.parse('2026-11-03T12:00:00Z'), now],
+      ],
+      ['berlin-month', { period: 'month', timeZone: 'Europe/Berlin' }, [now - 31 * DAY_MS, now]],
+      ['hourly', { period: 'hour', timeZone: 'Asia/Kolkata' }, [now - 5 * 3_600_000, now - 3_600_000, now]],
+    ];
+    const expected: BudgetScopeListing[] = [];
+    for (const [scope, rule, instants] of cases) {
+      const windows = instants
+        .map((at) => windowBounds(rule, at))
+        .filter((bounds) => bounds.endMs + PAST_WINDOW_KEEP_MS > now);
+      for (const [index, { startMs, endMs }] of windows.entries()) {
+        const key = `zones:{${scope}}{${new Date(startMs).toISOString()}}:state`;
+        await admin.hset(key, 'ledger', 'm', 'spent', (index + 1) * 1e9);
+        await admin.pexpireat(key, endMs + PAST_WINDOW_KEEP_MS);
+      }
+      const iso = (bounds: { startMs: number; endMs: number }) => ({
+        start: new Date(bounds.startMs).toISOString(),
+        end: new Date(bounds.endMs).toISOString(),
+      });
+      const current = windows.at(-1);
+      expected.push({
+        scope,
+        spentUsd: windows.length,
+        reservedUsd: 0,
+        inFlight: 0,
+        unsettledUsd: 0,
+        window: current === undefined ? null : iso(current),
+        past: windows.slice(0, -1).map((bounds, index) => ({ ...iso(bounds), spentUsd: index + 1 })),
+      });
+    }
+    expect(await listed({ url: redis.url, prefix: 'zones:' })).toEqual(
+      expected.sort((a, b) => a.scope.localeCompare(b.scope)),
+    );
+  });
 
   it('another prefix holds no scope', async () => {
     expect(await listed({ url: redis.url })).toEqual([]);

@@ -4,6 +4,7 @@ import type { BudgetStore } from '../../src/budget-store.js';
 import type { BudgetScopeListing } from '../../src/show/scope-listing.js';
 import { attemptInfo, callRecord, DOLLAR_PER_OUTPUT_TOKEN } from './attempt-info.js';
 import { heapAfterGc } from './heap-after-gc.js';
+import { until } from './until.js';
 
 /**
  * What `budget show` is tested on, spent through real budgets on `store`: a root `svc` ($100) with a
@@ -79,4 +80,46 @@ export async function expectScopeFilter(
   expect(more).toEqual([]);
   expect(daily?.past.map((window) => window.spentUsd)).toEqual([0.5, 2]);
   expect(await list('nowhere')).toEqual([]);
+}
+
+/**
+ * A lease that expires unsettled in the root `expiring` ($1, a 100 ms lease): `list()` shows it in flight,
+ * then, once expired and before any process swept it, as the store's next operation counts it (unsettled
+ * spend, nothing reserved); the store's own counters (which sweep) then agree.
+ */
+export async function expectExpiredLeaseCounted(
+  store: BudgetStore,
+  list: () => Promise<BudgetScopeListing[]>,
+): Promise<void> {
+  const scope = { key: '{expiring}', limitNanoUsd: null, maxInFlight: null };
+  const granted = await store.acquire({
+    leaseId: 'show-expiring',
+    scopes: [scope],
+    amountNanoUsd: 1e9,
+    ttlMs: 100,
+  });
+  expect(granted.granted).toBe(true);
+  const swept = {
+    scope: 'expiring',
+    spentUsd: 1,
+    reservedUsd: 0,
+    inFlight: 0,
+    unsettledUsd: 1,
+    window: null,
+    past: [],
+  };
+  const [held] = await list();
+  // Shown in flight, unless the machine was slow enough for it to expire already.
+  if (held?.inFlight === 1) expect(held).toMatchObject({ spentUsd: 0, reservedUsd: 1, unsettledUsd: 0 });
+  else expect(held).toEqual(swept);
+  await until(async () => (await list())[0]?.inFlight === 0, 'the lease expired');
+  expect(await list()).toEqual([swept]);
+  const [counters] = await store.counters([scope]);
+  expect(counters).toMatchObject({
+    spentNanoUsd: 1e9,
+    reservedNanoUsd: 0,
+    inFlight: 0,
+    unsettledNanoUsd: 1e9,
+  });
+  expect(await list()).toEqual([swept]);
 }
