@@ -15,8 +15,20 @@ const DAY_MS = 86_400_000;
  * `checkedAt` is not a date.
  */
 export function priceAgeDays(checkedAt: string, at?: PricingTime): number {
-  const checked = Date.parse(`${checkedAt}T00:00:00Z`);
-  return Math.floor((timeOf(at, 'at') - checked) / DAY_MS);
+  return Math.floor((timeOf(at, 'at') - checkedTime(checkedAt)) / DAY_MS);
+}
+
+// The last date read: a run prices call after call from the same few entries, so each call
+// reads no date text (a book has one checked date per entry, most of them the same).
+let lastCheckedAt: string | undefined;
+let lastCheckedMs = Number.NaN;
+
+function checkedTime(checkedAt: string): number {
+  if (checkedAt !== lastCheckedAt) {
+    lastCheckedMs = Date.parse(`${checkedAt}T00:00:00Z`);
+    lastCheckedAt = checkedAt;
+  }
+  return lastCheckedMs;
 }
 
 /** Checks `staleAfterDays`: a number of days >= 0 (`Infinity`: never stale). */
