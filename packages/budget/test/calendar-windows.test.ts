@@ -159,6 +159,32 @@ describe('calendar windows (memory store, moved clock)', () => {
     });
   });
 
+  it('drops a past window once its keep (35 days after its end) is over, at the next call in the scope', async () => {
+    const clock = movingClock('2026-10-01T12:00:00Z');
+    const store = new MemoryBudgetStore({ clock: clock.read });
+    const budget = createBudget({
+      store,
+      scope: { name: 'svc', limitUsd: 5, window: 'day' },
+      maxPricesOf: () => DOLLAR_PER_OUTPUT_TOKEN,
+      onWarning: () => {},
+    });
+    const spendOne = async () =>
+      (await budget.beforeAttempt(attemptInfo({ maxTokens: 1 }))).end({
+        record: callRecord(1),
+        error: null,
+        mayHaveBeenBilled: true,
+      });
+    await spendOne();
+    const first = { key: '{svc}{2026-10-01T00:00:00.000Z}', limitNanoUsd: null, maxInFlight: null };
+    // 35 days after its end, it is still kept.
+    clock.set('2026-11-05T23:59:59Z');
+    await spendOne();
+    expect(store.counters([first])[0]?.spentNanoUsd).toBe(1_000_000_000);
+    clock.set('2026-11-06T00:00:00Z');
+    await spendOne();
+    expect(store.counters([first])[0]?.spentNanoUsd).toBe(0);
+  });
+
   it('refuses a bad window naming the field', () => {
     expect(() =>
       createBudget({

@@ -6,6 +6,7 @@
 // the new window starts at $0, and the call in flight settles into the window it was reserved in.
 // redis-server cannot run under libfaketime (its allocator, jemalloc, reads the clock while the shim
 // initialises, and the shim refuses): Redis's windows are tested on its own clock (windows-stores).
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBudget } from '../src/budget.js';
 import { BudgetError } from '../src/budget-error.js';
@@ -115,5 +116,46 @@ describe('calendar windows on PostgreSQL with its clock moved (libfaketime)', ()
     ];
     expect(oldWindow).toMatchObject({ spentNanoUsd: 3_500_000_000, reservedNanoUsd: 0, inFlight: 0 });
     expect(newWindow).toMatchObject({ spentNanoUsd: 1_000_000_000, reservedNanoUsd: 0, inFlight: 0 });
+  });
+  it('prunes a past window (its rows, listing and mark) at the next acquisition once 35 days past its end', async () => {
+    clock.moveTo('2026-10-01T12:00:00Z');
+    const budget = createBudget({
+      store,
+      scope: { name: 'pruned', limitUsd: 5, window: 'day' },
+      maxPricesOf: () => DOLLAR_PER_OUTPUT_TOKEN,
+      thresholds: [0.1],
+      onThreshold: () => {},
+      onWarning: () => {},
+    });
+    const spendOne = async () =>
+      (await budget.beforeAttempt(attemptInfo({ maxTokens: 1 }))).end({
+        record: callRecord(1),
+        error: null,
+        mayHaveBeenBilled: true,
+      });
+    await spendOne();
+    const first = { key: '{pruned}{2026-10-01T00:00:00.000Z}', limitNanoUsd: null, maxInFlight: null };
+    const client = new pg.Client({ connectionString: postgres.url });
+    await client.connect();
+    const rowsOf = async () =>
+      (
+        await client.query(
+          `SELECT (SELECT count(*)::integer FROM moved.budget_scopes WHERE scope_key = $1) AS scopes,
+             (SELECT count(*)::integer FROM moved.budget_windows WHERE window_key = $1) AS windows,
+             (SELECT count(*)::integer FROM moved.budget_thresholds WHERE scope_key = $1) AS marks`,
+          [first.key],
+        )
+      ).rows[0];
+    try {
+      expect(await rowsOf()).toEqual({ scopes: 1, windows: 1, marks: 1 });
+      clock.moveTo('2026-11-05T23:59:00Z');
+      await spendOne();
+      expect((await store.counters([first]))[0]?.spentNanoUsd).toBe(1_000_000_000);
+      clock.moveTo('2026-11-06T00:00:30Z');
+      await spendOne();
+      expect(await rowsOf()).toEqual({ scopes: 0, windows: 0, marks: 0 });
+    } finally {
+      await client.end();
+    }
   });
 });
