@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Budget } from '../src/budget.js';
 import { createBudget } from '../src/budget.js';
 import { PostgresBudgetStore } from '../src/postgres-store.js';
-import { type BudgetScopeListing, listBudgetScopes } from '../src/show/scope-listing.js';
+import { listBudgetScopes } from '../src/show/scope-listing.js';
 import { StoreError } from '../src/store-error.js';
 import { attemptInfo, callRecord, DOLLAR_PER_OUTPUT_TOKEN } from './support/attempt-info.js';
 import { libfaketime, type MovableClock, movableClock } from './support/fake-clock.js';
@@ -16,6 +16,7 @@ import {
   expectExpiredLeaseCounted,
   expectScopeFilter,
   listAll,
+  listed,
   SHOWN,
   spendForShow,
 } from './support/show-scenario.js';
@@ -23,12 +24,6 @@ import { startPostgres, type TestPostgres } from './support/start-postgres.js';
 import { freePort } from './support/start-redis.js';
 
 const lib = libfaketime();
-
-async function listed(options: Parameters<typeof listBudgetScopes>[0]): Promise<BudgetScopeListing[]> {
-  const found: BudgetScopeListing[] = [];
-  for await (const listing of listBudgetScopes(options)) found.push(listing);
-  return found.sort((a, b) => a.scope.localeCompare(b.scope));
-}
 
 describe.skipIf(lib === null)('budget show on PostgreSQL (its clock moved by libfaketime)', () => {
   let clock: MovableClock;

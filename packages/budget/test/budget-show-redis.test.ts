@@ -1,7 +1,7 @@
 // listBudgetScopes (`switchboard budget show`) on a real redis-server and a 3-node Redis Cluster:
 // every scope a budget spent in, with its window and past windows, read without changing a byte;
 // a wrong password, an unreachable server and a wrong scheme in words, no password; 100,000 scopes
-// listed in bounded memory.
+// show.listed in bounded memory.
 import { Cluster, Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Budget } from '../src/budget.js';
@@ -10,23 +10,11 @@ import { PAST_WINDOW_KEEP_MS } from '../src/scope-windows.js';
 import { type BudgetScopeListing, listBudgetScopes } from '../src/show/scope-listing.js';
 import { StoreError } from '../src/store-error.js';
 import { type WindowRule, windowBounds } from '../src/window-bounds.js';
-import {
-  expectExpiredLeaseCounted,
-  expectScopeFilter,
-  listAll,
-  SHOWN,
-  spendForShow,
-} from './support/show-scenario.js';
+import * as show from './support/show-scenario.js';
 import { freePort, startRedis, type TestRedis } from './support/start-redis.js';
 import { startRedisCluster, type TestRedisCluster } from './support/start-redis-cluster.js';
 
 const DAY_MS = 86_400_000;
-
-async function listed(options: Parameters<typeof listBudgetScopes>[0]): Promise<BudgetScopeListing[]> {
-  const found: BudgetScopeListing[] = [];
-  for await (const listing of listBudgetScopes(options)) found.push(listing);
-  return found.sort((a, b) => a.scope.localeCompare(b.scope));
-}
 
 /** Every key under `prefix` with its serialized value and absolute expiry: what must not change. */
 async function snapshot(client: Redis, prefix: string): Promise<Map<string, string>> {
@@ -72,10 +60,10 @@ async function pastWindows(
 function expectShown(found: BudgetScopeListing[], today: number): void {
   expect(found.map((listing) => listing.scope)).toEqual(['daily', 'svc', 'svc/judge']);
   const [daily, svc, judge] = found;
-  expect(svc).toEqual(SHOWN.svc);
-  expect(judge).toEqual(SHOWN.judge);
+  expect(svc).toEqual(show.SHOWN.svc);
+  expect(judge).toEqual(show.SHOWN.judge);
   expect(daily).toEqual({
-    ...SHOWN.daily,
+    ...show.SHOWN.daily,
     window: { start: new Date(today).toISOString(), end: new Date(today + DAY_MS).toISOString() },
     past: [
       {
@@ -99,7 +87,7 @@ describe('budget show on redis-server', () => {
     redis = await startRedis();
     admin = new Redis(redis.url);
     store = new RedisBudgetStore({ url: redis.url, prefix: 'show:' });
-    budgets = (await spendForShow(store)).budgets;
+    budgets = (await show.spendForShow(store)).budgets;
     ({ today } = await pastWindows(admin, 'show:'));
   });
   afterAll(async () => {
@@ -111,19 +99,21 @@ describe('budget show on redis-server', () => {
 
   it('lists every scope, its window and the past windows kept, changing no key', async () => {
     const before = await snapshot(admin, 'show:');
-    expectShown(await listed({ url: redis.url, prefix: 'show:' }), today);
+    expectShown(await show.listed({ url: redis.url, prefix: 'show:' }), today);
     expect(await snapshot(admin, 'show:')).toEqual(before);
   });
 
   it('a lease past its expiry shows as the store will count it: unsettled spend, nothing reserved', () =>
-    expectExpiredLeaseCounted(store, () => listed({ url: redis.url, prefix: 'show:', scope: 'expiring' })));
+    show.expectExpiredLeaseCounted(store, () =>
+      show.listed({ url: redis.url, prefix: 'show:', scope: 'expiring' }),
+    ));
 
   it('--scope reads only that scope', () =>
-    expectScopeFilter((scope) => listed({ url: redis.url, prefix: 'show:', scope })));
+    show.expectScopeFilter((scope) => show.listed({ url: redis.url, prefix: 'show:', scope })));
 
   it('a daily scope with no call yet today: no current window, $0, its past windows', async () => {
     await pastWindows(admin, 'quiet:', 'idle');
-    expect(await listed({ url: redis.url, prefix: 'quiet:' })).toEqual([
+    expect(await show.listed({ url: redis.url, prefix: 'quiet:' })).toEqual([
       {
         scope: 'idle',
         spentUsd: 0,
@@ -181,18 +171,18 @@ describe('budget show on redis-server', () => {
         past: windows.slice(0, -1).map((bounds, index) => ({ ...iso(bounds), spentUsd: index + 1 })),
       });
     }
-    expect(await listed({ url: redis.url, prefix: 'zones:' })).toEqual(
+    expect(await show.listed({ url: redis.url, prefix: 'zones:' })).toEqual(
       expected.sort((a, b) => a.scope.localeCompare(b.scope)),
     );
   });
 
   it('another prefix holds no scope', async () => {
-    expect(await listed({ url: redis.url })).toEqual([]);
+    expect(await show.listed({ url: redis.url })).toEqual([]);
   });
 
   it('names an unreachable server, a wrong scheme and a misplaced option in words', async () => {
     const port = await freePort();
-    await expect(listed({ url: `redis://:s3cret-pass@127.0.0.1:${port}` })).rejects.toThrow(
+    await expect(show.listed({ url: `redis://:s3cret-pass@127.0.0.1:${port}` })).rejects.toThrow(
       new StoreError(
         `Redis at 127.0.0.1:${port}: connection refused (ECONNREFUSED): is redis-server running there?`,
       ),
@@ -216,10 +206,10 @@ describe('budget show on redis-server', () => {
       count,
       spentNanoUsd,
       peakBytes: peak,
-    } = await listAll(listBudgetScopes({ url: redis.url, prefix: 'many:' }));
+    } = await show.listAll(listBudgetScopes({ url: redis.url, prefix: 'many:' }));
     expect(count).toBe(many);
     expect(spentNanoUsd).toBe((many * (many - 1)) / 2);
-    // What is kept while listing: a page of SCAN and the names of the last 10,000 scopes listed (about
+    // What is kept while listing: a page of SCAN and the names of the last 10,000 scopes show.listed (about
     // 1 MB), not 100,000 listings (about 30 MB).
     expect(peak).toBeLessThan(8_000_000);
   });
@@ -233,9 +223,9 @@ describe('budget show on a wrong password', () => {
   afterAll(() => redis?.stop());
 
   it('says authentication failed, never the password', async () => {
-    const error = await listed({ url: `redis://:wrong-password-2@127.0.0.1:${redis.port}` }).catch(
-      (e: unknown) => e,
-    );
+    const error = await show
+      .listed({ url: `redis://:wrong-password-2@127.0.0.1:${redis.port}` })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StoreError);
     expect(String((error as Error).message)).toMatch(/authentication failed \(WRONGPASS\)/);
     expect(JSON.stringify(error) + String(error) + (error as Error).stack).not.toContain('wrong-password-2');
@@ -252,7 +242,7 @@ describe('budget show on a 3-node Redis Cluster, given one node', () => {
     cluster = await startRedisCluster();
     client = new Cluster([...cluster.nodes]);
     const store = new RedisBudgetStore({ client, prefix: 'show:' });
-    budgets = (await spendForShow(store)).budgets;
+    budgets = (await show.spendForShow(store)).budgets;
     ({ today } = await pastWindows(client, 'show:'));
     // Roots whose hash slots fall on every node.
     for (let i = 0; i < 30; i++)
@@ -266,7 +256,7 @@ describe('budget show on a 3-node Redis Cluster, given one node', () => {
 
   it("lists every master's scopes", async () => {
     const node = cluster.nodes[1];
-    const found = await listed({ url: `redis://127.0.0.1:${node?.port}`, prefix: 'show:' });
+    const found = await show.listed({ url: `redis://127.0.0.1:${node?.port}`, prefix: 'show:' });
     expect(found.filter((listing) => listing.scope.startsWith('root-'))).toHaveLength(30);
     expectShown(
       found.filter((listing) => !listing.scope.startsWith('root-')),

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { type Budget, createBudget } from '../../src/budget.js';
 import type { BudgetStore } from '../../src/budget-store.js';
-import type { BudgetScopeListing } from '../../src/show/scope-listing.js';
+import { type BudgetScopeListing, listBudgetScopes } from '../../src/show/scope-listing.js';
 import { attemptInfo, callRecord, DOLLAR_PER_OUTPUT_TOKEN } from './attempt-info.js';
 import { heapAfterGc } from './heap-after-gc.js';
 import { until } from './until.js';
@@ -122,4 +122,11 @@ export async function expectExpiredLeaseCounted(
     unsettledNanoUsd: 1e9,
   });
   expect(await list()).toEqual([swept]);
+}
+
+/** Every listing of `listBudgetScopes(options)`, by scope name. */
+export async function listed(options: Parameters<typeof listBudgetScopes>[0]): Promise<BudgetScopeListing[]> {
+  const found: BudgetScopeListing[] = [];
+  for await (const listing of listBudgetScopes(options)) found.push(listing);
+  return found.sort((a, b) => a.scope.localeCompare(b.scope));
 }
