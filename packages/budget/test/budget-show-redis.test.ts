@@ -176,6 +176,34 @@ describe('budget show on redis-server', () => {
     );
   });
 
+  it('an ACL user that may only read lists the same; one that may not SCAN is told what to allow', async () => {
+    await admin.call(
+      'ACL',
+      'SETUSER',
+      'reader',
+      'on',
+      '>reader-pass-1',
+      '~show:*',
+      '+time',
+      '+scan',
+      '+exists',
+      '+hmget',
+      '+zcount',
+      '+zrangebyscore',
+      '+pttl',
+    );
+    const url = `redis://reader:reader-pass-1@127.0.0.1:${redis.port}`;
+    const found = await show.listed({ url, prefix: 'show:' });
+    expectShown(
+      found.filter((listing) => listing.scope !== 'expiring'),
+      today,
+    );
+    await admin.call('ACL', 'SETUSER', 'reader', '-scan');
+    await expect(show.listed({ url, prefix: 'show:' })).rejects.toThrow(
+      /the ACL user may not run a command the listing reads with \(NOPERM\): allow \+time \+scan/,
+    );
+  });
+
   it('another prefix holds no scope', async () => {
     expect(await show.listed({ url: redis.url })).toEqual([]);
   });

@@ -1,7 +1,7 @@
 import type { Cluster, Redis } from 'ioredis';
 import { hideFromIoredisDebug, loadIoredis } from '../load-ioredis.js';
 import { baseKeyOf } from '../scope-windows.js';
-import { storeErrorOf } from '../store-error.js';
+import { StoreError, storeErrorOf } from '../store-error.js';
 import { type BudgetScopeListing, listingOf } from './listing-of.js';
 import { readLedgers } from './redis-ledgers.js';
 import { type FoundWindow, windowEnds, windowsOf } from './redis-windows.js';
@@ -47,7 +47,12 @@ export async function* redisScopes(
   try {
     const nodes = await (async (): Promise<Redis[]> => {
       await client.connect();
-      const info = String(await client.info('cluster'));
+      // A user that may not run INFO is taken to be on a server of its own (as the store does).
+      const info = String(
+        await client
+          .info('cluster')
+          .catch((error: unknown) => (isNoPerm(error) ? '' : Promise.reject(error))),
+      );
       if (!/^cluster_enabled:1\b/m.test(info)) return [client];
       const { username, password, tls } = client.options;
       cluster = new ClusterClient(
@@ -64,7 +69,7 @@ export async function* redisScopes(
       await cluster.connect();
       return cluster.nodes('master');
     })().catch((error: unknown) => {
-      throw storeErrorOf(error, where, lastError);
+      throw showErrorOf(error, where, lastError);
     });
     const listed = new Set<string>();
     for (const node of nodes) {
@@ -82,12 +87,25 @@ export async function* redisScopes(
       }
     }
   } catch (error) {
-    throw error instanceof TypeError ? error : storeErrorOf(error, where, lastError);
+    throw error instanceof TypeError ? error : showErrorOf(error, where, lastError);
   } finally {
     const clusterClient = cluster as Cluster | null;
     clusterClient?.disconnect();
     client.disconnect();
   }
+}
+
+function isNoPerm(error: unknown): boolean {
+  return error instanceof Error && /NOPERM/.test(error.message);
+}
+
+/** A Redis failure in words; a command the ACL user may not run names the commands the listing needs. */
+function showErrorOf(error: unknown, where: string, lastError: unknown): StoreError {
+  if (!isNoPerm(error)) return storeErrorOf(error, where, lastError);
+  return new StoreError(
+    `Redis at ${where}: the ACL user may not run a command the listing reads with (NOPERM): allow +time +scan +exists +hmget +zcount +zrangebyscore +pttl (+info, and +cluster for a Cluster) on the budget's key prefix`,
+    true,
+  );
 }
 
 /** The state keys a SCAN with `match` returns, a page at a time. */
