@@ -27,9 +27,9 @@ export class AttemptTracker {
   attempts = 0;
   readonly #context: AttemptContext;
   readonly #observers: readonly CallObserver[];
-  #current: AttemptHandle[] = [];
+  #current: readonly AttemptHandle[] = NO_HANDLES;
   // Handles of the attempt whose reply was read, waiting for the record.
-  #replied: AttemptHandle[] = [];
+  #replied: readonly AttemptHandle[] = NO_HANDLES;
   #final: AttemptOutcome | null = null;
   // The current (or last) attempt: whether output arrived, whether its reply was read whole, whether it was sent.
   #output = false;
@@ -37,7 +37,8 @@ export class AttemptTracker {
   #sent: boolean | undefined = undefined;
   // The last attempt's cap as an observer lowered it, and the budget scopes every attempt was charged to.
   #lowered: { readonly from: number | null; readonly to: number } | null = null;
-  readonly #charged = new Map<string, number | null>();
+  // Made when a second list of scopes is charged: most calls have one budget, or none.
+  #charged: Map<string, number | null> | null = null;
   // Every scope charged so far, when one handle's own checked list said them all: kept as it is, no copy.
   #chargedList: readonly ChargedScope[] | null = null;
 
@@ -71,7 +72,8 @@ export class AttemptTracker {
     const callId = this.#context.callId;
     if (this.#chargedList !== null)
       return { callId, maxTokensLowered: this.#lowered, budgets: this.#chargedList };
-    if (this.#charged.size === 0) return { callId, maxTokensLowered: this.#lowered };
+    if (this.#charged === null || this.#charged.size === 0)
+      return { callId, maxTokensLowered: this.#lowered };
     const budgets: ChargedScope[] = [...this.#charged].map(([scope, limitUsd]) =>
       Object.freeze({ scope, limitUsd }),
     );
@@ -88,13 +90,13 @@ export class AttemptTracker {
     const failed = failure !== null && failure !== undefined && !this.#whole;
     if (!failed) this.#output = true;
     const handles = this.#current;
-    this.#current = [];
+    this.#current = NO_HANDLES;
     if (handles.length === 0) return;
     if (failed) {
       const settlement = settlementOf({ failure, sent, outputArrived: this.#output, usage: null });
       endAll(handles, outcomeOf(null, failure, settlement));
     } else if (this.#final !== null) endAll(handles, this.#final);
-    else this.#replied.push(...handles);
+    else this.#replied = this.#replied.length === 0 ? handles : [...this.#replied, ...handles];
   }
 
   /**
@@ -105,7 +107,7 @@ export class AttemptTracker {
    */
   retrying(failure: unknown): void {
     const handles = this.#replied;
-    this.#replied = [];
+    this.#replied = NO_HANDLES;
     if (handles.length === 0) return;
     const settlement = this.settlement(failure, null);
     endAll(handles, outcomeOf(null, failure, settlement));
@@ -139,7 +141,7 @@ export class AttemptTracker {
     const exact = error === null || settlement === 'exact';
     this.#final = outcomeOf(exact ? record : null, error, settlement);
     const handles = this.#replied;
-    this.#replied = [];
+    this.#replied = NO_HANDLES;
     endAll(handles, this.#final);
   }
 
@@ -187,7 +189,7 @@ export class AttemptTracker {
     const whole = checkedList(handle);
     if (
       whole !== null &&
-      (this.#chargedList === whole || (this.#chargedList === null && this.#charged.size === 0))
+      (this.#chargedList === whole || (this.#chargedList === null && this.#charged === null))
     ) {
       this.#chargedList = whole;
       return;
@@ -200,10 +202,14 @@ export class AttemptTracker {
   }
 
   #charge(charged: ChargedScope): void {
+    this.#charged ??= new Map();
     if (this.#charged.size >= MAX_CHARGED_SCOPES && !this.#charged.has(charged.scope)) return;
     this.#charged.set(charged.scope, charged.limitUsd);
   }
 }
+
+// No handles: shared, never written to (a list of handles is replaced, not added to).
+const NO_HANDLES: readonly AttemptHandle[] = Object.freeze([]);
 
 /** The most budget scopes a record lists (a journal line's reader takes 16). */
 const MAX_CHARGED_SCOPES = 16;

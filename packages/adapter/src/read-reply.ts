@@ -20,19 +20,13 @@ export async function readReply(
   maxBytes: number,
 ): Promise<Record<string, unknown>> {
   const { context } = attempt;
-  const fail = (detail: string, retryable: boolean, cause?: unknown): ChatError =>
-    new ChatError({
-      kind: 'bad_reply',
-      status: response.status,
-      message: redact(`${describeCall(context, response.status)}: ${detail}`, context.apiKey),
-      retryable,
-      cause,
-    });
   let text: string;
   try {
     const body = await readBody(response, maxBytes, attempt);
     if (body.overflowed) {
-      throw fail(
+      throw badReply(
+        response,
+        context,
         `the reply body passed the ${sizeOf(maxBytes)} cap (maxReplyBytes): ${overflowDetail(body, response)}; the connection was dropped`,
         false,
       );
@@ -41,18 +35,30 @@ export async function readReply(
   } catch (error) {
     if (ChatError.isInstance(error)) throw error;
     if (attempt.failure) throw attempt.failure;
-    throw fail('the reply body was cut off before its end', true, redactError(error, context.apiKey));
+    throw badReply(
+      response,
+      context,
+      'the reply body was cut off before its end',
+      true,
+      redactError(error, context.apiKey),
+    );
   }
   // Keep-alive newlines before a slow body are whitespace, which JSON.parse skips.
-  if (text.trim() === '') throw fail('the reply body is empty or only whitespace', true);
+  if (text.trim() === '')
+    throw badReply(response, context, 'the reply body is empty or only whitespace', true);
   let payload: unknown;
   try {
     payload = JSON.parse(text);
   } catch {
-    throw fail(`the reply is not valid JSON (${text.length} characters)`, false);
+    throw badReply(response, context, `the reply is not valid JSON (${text.length} characters)`, false);
   }
   if (!isRecord(payload))
-    throw fail(`the reply is JSON of type ${describeType(payload)}, expected an object`, false);
+    throw badReply(
+      response,
+      context,
+      `the reply is JSON of type ${describeType(payload)}, expected an object`,
+      false,
+    );
   if (payload.error !== undefined && payload.error !== null)
     throw embeddedFailure(payload, context, attempt.headers);
   return payload;
@@ -83,6 +89,23 @@ export function embeddedFailure(
     status: 200,
     message: redact(`${lead}${detail.message ? `: ${detail.message}` : ''}`, context.apiKey),
     retryable: false,
+  });
+}
+
+/** A reply that cannot be read as the call's payload: a `bad_reply` naming the call and `detail`. */
+function badReply(
+  response: WireReply,
+  context: CallContext,
+  detail: string,
+  retryable: boolean,
+  cause?: unknown,
+): ChatError {
+  return new ChatError({
+    kind: 'bad_reply',
+    status: response.status,
+    message: redact(`${describeCall(context, response.status)}: ${detail}`, context.apiKey),
+    retryable,
+    cause,
   });
 }
 
