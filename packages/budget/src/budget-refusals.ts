@@ -127,7 +127,7 @@ export function cancelled(signal: AbortSignal): ChatError {
   return abortedError(signal);
 }
 
-export function abortedError(signal: AbortSignal): ChatError {
+function abortedError(signal: AbortSignal): ChatError {
   return new ChatError({
     kind: 'aborted',
     message:
@@ -136,7 +136,7 @@ export function abortedError(signal: AbortSignal): ChatError {
   });
 }
 
-export function formatUsd(nanoUsd: number): string {
+function formatUsd(nanoUsd: number): string {
   return `$${usdOf(nanoUsd).toFixed(6)}`;
 }
 

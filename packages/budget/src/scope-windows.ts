@@ -76,7 +76,7 @@ export function scopesAt(chain: Chain, nowMs: number): readonly StoredScope[] {
 }
 
 /** The window of scope `index` at `nowMs`, or null for a scope without one. */
-export function windowOf(chain: Chain, index: number, nowMs: number): WindowBounds | null {
+function windowOf(chain: Chain, index: number, nowMs: number): WindowBounds | null {
   const rule: WindowRule | null = chain.windows[index] ?? null;
   return rule === null ? null : windowBounds(rule, nowMs);
 }
