@@ -1,20 +1,26 @@
-// The fleet through a midnight: 8 worker processes, each a budget on its own connections to one
-// PostgreSQL whose clock the test moves (libfaketime), spend a daily root ($2) and daily tenants ($0.60
-// each) with thresholds [0.5, 0.8, 1]. Before midnight they spend and 4 of them keep calls in flight;
-// the clock passes midnight; they spend again (the new day from $0); the calls held over settle into
-// the day they were reserved in; a worker is SIGKILLed holding leases. Then, per day and scope: spend
-// ≤ limit, and spend equals what the workers settled plus the killed worker's worst cases, to the
-// nano-dollar, with nothing reserved once its TTL passed (phantom spend 0); each threshold reached was
-// fired exactly once in all, and none that was not reached.
+// The fleet: 8 worker processes, each a budget on its own connections to one store, spend a root ($2)
+// and tenants ($0.60 each) with thresholds [0.5, 0.8, 1]; 4 of them keep calls in flight, one is
+// SIGKILLed holding calls. On PostgreSQL, whose clock the test moves (libfaketime), the limits are daily
+// and the clock passes midnight between the phases: the new day starts from $0 and the calls held over
+// settle into the day they were reserved in. On redis-server and a 3-node Redis Cluster (which cannot
+// run under libfaketime), the same without windows. Then, per window and scope: spend ≤ limit, and
+// spend equals what the workers settled plus the killed worker's worst cases, to the nano-dollar, with
+// nothing reserved once its TTL passed (phantom spend 0); each threshold reached was fired exactly once
+// in all, and none that was not reached.
 import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BudgetStore } from '../src/budget-store.js';
 import { PostgresBudgetStore } from '../src/postgres-store.js';
+import { RedisBudgetStore } from '../src/redis-store.js';
 import { windowKey } from '../src/scope-windows.js';
-import { windowBounds } from '../src/window-bounds.js';
+import { type WindowBounds, windowBounds } from '../src/window-bounds.js';
 import { LIBFAKETIME_MISSING, libfaketime, type MovableClock, movableClock } from './support/fake-clock.js';
 import type { FleetCommand, FleetReport, FleetWorkerSettings } from './support/fleet-worker.js';
 import { startPostgres, type TestPostgres } from './support/start-postgres.js';
+import { startRedis, type TestRedis } from './support/start-redis.js';
+import { startRedisCluster, type TestRedisCluster } from './support/start-redis-cluster.js';
 import { until } from './support/until.js';
 
 const lib = libfaketime();
@@ -30,6 +36,8 @@ const TENANT_LIMIT_NANO = 600_000_000;
 const HOLDER_TTL_MS = 180_000;
 const LEASE_TTL_MS = 6000;
 const BEFORE = '2026-11-28T23:58:30Z';
+/** 8 processes on a shared 2-core machine: well past the 40-60 s a run takes there. */
+const FLEET_TIMEOUT_MS = 300_000;
 const AFTER = '2026-11-29T00:00:05Z';
 
 interface Worker {
@@ -82,10 +90,136 @@ function sum(into: Map<string, number>, settled: Record<string, number>): void {
   for (const [scope, nano] of Object.entries(settled)) into.set(scope, (into.get(scope) ?? 0) + nano);
 }
 
+interface Fleet {
+  /** The store the parent reads the counters from. */
+  readonly store: BudgetStore;
+  readonly workerStore: FleetWorkerSettings['store'];
+  /** Moves the store's clock (PostgreSQL under libfaketime); null where it cannot be moved. */
+  readonly moveTo: ((iso: string) => void) | null;
+}
+
+/**
+ * The scenario: 4 workers hold 2 calls of tenant hooli each; with a clock, the store's clock is put just
+ * before midnight first. All 8 spend. With a clock, midnight passes and the held calls settle after it.
+ * A worker takes 3 calls of globex and is SIGKILLed holding them; once they expired, the others (3) spend
+ * again; the held calls settle. Then every scope's books are checked in each window.
+ */
+async function runFleet(fleet: Fleet, workers: Worker[]): Promise<void> {
+  const windowed = fleet.moveTo !== null;
+  const events: FleetReport[] = [];
+  for (let index = 0; index < 8; index += 1) {
+    const settings: FleetWorkerSettings = {
+      index,
+      store: fleet.workerStore,
+      window: windowed ? 'day' : null,
+      rootLimitUsd: ROOT_LIMIT_NANO / 1e9,
+      tenantLimitUsd: TENANT_LIMIT_NANO / 1e9,
+      tenants: TENANTS,
+      leaseTtlMs: index < 4 ? HOLDER_TTL_MS : LEASE_TTL_MS,
+    };
+    workers.push(startWorker(settings, events));
+  }
+  await Promise.all(workers.map((worker) => worker.next('ready')));
+  // A window per phase: the days before and after midnight, or one ledger that never resets.
+  const windows = windowed
+    ? [BEFORE, AFTER].map((iso) => windowBounds({ period: 'day', timeZone: 'UTC' }, Date.parse(iso)))
+    : [null, null];
+  const settled = windowed
+    ? [new Map<string, number>(), new Map<string, number>()]
+    : [new Map<string, number>()];
+  const phase2 = settled[settled.length - 1] as Map<string, number>;
+  const keyOf = (scope: string, window: WindowBounds | null) => {
+    const key = scope === 'fleet' ? '{fleet}' : `{fleet}${scope.slice('fleet'.length)}`;
+    return window === null ? key : windowKey(key, window.startMs);
+  };
+
+  // A worker takes 3 calls of globex and dies holding them: once expired, they count at their worst case
+  // (without windows, before anything else: later the root would have no room for them).
+  const killVictim = async () => {
+    const victim = workers[7] as Worker;
+    victim.send({ cmd: 'hold', count: 3, tenant: 'globex' });
+    await victim.next('holding');
+    victim.child.kill('SIGKILL');
+    const root = { key: keyOf('fleet', windows.at(-1) ?? null), limitNanoUsd: null, maxInFlight: null };
+    await until(
+      async () => (await fleet.store.counters([root]))[0]?.inFlight === 0,
+      'the killed worker’s leases expire',
+      {
+        everyMs: 100,
+      },
+    );
+    const worstCases = 3 * 10 * 1_000_000;
+    sum(phase2, { fleet: worstCases, 'fleet/globex': worstCases });
+  };
+  if (!windowed) await killVictim();
+
+  // Each of 4 workers holds 2 calls of tenant hooli ($0.01 each at worst), then all spend.
+  const holders = workers.slice(0, 4);
+  for (const worker of holders) worker.send({ cmd: 'hold', count: 2, tenant: 'hooli' });
+  await Promise.all(holders.map((worker) => worker.next('holding')));
+  const spending = windowed ? workers : workers.slice(0, 7);
+  for (const worker of spending) worker.send({ cmd: 'spend', calls: 60, lanes: 4 });
+  const first = await Promise.all(spending.map((worker) => worker.next('spent')));
+  for (const report of first) sum(settled[0] as Map<string, number>, report.settled);
+  // Refused once the root or a tenant is full (spend, or held by calls in flight), never otherwise.
+  for (const report of first) {
+    expect(
+      Object.keys(report.refusals).filter((reason) => reason !== 'spend' && reason !== 'reserved'),
+    ).toEqual([]);
+  }
+  if (fleet.moveTo !== null) {
+    // Still the first day (a machine so slow that the server's clock passed midnight by itself proves nothing).
+    const endOfFirst = await (fleet.store.clockMs?.() ?? 0);
+    expect(endOfFirst, 'the first phase ended before midnight on the server').toBeLessThan(
+      (windows[0] as WindowBounds).endMs - 2000,
+    );
+    // Midnight passes (the store's clock only: the workers' own clocks never move).
+    fleet.moveTo(AFTER);
+  }
+
+  if (windowed) await killVictim();
+  // The others spend again (in the new day, with a clock), each settlement seeing the dead worker's worst cases.
+  for (const worker of workers.slice(4, 7)) worker.send({ cmd: 'spend', calls: 60, lanes: 4 });
+  const second = await Promise.all(workers.slice(4, 7).map((worker) => worker.next('spent')));
+  for (const report of second) sum(phase2, report.settled);
+  // The held calls settle (into the day they were reserved in, after midnight).
+  for (const worker of holders) worker.send({ cmd: 'release', costUsd: 0.004 });
+  const released = await Promise.all(holders.map((worker) => worker.next('released')));
+  for (const report of released) sum(settled[0] as Map<string, number>, report.settled);
+
+  for (const [phase, window] of windows.slice(0, settled.length).entries()) {
+    for (const scope of ['fleet', ...[...TENANTS, 'hooli'].map((tenant) => `fleet/${tenant}`)]) {
+      const where = `${scope}${window === null ? '' : ` on day ${phase + 1}`}`;
+      const key = keyOf(scope, window);
+      const [counters] = await fleet.store.counters([{ key, limitNanoUsd: null, maxInFlight: null }]);
+      const limit = scope === 'fleet' ? ROOT_LIMIT_NANO : TENANT_LIMIT_NANO;
+      expect(counters?.spentNanoUsd, where).toBeLessThanOrEqual(limit);
+      // Phantom spend 0: the spend is exactly what was settled plus the dead worker's worst cases.
+      expect(counters?.spentNanoUsd, where).toBe(settled[phase]?.get(scope) ?? 0);
+      expect(counters, where).toMatchObject({ reservedNanoUsd: 0, inFlight: 0 });
+      const reached = [0.5, 0.8, 1].filter((fraction) => (counters?.spentNanoUsd ?? 0) >= fraction * limit);
+      const start = window === null ? null : new Date(window.startMs).toISOString();
+      const fired = events.flatMap((event) =>
+        event.type === 'threshold' && event.scope === scope && event.window === start ? [event.fraction] : [],
+      );
+      // Each threshold reached, exactly once across the 8 processes.
+      expect(fired.sort(), where).toEqual(reached);
+    }
+  }
+  // Every root filled past 0.8 of its limit (after midnight from $0): their thresholds were exercised.
+  expect(
+    events.filter((event) => event.type === 'threshold' && event.scope === 'fleet').length,
+  ).toBeGreaterThanOrEqual(2 * windows.slice(0, settled.length).length);
+  for (const worker of workers.slice(0, 7)) worker.send({ cmd: 'exit' });
+  await Promise.all(
+    workers.slice(0, 7).map((worker) => new Promise((resolve) => worker.child.once('exit', resolve))),
+  );
+}
+
 describe('8 worker processes through a simulated midnight on PostgreSQL', () => {
-  let clock: MovableClock;
   let postgres: TestPostgres;
   let store: PostgresBudgetStore;
+  let clock: MovableClock;
   const workers: Worker[] = [];
 
   beforeAll(async () => {
@@ -103,109 +237,65 @@ describe('8 worker processes through a simulated midnight on PostgreSQL', () => 
     await postgres?.stop();
   });
 
-  it('spend ≤ limit per day and scope, held calls settle into their day, thresholds once, phantom spend 0', async () => {
-    const events: FleetReport[] = [];
-    for (let index = 0; index < 8; index += 1) {
-      workers.push(
-        startWorker(
-          {
-            index,
-            url: postgres.url,
-            rootLimitUsd: ROOT_LIMIT_NANO / 1e9,
-            tenantLimitUsd: TENANT_LIMIT_NANO / 1e9,
-            tenants: TENANTS,
-            leaseTtlMs: index < 4 ? HOLDER_TTL_MS : LEASE_TTL_MS,
-          },
-          events,
-        ),
+  it(
+    'per day and scope: spend ≤ limit, held calls in their day, thresholds once, phantom spend 0',
+    async () => {
+      await runFleet(
+        { store, workerStore: { kind: 'postgres', url: postgres.url }, moveTo: (iso) => clock.moveTo(iso) },
+        workers,
       );
-    }
-    await Promise.all(workers.map((worker) => worker.next('ready')));
-    const firstDay = windowBounds({ period: 'day', timeZone: 'UTC' }, Date.parse(BEFORE));
-    const secondDay = windowBounds({ period: 'day', timeZone: 'UTC' }, Date.parse(AFTER));
-    const settled = [new Map<string, number>(), new Map<string, number>()];
+    },
+    FLEET_TIMEOUT_MS,
+  );
+});
 
-    // Before midnight: each of 4 workers holds 2 calls of tenant hooli ($0.01 each at worst), then all spend.
-    const holders = workers.slice(0, 4);
-    for (const worker of holders) worker.send({ cmd: 'hold', count: 2, tenant: 'hooli' });
-    await Promise.all(holders.map((worker) => worker.next('holding')));
-    for (const worker of workers) worker.send({ cmd: 'spend', calls: 60, lanes: 4 });
-    const first = await Promise.all(workers.map((worker) => worker.next('spent')));
-    for (const report of first) sum(settled[0] as Map<string, number>, report.settled);
-    // Refused once the day's root or a tenant is full (spend, or held by calls in flight), never otherwise.
-    for (const report of first) {
-      expect(
-        Object.keys(report.refusals).filter((reason) => reason !== 'spend' && reason !== 'reserved'),
-      ).toEqual([]);
-    }
-    // Still the first day (a machine so slow that the server's clock passed midnight by itself proves nothing here).
-    const endOfFirst = await store.clockMs();
-    expect(endOfFirst, 'the first phase ended before midnight on the server').toBeLessThan(
-      firstDay.endMs - 2000,
-    );
-
-    // Midnight passes (the store's clock only: the workers' own clocks never move).
-    clock.moveTo(AFTER);
-    // A worker takes 3 calls of globex in the new day and dies holding them: they count at their worst case once expired.
-    const victim = workers[7] as Worker;
-    victim.send({ cmd: 'hold', count: 3, tenant: 'globex' });
-    await victim.next('holding');
-    victim.child.kill('SIGKILL');
-    for (const worker of workers.slice(4, 7)) worker.send({ cmd: 'spend', calls: 60, lanes: 4 });
-    const second = await Promise.all(workers.slice(4, 7).map((worker) => worker.next('spent')));
-    for (const report of second) sum(settled[1] as Map<string, number>, report.settled);
-    // The calls held over midnight settle into the day they were reserved in.
-    for (const worker of holders) worker.send({ cmd: 'release', costUsd: 0.004 });
-    const released = await Promise.all(holders.map((worker) => worker.next('released')));
-    for (const report of released) sum(settled[0] as Map<string, number>, report.settled);
-
-    const day2 = (scope: string) => ({
-      key: windowKey(scope, secondDay.startMs),
-      limitNanoUsd: null,
-      maxInFlight: null,
-    });
-    await until(
-      async () => (await store.counters([day2('{fleet}')]))[0]?.inFlight === 0,
-      'the killed worker’s leases expire',
-      {
-        everyMs: 100,
-      },
-    );
-    const worstCases = 3 * 10 * 1_000_000;
-    sum(settled[1] as Map<string, number>, { fleet: worstCases, 'fleet/globex': worstCases });
-
-    for (const [day, bounds] of [firstDay, secondDay].entries()) {
-      for (const scope of ['fleet', ...[...TENANTS, 'hooli'].map((tenant) => `fleet/${tenant}`)]) {
-        const key = windowKey(
-          scope === 'fleet' ? '{fleet}' : `{fleet}${scope.slice('fleet'.length)}`,
-          bounds.startMs,
-        );
-        const [counters] = await store.counters([{ key, limitNanoUsd: null, maxInFlight: null }]);
-        const limit = scope === 'fleet' ? ROOT_LIMIT_NANO : TENANT_LIMIT_NANO;
-        expect(counters?.spentNanoUsd, `${scope} on day ${day + 1}`).toBeLessThanOrEqual(limit);
-        // Phantom spend 0: the spend is exactly what was settled plus the dead worker's worst cases.
-        expect(counters?.spentNanoUsd, `${scope} on day ${day + 1}`).toBe(settled[day]?.get(scope) ?? 0);
-        expect(counters).toMatchObject({ reservedNanoUsd: 0, inFlight: 0 });
-        const reached = [0.5, 0.8, 1].filter((fraction) => (counters?.spentNanoUsd ?? 0) >= fraction * limit);
-        const fired = events
-          .filter(
-            (event) =>
-              event.type === 'threshold' &&
-              event.scope === scope &&
-              event.window === new Date(bounds.startMs).toISOString(),
-          )
-          .map((event) => (event.type === 'threshold' ? event.fraction : -1));
-        // Each threshold reached, exactly once across the 8 processes (those fired after a settlement).
-        expect(fired.sort(), `${scope} on day ${day + 1}`).toEqual(reached);
-      }
-    }
-    // Both days' roots filled past 0.8 of their limit (the second from $0): their thresholds were exercised.
-    expect(
-      events.filter((event) => event.type === 'threshold' && event.scope === 'fleet').length,
-    ).toBeGreaterThanOrEqual(4);
-    for (const worker of workers.slice(0, 7)) worker.send({ cmd: 'exit' });
-    await Promise.all(
-      workers.slice(0, 7).map((worker) => new Promise((resolve) => worker.child.once('exit', resolve))),
-    );
+describe('8 worker processes on redis-server', () => {
+  let redis: TestRedis;
+  let store: RedisBudgetStore;
+  const workers: Worker[] = [];
+  beforeAll(async () => {
+    redis = await startRedis();
+    store = new RedisBudgetStore({ url: redis.url });
   });
+  afterAll(async () => {
+    for (const worker of workers) worker.child.kill('SIGKILL');
+    await store?.close();
+    await redis?.stop();
+  });
+
+  it(
+    'per scope: spend ≤ limit, thresholds once, phantom spend 0',
+    async () => {
+      await runFleet({ store, workerStore: { kind: 'redis', url: redis.url }, moveTo: null }, workers);
+    },
+    FLEET_TIMEOUT_MS,
+  );
+});
+
+describe('8 worker processes on a 3-node Redis Cluster', () => {
+  let cluster: TestRedisCluster;
+  let client: Cluster;
+  let store: RedisBudgetStore;
+  const workers: Worker[] = [];
+  beforeAll(async () => {
+    cluster = await startRedisCluster();
+    client = new Cluster([...cluster.nodes]);
+    store = new RedisBudgetStore({ client });
+  });
+  afterAll(async () => {
+    for (const worker of workers) worker.child.kill('SIGKILL');
+    client?.disconnect();
+    await cluster?.stop();
+  });
+
+  it(
+    'per scope: spend ≤ limit, thresholds once, phantom spend 0',
+    async () => {
+      await runFleet(
+        { store, workerStore: { kind: 'cluster', nodes: cluster.nodes }, moveTo: null },
+        workers,
+      );
+    },
+    FLEET_TIMEOUT_MS,
+  );
 });

@@ -1,17 +1,24 @@
-// One worker process of the fleet test: a budget with a daily root, daily tenants and thresholds, on a
-// PostgresBudgetStore of its own. The parent drives it over IPC: `spend` (calls of random tenants and
+// One worker process of the fleet test: a budget with a root, tenants (daily, or never resetting) and
+// thresholds, on a store of its own (PostgreSQL, redis-server or a Redis Cluster). The parent drives it over IPC: `spend` (calls of random tenants and
 // costs, `lanes` at a time), `hold` (leases kept open), `release` (the held leases settled), `exit`.
 // It reports what it settled per scope path, and every threshold event it fired. Run with `node --import tsx`.
 import type { AttemptHandle } from '@switchboard/adapter';
+import { Cluster } from 'ioredis';
 import { createBudget } from '../../src/budget.js';
 import { BudgetError } from '../../src/budget-error.js';
+import type { BudgetStore } from '../../src/budget-store.js';
 import { PostgresBudgetStore } from '../../src/postgres-store.js';
+import { RedisBudgetStore } from '../../src/redis-store.js';
 import { attemptInfo, callRecord } from './attempt-info.js';
 
 /** The worker's settings, as JSON in argv[2]. */
 export interface FleetWorkerSettings {
   readonly index: number;
-  readonly url: string;
+  readonly store:
+    | { readonly kind: 'postgres' | 'redis'; readonly url: string }
+    | { readonly kind: 'cluster'; readonly nodes: readonly { host: string; port: number }[] };
+  /** The root's and tenants' window, or null: they never reset. */
+  readonly window: 'day' | null;
   readonly rootLimitUsd: number;
   readonly tenantLimitUsd: number;
   readonly tenants: readonly string[];
@@ -47,11 +54,19 @@ const settings = JSON.parse(process.argv[2] ?? '{}') as FleetWorkerSettings;
 const send = (report: FleetReport) => process.send?.(report);
 // A worst case of $0.001 per output token: a call of 50 tokens may cost up to $0.05.
 const PRICES = { cacheHitPerM: 0, inputPerM: 0, outputPerM: 1000 };
-const store = new PostgresBudgetStore({ url: settings.url });
+const spec = settings.store;
+function storeOf(): BudgetStore {
+  if (spec.kind === 'cluster') return new RedisBudgetStore({ client: new Cluster([...spec.nodes]) });
+  return spec.kind === 'postgres'
+    ? new PostgresBudgetStore({ url: spec.url })
+    : new RedisBudgetStore({ url: spec.url });
+}
+const store = storeOf();
+const window = settings.window === null ? {} : { window: settings.window };
 const budget = createBudget({
   store,
-  scope: { name: 'fleet', limitUsd: settings.rootLimitUsd, window: 'day' },
-  tenants: { limitUsd: settings.tenantLimitUsd, window: 'day' },
+  scope: { name: 'fleet', limitUsd: settings.rootLimitUsd, ...window },
+  tenants: { limitUsd: settings.tenantLimitUsd, ...window },
   thresholds: [0.5, 0.8, 1],
   onThreshold: (event) =>
     send({
@@ -62,7 +77,7 @@ const budget = createBudget({
     }),
   maxPricesOf: () => PRICES,
   leaseTtlMs: settings.leaseTtlMs,
-  slotWaitMs: 2000,
+  slotWaitMs: 500,
   onWarning: (message) => {
     if (process.env.BUDGET_WORKER_VERBOSE === '1')
       process.stderr.write(`fleet worker ${settings.index}: ${message}\n`);
@@ -122,7 +137,7 @@ process.on('message', (message: FleetCommand) => {
       send({ type: 'released', settled });
     } else {
       await budget.close();
-      await store.close();
+      await store.close?.();
       process.exit(0);
     }
   };
