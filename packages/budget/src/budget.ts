@@ -590,6 +590,9 @@ export class Budget implements CallObserver {
     // A fallback lease's spend is written back to the store under its own id, once.
     const writeBack = store === this.#shared.store ? null : storeScopes;
     if (writeBack !== null) this.#shared.fallbackLeaseStarted(`${leaseId}:fallback`, writeBack, amount);
+    // The spend the store reported may have grown with no settlement (leases expired at their worst case).
+    else if (acquired.result.granted)
+      this.#shared.thresholds.afterGrant(store, scopes, chain.paths, acquired.result.counters);
     return new LeaseHandle(
       this.#shared,
       { leaseId, store, scopes, amount, writeBack, paths: chain.paths },

@@ -1,4 +1,4 @@
-import type { BudgetStore, ThresholdMarks } from './budget-store.js';
+import type { BudgetStore, ScopeCounters, ThresholdMarks } from './budget-store.js';
 import { usdOf } from './nano-usd.js';
 import { RecentMap } from './recent-map.js';
 import type { StoredScope } from './scope-limits.js';
@@ -92,6 +92,31 @@ export class Thresholds {
     );
     this.#pending.add(checked);
     return checked.finally(() => this.#pending.delete(checked));
+  }
+
+  /**
+   * After a grant: when the counters the store reported show a scope's spend at a threshold this process
+   * does not know was reported (spend grown by leases that expired, with no settlement), asks the store
+   * as after a settlement. Nothing to do without counters (the memory store's grants).
+   */
+  afterGrant(
+    store: BudgetStore,
+    scopes: readonly StoredScope[],
+    paths: readonly string[],
+    counters: readonly ScopeCounters[] | undefined,
+  ): void {
+    if (this.#onThreshold === null || counters === undefined) return;
+    const due = scopes.some((scope, index) => {
+      const known = this.#known.get(scope.key) ?? 0;
+      const fraction = this.#fractions[known];
+      const spent = counters[index]?.spentNanoUsd ?? 0;
+      return (
+        scope.limitNanoUsd !== null &&
+        fraction !== undefined &&
+        spent >= levelOf(fraction, scope.limitNanoUsd)
+      );
+    });
+    if (due) void this.check(store, scopes, paths);
   }
 
   /** Resolves once the checks under way have fired what they found. */

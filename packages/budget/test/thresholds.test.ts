@@ -13,6 +13,7 @@ import { attemptInfo, callRecord, DOLLAR_PER_OUTPUT_TOKEN } from './support/atte
 import { startPostgres, type TestPostgres } from './support/start-postgres.js';
 import { startRedis, type TestRedis } from './support/start-redis.js';
 import { startRedisCluster, type TestRedisCluster } from './support/start-redis-cluster.js';
+import { until } from './support/until.js';
 
 async function spend(budget: Budget, usd: number, role: string | null = null): Promise<void> {
   const handle = await budget.beforeAttempt(attemptInfo({ maxTokens: Math.ceil(usd), role }));
@@ -157,6 +158,28 @@ function postgresShared(): Shared {
 describe.each([redisShared(), clusterShared(), postgresShared()])('thresholds on $name', (shared) => {
   beforeAll(() => shared.setUp());
   afterAll(() => shared.tearDown());
+
+  it('a threshold reached by a lease that expired (no settlement) fires at the next grant', async () => {
+    const store = shared.client();
+    const events: BudgetThresholdEvent[] = [];
+    const budget = createBudget({
+      store,
+      scope: { name: 'expiring', limitUsd: 10 },
+      thresholds: [0.5],
+      onThreshold: (event) => events.push(event),
+      maxPricesOf: () => DOLLAR_PER_OUTPUT_TOKEN,
+      onWarning: () => {},
+    });
+    // A process that died holding $6: its lease expires, counted at its worst case, with no settlement.
+    const root = { key: '{expiring}', limitNanoUsd: null, maxInFlight: null };
+    await store.acquire({ leaseId: 'dead', scopes: [root], amountNanoUsd: 6_000_000_000, ttlMs: 50 });
+    await until(async () => (await store.counters([root]))[0]?.inFlight === 0, 'the lease expires');
+    const handle = await budget.beforeAttempt(attemptInfo({ maxTokens: 1 }));
+    await budget.idle();
+    expect(events).toEqual([{ scope: 'expiring', fraction: 0.5, spentUsd: 6, limitUsd: 10, window: null }]);
+    await handle.end({ record: callRecord(1), error: null, mayHaveBeenBilled: true });
+    expect(events).toHaveLength(1);
+  });
 
   it('6 budgets on their own clients, settling at once: each threshold fires exactly once in all', async () => {
     const events: BudgetThresholdEvent[] = [];
