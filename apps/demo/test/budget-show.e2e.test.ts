@@ -9,6 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHOWN, spendForShow } from '../../../packages/budget/test/support/show-scenario.js';
 import { startPostgres, type TestPostgres } from '../../../packages/budget/test/support/start-postgres.js';
 import { freePort, startRedis, type TestRedis } from '../../../packages/budget/test/support/start-redis.js';
+import {
+  startRedisCluster,
+  type TestRedisCluster,
+} from '../../../packages/budget/test/support/start-redis-cluster.js';
 import { runCli } from './run-cli.js';
 
 const REDIS_PASSWORD = 'redis-secret-417';
@@ -20,9 +24,16 @@ interface Redis {
   call(command: string, ...args: string[]): Promise<unknown>;
   disconnect(): void;
 }
-const { Redis } = createRequire(new URL('../../../packages/budget/package.json', import.meta.url))(
+const { Redis, Cluster } = createRequire(new URL('../../../packages/budget/package.json', import.meta.url))(
   'ioredis',
-) as { Redis: new (url: string) => Redis };
+) as {
+  Redis: new (url: string) => Redis;
+  Cluster: new (
+    nodes: { host: string; port: number }[],
+  ) => ConstructorParameters<typeof RedisBudgetStore>[0]['client'] & {
+    disconnect(): void;
+  };
+};
 
 /** Every key with its serialized value and expiry. */
 async function keysOf(client: Redis): Promise<string[]> {
@@ -156,5 +167,29 @@ describe('switchboard budget show on PostgreSQL', () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/authentication failed \(28P01\)/);
     expect(run.stdout + run.stderr).not.toContain('wrong-pg-password-5');
+  });
+});
+
+describe('switchboard budget show given one node of a Redis Cluster', () => {
+  let cluster: TestRedisCluster;
+  let client: InstanceType<typeof Cluster>;
+
+  beforeAll(async () => {
+    cluster = await startRedisCluster();
+    client = new Cluster([...cluster.nodes]);
+    await spendForShow(new RedisBudgetStore({ client }));
+  }, 120_000);
+  afterAll(async () => {
+    client?.disconnect();
+    await cluster?.stop();
+  });
+
+  it("lists every master's scopes", async () => {
+    for (const node of cluster.nodes) {
+      const run = await runCli(['budget', 'show', '--store', `redis://127.0.0.1:${node.port}`, '--json']);
+      expect(run.code, run.stderr).toBe(0);
+      const { scopes } = JSON.parse(run.stdout) as { scopes: { scope: string }[] };
+      expect(scopes.map((listing) => listing.scope).sort()).toEqual(['daily', 'svc', 'svc/judge']);
+    }
   });
 });
