@@ -5,7 +5,7 @@
 // flight, and that call settles into its own window. Budget level: an hourly scope's usage and refusal.
 import { Cluster } from 'ioredis';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createBudget } from '../src/budget.js';
 import { BudgetError } from '../src/budget-error.js';
 import type { BudgetStore } from '../src/budget-store.js';
@@ -154,6 +154,35 @@ describe.each([redisRig(), clusterRig(), postgresRig()])('calendar windows on $n
         await store.acquire({ leaseId: 'refused', scopes: [refusedOnly], amountNanoUsd: 1, ttlMs: 1000 }),
       ).toMatchObject({ granted: false, reason: 'spend' });
       expect(await rig.ttlOf(refusedOnly.key)).toBeGreaterThan(PAST_WINDOW_KEEP_MS - 60_000);
+    }
+  });
+
+  it("a process whose clock is a day ahead reserves in the store's window, told by the store", async () => {
+    const realNow = Date.now.bind(Date);
+    // This process's clock (the one the budget guesses windows with) runs a day and an hour ahead.
+    const ahead = vi.spyOn(Date, 'now').mockImplementation(() => realNow() + 25 * 3_600_000);
+    try {
+      const budget = createBudget({
+        store: rig.store(),
+        scope: { name: 'skewed', limitUsd: 3, window: 'day' },
+        maxPricesOf: () => DOLLAR_PER_OUTPUT_TOKEN,
+        onWarning: () => {},
+      });
+      await (await budget.beforeAttempt(attemptInfo({ maxTokens: 2 }))).end({
+        record: callRecord(2),
+        error: null,
+        mayHaveBeenBilled: true,
+      });
+      const [usage] = await budget.usage();
+      const storeDay = windowBounds({ period: 'day', timeZone: 'UTC' }, await storeNow(rig.store()));
+      expect(usage).toMatchObject({ spentUsd: 2 });
+      expect(usage?.window?.start).toBe(new Date(storeDay.startMs).toISOString());
+      const [stored] = await rig
+        .store()
+        .counters([windowed('skewed', storeDay.startMs, storeDay.endMs, null)]);
+      expect(stored?.spentNanoUsd).toBe(2_000_000_000);
+    } finally {
+      ahead.mockRestore();
     }
   });
 
