@@ -21,7 +21,11 @@ const HOUR = 3_600_000;
 /** The window's name in the zone's calendar: the same for every instant of one window. */
 function localKey(rule: WindowRule, ms: number): string {
   const p = localParts(ms, rule.timeZone);
-  if (rule.period === 'hour') return `${p.year}-${p.month}-${p.day}T${p.hour}`;
+  // An hour is named with the zone's offset too: the hour a DST change repeats (01:00 twice) is two windows.
+  if (rule.period === 'hour') {
+    const offset = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second, p.millisecond) - ms;
+    return `${p.year}-${p.month}-${p.day}T${p.hour}${offset >= 0 ? '+' : ''}${offset}`;
+  }
   if (rule.period === 'day') return `${p.year}-${p.month}-${p.day}`;
   if (rule.period === 'month') return `${p.year}-${p.month}`;
   const noon = Date.UTC(p.year, p.month - 1, p.day, 12);
@@ -61,6 +65,28 @@ describe('windowBounds', () => {
     );
   });
 
+  it('holds near DST changes and month ends too (property over March, October, November and month ends)', () => {
+    const instant = fc
+      .record({
+        year: fc.integer({ min: 2000, max: 2045 }),
+        month: fc.constantFrom(2, 3, 4, 10, 11, 12),
+        day: fc.constantFrom(1, 7, 8, 14, 25, 26, 27, 28, 29, 30, 31),
+        shift: fc.integer({ min: -36 * HOUR, max: 36 * HOUR }),
+      })
+      .map(({ year, month, day, shift }) => Date.UTC(year, month - 1, day) + shift);
+    fc.assert(
+      fc.property(instant, fc.constantFrom(...PERIODS), fc.constantFrom(...ZONES), (at, period, timeZone) => {
+        const rule = { period, timeZone };
+        const { startMs, endMs } = windowBounds(rule, at);
+        const key = localKey(rule, at);
+        expect(startMs <= at && at < endMs).toBe(true);
+        expect([localKey(rule, startMs), localKey(rule, endMs - 1)]).toEqual([key, key]);
+        expect([localKey(rule, startMs - 1), localKey(rule, endMs)]).not.toContain(key);
+      }),
+      { numRuns: 3000, ...(SEED === undefined ? {} : { seed: SEED }) },
+    );
+  });
+
   it.each([
     // [zone, an instant in the day, its start, its end, hours]
     ['America/New_York', '2026-03-08T12:00:00Z', '2026-03-08T05:00:00Z', '2026-03-09T04:00:00Z', 23],
@@ -94,6 +120,23 @@ describe('windowBounds', () => {
     expect(windowBounds({ period: 'week', timeZone: 'UTC' }, at('2026-11-30T00:00:00Z')).startMs).toBe(
       at('2026-11-30T00:00:00Z'),
     );
+  });
+
+  it('the hour a DST change repeats is two windows, each an hour', () => {
+    for (const [zone, first] of [
+      ['America/New_York', '2026-11-01T05:00:00Z'],
+      ['Europe/Berlin', '2026-10-25T00:00:00Z'],
+    ] as const) {
+      const rule = { period: 'hour' as const, timeZone: zone };
+      const once = windowBounds(rule, at(first) + 1000);
+      const again = windowBounds(rule, at(first) + HOUR + 1000);
+      expect([once.startMs, once.endMs, again.endMs]).toEqual([
+        at(first),
+        at(first) + HOUR,
+        at(first) + 2 * HOUR,
+      ]);
+      expect(localKey(rule, once.startMs)).not.toBe(localKey(rule, again.startMs));
+    }
   });
 
   it('an hour across a DST change is an hour', () => {
