@@ -28,14 +28,11 @@ export class PastWindows {
       this.#byScope.set(base, windows);
     }
     windows.set(scope.key, window.endMs);
+    // In the order they were first seen, the oldest first: the first still kept ends the look.
     for (const [key, endMs] of windows) {
-      if (endMs + this.#keepMs <= nowMs && drop(key)) windows.delete(key);
+      if (endMs + this.#keepMs > nowMs) break;
+      if (drop(key)) windows.delete(key);
     }
-  }
-
-  /** Each scope's windows still kept: key and end (for a listing). */
-  windowsOf(base: string): ReadonlyMap<string, number> {
-    return this.#byScope.get(base) ?? new Map();
   }
 }
 
