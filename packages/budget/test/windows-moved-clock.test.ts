@@ -1,21 +1,27 @@
-// A PostgreSQL server whose clock the test moves while it runs (libfaketime preloaded, an offset in a
-// file it reads at each call) across midnight, the ends of months of 28, 29 (a leap day), 30 and 31
+// A PostgreSQL server and a redis-server whose clocks the test moves while they run (an offset in a
+// file a preloaded shim reads at each call: libfaketime for PostgreSQL, our clock-shim.c for Redis)
+// across midnight, the ends of months of 28, 29 (a leap day), 30 and 31
 // days, and a DST change in America/New_York and Europe/Berlin. In each: a budget spends in the last
 // seconds of a window and keeps a call in flight; a refusal says the window ends in seconds; the clock
 // moves past the boundary, the budget (whose own clock never moved) is told the window by the store,
 // the new window starts at $0, and the call in flight settles into the window it was reserved in.
 // redis-server cannot run under libfaketime (its allocator, jemalloc, reads the clock while the shim
-// initialises, and the shim refuses): Redis's windows are tested on its own clock (windows-stores).
+// initialises, and the shim refuses), hence our own shim, which allocates nothing. A Redis Cluster's
+// windows are tested on its own clock (windows-stores): moving a cluster's clocks by years would
+// move its nodes' failure detection too.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBudget } from '../src/budget.js';
 import { BudgetError } from '../src/budget-error.js';
 import { PostgresBudgetStore } from '../src/postgres-store.js';
+import { RedisBudgetStore } from '../src/redis-store.js';
 import { windowKey } from '../src/scope-windows.js';
 import { type BudgetWindow, checkWindow, windowBounds } from '../src/window-bounds.js';
 import { attemptInfo, callRecord, DOLLAR_PER_OUTPUT_TOKEN } from './support/attempt-info.js';
+import { clockShim } from './support/clock-shim.js';
 import { LIBFAKETIME_MISSING, libfaketime, type MovableClock, movableClock } from './support/fake-clock.js';
 import { startPostgres, type TestPostgres } from './support/start-postgres.js';
+import { startRedis, type TestRedis } from './support/start-redis.js';
 
 const lib = libfaketime();
 const SECOND = 1000;
@@ -62,61 +68,7 @@ describe('calendar windows on PostgreSQL with its clock moved (libfaketime)', ()
     await postgres?.stop();
   });
 
-  it.each(CASES)('across %s', async (what, window, before, after, hours) => {
-    const name = `svc-${what.replace(/[^a-z0-9]+/g, '-')}`;
-    clock.moveTo(before);
-    const serverNow = await store.clockMs();
-    expect(Math.abs(serverNow - Date.parse(before))).toBeLessThan(2 * SECOND);
-    const rule = checkWindow(window, 'window');
-    if (rule === null) throw new Error('no window');
-    const old = windowBounds(rule, serverNow);
-    expect((old.endMs - old.startMs) / 3_600_000).toBe(hours);
-    const budget = createBudget({
-      store,
-      scope: { name, limitUsd: 5, window },
-      maxPricesOf: () => DOLLAR_PER_OUTPUT_TOKEN,
-      waitForSettlements: false,
-      onWarning: () => {},
-    });
-    await (await budget.beforeAttempt(attemptInfo({ maxTokens: 3 }))).end({
-      record: callRecord(3),
-      error: null,
-      mayHaveBeenBilled: true,
-    });
-    const inFlight = await budget.beforeAttempt(attemptInfo({ maxTokens: 1 }));
-    // 3 spent + 3 > 5: out of money in this window.
-    const refusal = await Promise.resolve(budget.beforeAttempt(attemptInfo({ maxTokens: 3 }))).catch(
-      (error: unknown) => error,
-    );
-    expect(refusal).toBeInstanceOf(BudgetError);
-    expect((refusal as BudgetError).reason).toBe('spend');
-    expect((refusal as BudgetError).retryAfterMs).toBeGreaterThan(0);
-    expect((refusal as BudgetError).retryAfterMs).toBeLessThan(6 * SECOND);
-    const [last] = await budget.usage();
-    expect(last?.window).toEqual({
-      start: new Date(old.startMs).toISOString(),
-      end: new Date(old.endMs).toISOString(),
-    });
-
-    clock.moveTo(after);
-    // The budget's own clock never moved: the store says which window it is.
-    const fresh = await budget.beforeAttempt(attemptInfo({ maxTokens: 5 }));
-    const [now] = await budget.usage();
-    expect(now).toMatchObject({ spentUsd: 0, reservedUsd: 5, inFlight: 1 });
-    expect(now?.window?.start).toBe(new Date(old.endMs).toISOString());
-    await inFlight.end({ record: callRecord(0.5), error: null, mayHaveBeenBilled: true });
-    await fresh.end({ record: callRecord(1), error: null, mayHaveBeenBilled: true });
-    const [oldWindow, newWindow] = [
-      ...(await store.counters([
-        { key: windowKey(`{${name}}`, old.startMs), limitNanoUsd: null, maxInFlight: null },
-      ])),
-      ...(await store.counters([
-        { key: windowKey(`{${name}}`, old.endMs), limitNanoUsd: null, maxInFlight: null },
-      ])),
-    ];
-    expect(oldWindow).toMatchObject({ spentNanoUsd: 3_500_000_000, reservedNanoUsd: 0, inFlight: 0 });
-    expect(newWindow).toMatchObject({ spentNanoUsd: 1_000_000_000, reservedNanoUsd: 0, inFlight: 0 });
-  });
+  it.each(CASES)('across %s', (...args) => acrossBoundary(store, clock, ...args));
   it('prunes a past window (its rows, listing and mark) at the next acquisition once 35 days past its end', async () => {
     clock.moveTo('2026-10-01T12:00:00Z');
     const budget = createBudget({
@@ -159,3 +111,87 @@ describe('calendar windows on PostgreSQL with its clock moved (libfaketime)', ()
     }
   });
 });
+
+describe('calendar windows on redis-server with its clock moved (clock-shim.c)', () => {
+  let clock: MovableClock;
+  let redis: TestRedis;
+  let store: RedisBudgetStore;
+
+  beforeAll(async () => {
+    // No C compiler: the suite fails, naming what it needs (CI installs one; .ci/run).
+    clock = movableClock(clockShim());
+    redis = await startRedis({ env: clock.env });
+    store = new RedisBudgetStore({ url: redis.url, prefix: 'moved:' });
+  });
+  afterAll(async () => {
+    await store?.close();
+    await redis?.stop();
+  });
+
+  it.each(CASES)('across %s', (...args) => acrossBoundary(store, clock, ...args));
+});
+
+/**
+ * A windowed scope spent to its limit a few seconds before a boundary on the server's clock, a
+ * call still in flight; the server's clock moved past the boundary (the budget's own never moves):
+ * the new window starts at $0 and the held call settles into its own window.
+ */
+async function acrossBoundary(
+  store: PostgresBudgetStore | RedisBudgetStore,
+  clock: MovableClock,
+  ...[what, window, before, after, hours]: (typeof CASES)[number]
+): Promise<void> {
+  const name = `svc-${what.replace(/[^a-z0-9]+/g, '-')}`;
+  clock.moveTo(before);
+  const serverNow = await store.clockMs();
+  expect(Math.abs(serverNow - Date.parse(before))).toBeLessThan(2 * SECOND);
+  const rule = checkWindow(window, 'window');
+  if (rule === null) throw new Error('no window');
+  const old = windowBounds(rule, serverNow);
+  expect((old.endMs - old.startMs) / 3_600_000).toBe(hours);
+  const budget = createBudget({
+    store,
+    scope: { name, limitUsd: 5, window },
+    maxPricesOf: () => DOLLAR_PER_OUTPUT_TOKEN,
+    waitForSettlements: false,
+    onWarning: () => {},
+  });
+  await (await budget.beforeAttempt(attemptInfo({ maxTokens: 3 }))).end({
+    record: callRecord(3),
+    error: null,
+    mayHaveBeenBilled: true,
+  });
+  const inFlight = await budget.beforeAttempt(attemptInfo({ maxTokens: 1 }));
+  // 3 spent + 3 > 5: out of money in this window.
+  const refusal = await Promise.resolve(budget.beforeAttempt(attemptInfo({ maxTokens: 3 }))).catch(
+    (error: unknown) => error,
+  );
+  expect(refusal).toBeInstanceOf(BudgetError);
+  expect((refusal as BudgetError).reason).toBe('spend');
+  expect((refusal as BudgetError).retryAfterMs).toBeGreaterThan(0);
+  expect((refusal as BudgetError).retryAfterMs).toBeLessThan(6 * SECOND);
+  const [last] = await budget.usage();
+  expect(last?.window).toEqual({
+    start: new Date(old.startMs).toISOString(),
+    end: new Date(old.endMs).toISOString(),
+  });
+
+  clock.moveTo(after);
+  // The budget's own clock never moved: the store says which window it is.
+  const fresh = await budget.beforeAttempt(attemptInfo({ maxTokens: 5 }));
+  const [now] = await budget.usage();
+  expect(now).toMatchObject({ spentUsd: 0, reservedUsd: 5, inFlight: 1 });
+  expect(now?.window?.start).toBe(new Date(old.endMs).toISOString());
+  await inFlight.end({ record: callRecord(0.5), error: null, mayHaveBeenBilled: true });
+  await fresh.end({ record: callRecord(1), error: null, mayHaveBeenBilled: true });
+  const [oldWindow, newWindow] = [
+    ...(await store.counters([
+      { key: windowKey(`{${name}}`, old.startMs), limitNanoUsd: null, maxInFlight: null },
+    ])),
+    ...(await store.counters([
+      { key: windowKey(`{${name}}`, old.endMs), limitNanoUsd: null, maxInFlight: null },
+    ])),
+  ];
+  expect(oldWindow).toMatchObject({ spentNanoUsd: 3_500_000_000, reservedNanoUsd: 0, inFlight: 0 });
+  expect(newWindow).toMatchObject({ spentNanoUsd: 1_000_000_000, reservedNanoUsd: 0, inFlight: 0 });
+}

@@ -24,6 +24,8 @@ export interface StartRedisOptions {
   readonly password?: string;
   /** Extra `--name value` arguments, e.g. `['--maxmemory-policy', 'allkeys-lru']`. */
   readonly args?: readonly string[];
+  /** Environment variables added to the server's (e.g. a clock shim's, `movableClock(clockShim()).env`). */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -89,7 +91,7 @@ async function startRedisOn(port: number, options: StartRedisOptions): Promise<T
       ...(options.password ? ['--requirepass', options.password] : []),
       ...(options.args ?? []),
     ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
+    { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...options.env } },
   );
   let stderr = '';
   child.stderr?.on('data', (chunk) => {
