@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { handMadeLine } from './hand-made-line.js';
 import { runCli } from './run-cli.js';
 import { tempDirectory } from './temp-directory.js';
 
@@ -9,28 +10,7 @@ import { tempDirectory } from './temp-directory.js';
 
 const directory = tempDirectory('switchboard-report-edges-');
 
-/** A priced primary-flash journal line (10 prompt and 5 output tokens, exactly its table cost). */
-function line(fields: Record<string, unknown> = {}): string {
-  return JSON.stringify({
-    v: 1,
-    model: 'primary-flash',
-    usage: { prompt_tokens: 10, completion_tokens: 5 },
-    costUsd: 0.000011,
-    costNanoUsd: 11_000,
-    pricedAs: 'primary-flash',
-    priceSource: 'table',
-    priceCheckedAt: '2026-11-22',
-    at: '2026-11-25T09:00:00.000Z',
-    durationMs: 120,
-    attempts: 1,
-    role: 'judge',
-    error: null,
-    outcome: 'ok',
-    degradation: false,
-    settlement: 'exact',
-    ...fields,
-  });
-}
+const line = handMadeLine;
 
 describe('switchboard report --verify on budget limits no budget can have', () => {
   it('names limitUsd 1e308, -1 and "x" with their lines and exits 1, instead of failing as a bug', async () => {

@@ -98,7 +98,10 @@ export function renderReportHtml(figures: ReportFigures, options: RenderReportHt
         whole: true,
       }),
     ),
-    section('Prices and the provider’s figures', pricesSectionHtml(figures.priceAge, figures.reconciliation)),
+    section(
+      'Prices and the provider’s figures',
+      pricesSectionHtml(figures.priceAge, figures.reconciliation, figures.announced),
+    ),
     section('Costliest calls', costliestTable(figures)),
     section('By role', breakdownTable('role', figures.byRole)),
     section('By model', breakdownTable('model', figures.byModel)),

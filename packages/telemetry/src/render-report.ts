@@ -71,7 +71,7 @@ export function renderReport(figures: ReportFigures, options: RenderReportOption
   }
   if (isFleet(figures)) lines.push(...fleetHostLines(figures, width, color));
   heading("Prices and the provider's figures");
-  lines.push(...pricesLines(figures.priceAge, figures.reconciliation));
+  lines.push(...pricesLines(figures.priceAge, figures.reconciliation, figures.announced));
   heading('Errors and degradations');
   const errors = Object.entries(figures.errors);
   if (errors.length === 0) lines.push('  none');

@@ -101,6 +101,20 @@ export interface ReportFigures {
    * that had both, in total and by model, and the models whose drift passes the threshold.
    */
   readonly reconciliation: Reconciliation;
+  /**
+   * Price changes announced for the report's models, still to come when the report was made (from the
+   * prices in force: the shipped table and the configuration; `switchboard report` fills it in).
+   */
+  readonly announced?: readonly ReportAnnouncedPrice[];
+}
+
+/** A dated price change of a model that is still to come: from when, and who said so. */
+export interface ReportAnnouncedPrice {
+  readonly model: string;
+  /** When the change takes effect (an ISO instant). */
+  readonly effectiveFrom: string;
+  /** Where the announcement was read (the entry's `source`), or null. */
+  readonly source: string | null;
 }
 
 /** Most roles the spend-over-time chart stacks; the others are summed together. */

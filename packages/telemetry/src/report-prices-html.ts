@@ -1,6 +1,7 @@
 import { escapeHtml } from './escape-html.js';
 import type { PriceAgeFigures } from './price-age-tally.js';
 import type { Reconciliation } from './reconciliation.js';
+import type { ReportAnnouncedPrice } from './report-accumulator.js';
 import { driftText } from './report-prices-text.js';
 import { countText, percentText, usdText } from './report-text.js';
 
@@ -13,8 +14,15 @@ const calls = (count: number) => `${countText(count)} ${count === 1 ? 'call' : '
  * The HTML report's section on prices: how much was priced from stale or undated entries,
  * and a table of the local figures beside the provider's own, by model, drifting ones marked.
  */
-export function pricesSectionHtml(age: PriceAgeFigures, reconciliation: Reconciliation): string {
-  const parts: string[] = [];
+export function pricesSectionHtml(
+  age: PriceAgeFigures,
+  reconciliation: Reconciliation,
+  announced: readonly ReportAnnouncedPrice[] = [],
+): string {
+  const parts: string[] = announced.map(
+    (change) =>
+      `<p data-figure="announced" data-model="${escapeHtml(change.model)}">Announced: <strong>${escapeHtml(change.model)}</strong> changes price from ${escapeHtml(change.effectiveFrom)}${change.source === null ? '' : ` (${escapeHtml(change.source)})`}.</p>`,
+  );
   if (age.pricedCalls === 0) parts.push('<p>No call was priced from a price.</p>');
   else {
     parts.push(

@@ -1,5 +1,6 @@
 import type { PriceAgeFigures } from './price-age-tally.js';
 import type { Reconciliation } from './reconciliation.js';
+import type { ReportAnnouncedPrice } from './report-accumulator.js';
 import { countText, percentText, plural, printable, usdText } from './report-text.js';
 
 /** A drift as a signed percentage (`+12.0%`, `-0.8%`), or `unbounded` (the provider billed 0). */
@@ -12,8 +13,15 @@ export function driftText(drift: number | null): string {
  * The report's lines on the prices a run was costed with: how much was priced from stale
  * or undated entries, and the local figures beside the provider's own.
  */
-export function pricesLines(age: PriceAgeFigures, reconciliation: Reconciliation): string[] {
-  const lines: string[] = [];
+export function pricesLines(
+  age: PriceAgeFigures,
+  reconciliation: Reconciliation,
+  announced: readonly ReportAnnouncedPrice[] = [],
+): string[] {
+  const lines: string[] = announced.map(
+    (change) =>
+      `  announced: ${printable(change.model)} changes price from ${change.effectiveFrom}${change.source === null ? '' : ` (${printable(change.source)})`}`,
+  );
   if (age.pricedCalls === 0) lines.push('  no call priced from a price');
   else {
     const stale =

@@ -4,6 +4,7 @@ import { BAD_INPUT_EXIT_CODE, CliError } from '../cli-error.js';
 import type { Io } from '../io.js';
 import type { CliConfig } from '../load-config.js';
 import { fileErrorReason } from '../read-input-file.js';
+import { announcedPrices } from '../report/announced-prices.js';
 import { journalSources, namesManyJournals } from '../report/journal-sources.js';
 import { parseTimeOption } from '../report/parse-time-option.js';
 import { readFleetReport } from '../report/read-fleet-report.js';
@@ -88,7 +89,8 @@ export async function reportCommand(
   };
   const sources = many ? await journalSources(journals, warn) : null;
   const fleet = sources === null ? null : await readFleetReport(sources, readOptions);
-  const figures = fleet ?? (await readJournalReport(file, readOptions));
+  const read = fleet ?? (await readJournalReport(file, readOptions));
+  const figures = { ...read, announced: announcedPrices(read, loaded) };
   const unreadable = fleet?.journals.unreadable ?? [];
   const failure =
     unreadable.length === 0

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** Why a test that moves redis-server's clock cannot run. */
-export const CLOCK_SHIM_UNBUILT =
+const CLOCK_SHIM_UNBUILT =
   'the clock shim for redis-server could not be compiled: install a C compiler (apt-get install gcc libc6-dev); the budget tests move a redis-server clock with it';
 
 /**
