@@ -5,7 +5,8 @@
 // and for N journals under a 256 MiB bound (also with V8's heap capped at 160 MiB). Prints markdown;
 // not part of the tests.
 //
-// Usage (from the root): pnpm --filter @switchboard/bench bench:fleet [--journals N] [--lines M] [--keep DIR]
+// Usage (from the root): pnpm --filter @switchboard/bench bench:fleet [--journals N] [--lines M] [--keep DIR [--write-only]]
+// (--keep DIR: the journals are written there once and kept; --write-only: only write them, for a later run.)
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,6 +29,7 @@ const { values } = parseArgs({
     journals: { type: 'string', default: '12' },
     lines: { type: 'string', default: '1000000' },
     keep: { type: 'string' },
+    'write-only': { type: 'boolean', default: false },
   },
 });
 const journals = Number(values.journals);
@@ -83,6 +85,7 @@ try {
   const paths = Array.from({ length: journals }, (_, index) => join(folder, `worker-${index + 1}.jsonl`));
   for (const [index, path] of paths.entries())
     if (!existsSync(path) || statSync(path).size === 0) await writeJournal(path, index + 1, lines);
+  if (values['write-only']) process.exit(0);
   const size = paths.reduce((sum, path) => sum + statSync(path).size, 0) / 2 ** 30;
   const rows: string[] = [];
   const counts = [...new Set([1, Math.min(4, journals), journals])];

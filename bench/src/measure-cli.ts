@@ -2,8 +2,11 @@ import { spawn } from 'node:child_process';
 import { createWriteStream, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-/** The built CLI, run as users run it. */
-const CLI = fileURLToPath(new URL('../../apps/demo/dist/cli.js', import.meta.url));
+/**
+ * The built CLI, run as users run it; `BENCH_CLI` names another build of it (e.g. one bundled into a single
+ * file, so that a rebuild of the workspace's packages during a long run cannot change what is measured).
+ */
+const CLI = process.env.BENCH_CLI ?? fileURLToPath(new URL('../../apps/demo/dist/cli.js', import.meta.url));
 
 /** One run of the CLI: its wall time, peak RSS and exit status. */
 export interface CliRun {

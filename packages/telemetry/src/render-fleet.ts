@@ -86,7 +86,7 @@ export function fleetNotes(figures: FleetReportFigures): string[] {
     );
   if (figures.late > 0)
     notes.push(
-      `${plural(figures.late, 'line')} ended more than 5 minutes before an earlier line of its journal: a copy of such a line may be counted twice`,
+      `${plural(figures.late, 'line')} ended more than a minute before an earlier line of its journal: a copy of such a line may be counted twice`,
     );
   return notes;
 }

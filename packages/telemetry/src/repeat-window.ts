@@ -1,8 +1,12 @@
 import { fnv, murmur } from './call-id-index.js';
 import type { MergedLine } from './journal-merge.js';
 
-/** How long after a call's end its line is still held to find a copy of it (5 minutes). */
-const REPEAT_WINDOW_MS = 5 * 60_000;
+/**
+ * How long after a call's end its line is still held to find a copy of it: a minute. A journal writes its
+ * lines as its calls end, so its own lines are out of that order by milliseconds, not minutes; a minute
+ * also covers a clock stepped back that far. The window's memory is the calls that end within it.
+ */
+const REPEAT_WINDOW_MS = 60_000;
 /** Most lines held at once; past it the oldest are let go early (counted in `unheld`). */
 const MAX_HELD = 4_000_000;
 

@@ -23,7 +23,7 @@ export interface FleetReportFigures extends ReportFigures {
    */
   readonly conflicts: RepeatedLines;
   /**
-   * Lines whose call ended more than 5 minutes before an earlier line of their journal: a copy
+   * Lines whose call ended more than a minute before an earlier line of their journal: a copy
    * of such a line may not be found (see `RepeatWindow`), so it may be counted twice.
    */
   readonly late: number;
@@ -39,8 +39,8 @@ export interface ReportJournalsOptions extends ReportOptions {
 
 /**
  * The report of many journals as one (a fleet's: every worker's file), read streaming and merged
- * by the time each call ended, in memory bounded by the number of journals and the calls within 5
- * minutes of one another — never by all the lines: each call counted once (a line read twice is a
+ * by the time each call ended, in memory bounded by the number of journals and the calls ending within
+ * a minute of one another — never by all the lines: each call counted once (a line read twice is a
  * repeat, named and counted once; a line with an earlier line's `callId` and another text, a
  * conflict, named), totals by host and process besides the report's own. A journal that cannot
  * be read is named in `journals.unreadable` and the others are reported.

@@ -26,7 +26,7 @@ export interface JournalsVerification {
   readonly repeats: RepeatedLines;
   /** Lines with an earlier line's `callId` and another text, in any journals: each fails the verification. */
   readonly conflicts: RepeatedLines;
-  /** Lines out of their journal's order by more than 5 minutes: a copy of one may go unnoticed. */
+  /** Lines out of their journal's order by more than a minute: a copy of one may go unnoticed. */
   readonly late: number;
   /** The budget scopes followed over all the journals (each call once), and those overspent. */
   readonly budgets: { readonly scopes: number; readonly overspent: readonly FleetOverspentScope[] };

@@ -101,7 +101,7 @@ function fleetText(
   }
   if (result.late > 0)
     out.push(
-      `${plural(result.late, 'line')} out of its journal's order by more than 5 minutes: a copy of such a line may not be found`,
+      `${plural(result.late, 'line')} out of its journal's order by more than a minute: a copy of such a line may not be found`,
     );
   for (const scope of result.budgets.overspent)
     out.push(
