@@ -2,7 +2,7 @@ import { listBudgetScopes } from '@switchboard/budget';
 import { type NamedJournal, scanJournal } from '@switchboard/telemetry';
 
 /** One ledger (a scope, or one window of a windowed scope) beside the journal's settled spend for it. */
-export interface LedgerRow {
+interface LedgerRow {
   readonly scope: string;
   /** The window (ISO instants), or null for a scope without one. */
   readonly window: { readonly start: string; readonly end: string } | null;
