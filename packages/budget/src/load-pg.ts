@@ -21,6 +21,8 @@ export interface PgClient {
 export interface PgPool {
   connect(): Promise<PgClient>;
   on(event: 'error', listener: (error: Error) => void): unknown;
+  /** A new client, connected: told before the pool hands it out or keeps it idle. */
+  on(event: 'connect', listener: (client: PgClient) => void): unknown;
   end(): Promise<void>;
   readonly options?: {
     readonly host?: unknown;
@@ -54,4 +56,27 @@ export function loadPg(): PgModule {
     }
   }
   return loaded;
+}
+
+const guarded = new WeakSet<PgClient>();
+
+/**
+ * Makes an error of `client`'s connection (a server killed or restarted) something the query in
+ * progress rejects with, never an 'error' event with no listener that would end the process. Once per
+ * client, however often it is checked out.
+ */
+export function guardClient(client: PgClient): void {
+  if (guarded.has(client)) return;
+  guarded.add(client);
+  client.on('error', () => {});
+}
+
+/**
+ * Guards every client `pool` connects from the moment it is connected: pg-pool stops listening to a
+ * client's errors as it hands it out, and the server's last words (a FATAL after the connection was
+ * made, in the same read) can arrive before the caller's code runs; and the errors of its idle clients.
+ */
+export function guardPool(pool: PgPool): void {
+  pool.on('error', () => {});
+  pool.on('connect', guardClient);
 }

@@ -3,7 +3,7 @@ import type { BudgetStore, ThresholdMarks } from './budget-store.js';
 import { ConnectionGate } from './connection-gate.js';
 import { checkDurationMs, checkTimerRange } from './duration-ms.js';
 import { checkKnownKeys } from './known-keys.js';
-import { loadPg, type PgClient, type PgPool } from './load-pg.js';
+import { guardClient, guardPool, loadPg, type PgClient, type PgPool } from './load-pg.js';
 import { pgErrorOf } from './postgres-error.js';
 import { FUNCTIONS_VERSION, type Statements, schemaSql, statementsOf } from './postgres-sql.js';
 import { untrustedSchema } from './postgres-trust.js';
@@ -173,8 +173,9 @@ export class PostgresBudgetStore implements BudgetStore {
     } else {
       throw new TypeError('PostgresBudgetStore needs options.url (postgres://…) or options.pool (a pg.Pool)');
     }
-    // An idle connection that dies (a server restart) is reported here: without a listener it would crash the process.
-    this.#pool.on('error', NO_ERROR);
+    // A connection that dies (a server restart), idle or just connected, is reported to a listener: without
+    // one it would crash the process.
+    guardPool(this.#pool);
     const max = this.#pool.options?.max;
     this.#gate = new ConnectionGate(
       typeof max === 'number' && Number.isSafeInteger(max) && max > 0 ? max : POOL_SIZE,
@@ -372,7 +373,6 @@ export class PostgresBudgetStore implements BudgetStore {
       }
       throw this.#error(error, true);
     } finally {
-      client.removeListener('error', NO_ERROR);
       client.release(broken ?? false);
     }
   }
@@ -405,8 +405,9 @@ export class PostgresBudgetStore implements BudgetStore {
       // Nothing was sent: nothing ran.
       throw this.#error(error, true);
     }
-    // A connection that dies while checked out emits 'error' on the client: caught here, the query rejects.
-    client.on('error', NO_ERROR);
+    // A connection that dies while checked out emits 'error' on the client: caught here, the query rejects
+    // (a client of a caller's pool connected before this store was made is guarded here, once).
+    guardClient(client);
     return client;
   }
 
@@ -441,7 +442,6 @@ export class PostgresBudgetStore implements BudgetStore {
         if (sqlState && RETRIED.has(code) && attempt < ATTEMPTS) continue;
         throw this.#error(error, sqlState);
       } finally {
-        client.removeListener('error', NO_ERROR);
         client.release(broken ?? false);
       }
     }

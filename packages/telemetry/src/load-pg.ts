@@ -12,6 +12,8 @@ export interface PgClient {
 export interface PgPool {
   connect(): Promise<PgClient>;
   on(event: 'error', listener: (error: Error) => void): unknown;
+  /** A new client, connected: told before the pool hands it out or keeps it idle. */
+  on(event: 'connect', listener: (client: PgClient) => void): unknown;
   end(): Promise<void>;
 }
 
@@ -41,8 +43,19 @@ export function pgPool(url: string, what: string): PgPool {
     connectionTimeoutMillis: 10_000,
     query_timeout: 60_000,
   });
-  pool.on('error', () => undefined);
+  guardPool(pool);
   return pool;
+}
+
+/**
+ * Makes a connection's error (the server killed or restarted) reach the query in progress, never an
+ * 'error' event with no listener that would end the process: the errors of idle clients, and of each
+ * client from the moment it is connected (pg-pool stops listening as it hands a client out, and the
+ * server's last words can arrive in the same read as the connection's first).
+ */
+export function guardPool(pool: PgPool): void {
+  pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
 }
 
 /** `postgres://host:port/database`: the address without its user, password or parameters, for messages. */

@@ -3,7 +3,7 @@ import type { CallObserver } from '@switchboard/adapter';
 import { describeError } from './describe-error.js';
 import { registerExitFlush, unregisterExitFlush } from './exit-flush.js';
 import { journalEndpoint, journalLineText } from './journal-line.js';
-import { isPgPool, type PgPool, pgLabel, pgPool } from './load-pg.js';
+import { guardPool, isPgPool, type PgPool, pgLabel, pgPool } from './load-pg.js';
 import {
   insertSql,
   journalSchema,
@@ -100,6 +100,7 @@ export class PostgresJournal implements CallObserver {
     if (options.pool !== undefined) {
       if (!isPgPool(options.pool)) throw new TypeError('pool: expected a pg.Pool (with connect() and end())');
       this.#pool = options.pool;
+      guardPool(this.#pool);
       this.#ownPool = false;
       this.#label = `PostgreSQL (the pool given), schema "${this.schema}"`;
     } else {

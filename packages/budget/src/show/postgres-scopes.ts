@@ -1,4 +1,4 @@
-import { loadPg, type PgClient } from '../load-pg.js';
+import { guardPool, loadPg, type PgClient } from '../load-pg.js';
 import { pgErrorOf } from '../postgres-error.js';
 import { baseKeyOf } from '../scope-windows.js';
 import { StoreError } from '../store-error.js';
@@ -37,11 +37,10 @@ export async function* postgresScopes(
     query_timeout: 35_000,
     allowExitOnIdle: true,
   });
-  pool.on('error', () => {});
+  guardPool(pool);
   let client: PgClient | null = null;
   try {
     client = await pool.connect();
-    client.on('error', () => {});
     const query = client.query.bind(client) as PgClient['query'];
     await query('BEGIN TRANSACTION READ ONLY');
     await query('SET LOCAL search_path = pg_catalog, pg_temp');

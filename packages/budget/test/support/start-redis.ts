@@ -76,6 +76,26 @@ export async function startRedis(options: StartRedisOptions = {}): Promise<TestR
 /** Another server, not the one just started, answers on the port. */
 class PortTakenError extends Error {}
 
+/** The process id of the redis-server answering at `url`, or null when none answers. */
+async function serverPid(url: string, password: string | undefined): Promise<number | null> {
+  const probe = new Redis(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    ...(password ? { password } : {}),
+  });
+  probe.on('error', () => {});
+  try {
+    await probe.connect();
+    const pid = Number(/process_id:(\d+)/.exec(String(await probe.info('server')))?.[1]);
+    return Number.isSafeInteger(pid) ? pid : null;
+  } catch {
+    return null;
+  } finally {
+    probe.disconnect();
+  }
+}
+
 async function startRedisOn(port: number, options: StartRedisOptions): Promise<TestRedis> {
   const persistence = options.persistence
     ? ['--dir', options.persistence.dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', '']
@@ -126,6 +146,13 @@ async function startRedisOn(port: number, options: StartRedisOptions): Promise<T
       break;
     } catch (error) {
       if (error instanceof PortTakenError) throw error;
+      // Ours could not bind (on a loaded machine it can exit before the probe is answered by the other).
+      if (child.exitCode !== null && /Address already in use/i.test(stderr)) {
+        const other = await serverPid(url, options.password);
+        throw new PortTakenError(
+          `port ${port} is served by another ${other === null ? 'process' : `redis-server (pid ${other})`}, not the one started (pid ${child.pid}): ${stderr.trim()}`,
+        );
+      }
       if (Date.now() > deadline || child.exitCode !== null) {
         child.kill('SIGKILL');
         throw new Error(`redis-server on port ${port} did not answer PING: ${String(error)} ${stderr}`);
