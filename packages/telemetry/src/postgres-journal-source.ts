@@ -47,7 +47,6 @@ async function* rows(
   let client: PgClient | null = null;
   try {
     client = await pool.connect();
-    client.on('error', () => undefined);
     await client.query("SELECT pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', false)");
     const refusal = untrustedText(schema, (await client.query(UNTRUSTED_ROLES_SQL, [schema])).rows);
     if (refusal !== null) warn(`${name}: ${refusal}`);

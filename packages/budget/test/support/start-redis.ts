@@ -74,10 +74,16 @@ export async function startRedis(options: StartRedisOptions = {}): Promise<TestR
 }
 
 /** Another server, not the one just started, answers on the port. */
-class PortTakenError extends Error {}
+class PortTakenError extends Error {
+  constructor(port: number, other: number | null, ours: number | undefined, detail = '') {
+    super(
+      `port ${port} is served by another ${other === null ? 'process' : `redis-server (pid ${other})`}, not the one started (pid ${ours})${detail}`,
+    );
+  }
+}
 
-/** The process id of the redis-server answering at `url`, or null when none answers. */
-async function serverPid(url: string, password: string | undefined): Promise<number | null> {
+/** A one-shot connection to `url` that never reconnects, its errors its commands'. */
+function probeClient(url: string, password: string | undefined): Redis {
   const probe = new Redis(url, {
     lazyConnect: true,
     maxRetriesPerRequest: 0,
@@ -85,10 +91,21 @@ async function serverPid(url: string, password: string | undefined): Promise<num
     ...(password ? { password } : {}),
   });
   probe.on('error', () => {});
+  return probe;
+}
+
+/** The process id of the redis-server `probe` is connected to, or null when it does not say. */
+async function pidOf(probe: Redis): Promise<number | null> {
+  const pid = Number(/process_id:(\d+)/.exec(String(await probe.info('server')))?.[1]);
+  return Number.isSafeInteger(pid) ? pid : null;
+}
+
+/** The process id of the redis-server answering at `url`, or null when none answers. */
+async function serverPid(url: string, password: string | undefined): Promise<number | null> {
+  const probe = probeClient(url, password);
   try {
     await probe.connect();
-    const pid = Number(/process_id:(\d+)/.exec(String(await probe.info('server')))?.[1]);
-    return Number.isSafeInteger(pid) ? pid : null;
+    return await pidOf(probe);
   } catch {
     return null;
   } finally {
@@ -126,31 +143,25 @@ async function startRedisOn(port: number, options: StartRedisOptions): Promise<T
   const url = `redis://127.0.0.1:${port}`;
   const deadline = Date.now() + 15_000;
   for (;;) {
-    const probe = new Redis(url, {
-      lazyConnect: true,
-      maxRetriesPerRequest: 0,
-      retryStrategy: () => null,
-      ...(options.password ? { password: options.password } : {}),
-    });
-    probe.on('error', () => {});
+    const probe = probeClient(url, options.password);
     try {
       await Promise.race([probe.connect().then(() => probe.ping()), failed]);
       // Ours, not a server another test started on the same port (ours then cannot bind and exits).
-      const pid = Number(/process_id:(\d+)/.exec(String(await probe.info('server')))?.[1]);
+      const pid = await pidOf(probe);
       if (pid !== child.pid) {
         child.kill('SIGKILL');
-        throw new PortTakenError(
-          `port ${port} is served by another redis-server (pid ${pid}), not the one started (pid ${child.pid})`,
-        );
+        throw new PortTakenError(port, pid, child.pid);
       }
       break;
     } catch (error) {
       if (error instanceof PortTakenError) throw error;
       // Ours could not bind (on a loaded machine it can exit before the probe is answered by the other).
       if (child.exitCode !== null && /Address already in use/i.test(stderr)) {
-        const other = await serverPid(url, options.password);
         throw new PortTakenError(
-          `port ${port} is served by another ${other === null ? 'process' : `redis-server (pid ${other})`}, not the one started (pid ${child.pid}): ${stderr.trim()}`,
+          port,
+          await serverPid(url, options.password),
+          child.pid,
+          `: ${stderr.trim()}`,
         );
       }
       if (Date.now() > deadline || child.exitCode !== null) {
