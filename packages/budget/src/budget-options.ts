@@ -101,6 +101,16 @@ export interface BudgetOptions {
    * after the settlement that reached it is recorded; an error it throws is a warning, never the call's.
    */
   onThreshold?: (event: BudgetThresholdEvent) => void;
+  /**
+   * Opt-in, off by default: this process leases a share of each chain's headroom from the store
+   * (one ordinary lease, renewed while held) and reserves and settles its calls from it locally,
+   * with no round trip; the share is settled with what its calls cost when idle, when it cannot
+   * serve a call, when its window ends, and on `idle()` and `close()`. A share holds at most 64 of
+   * the worst cases of the call that leased it (or `maxUsd`) and 1/16 of the headroom left; a
+   * chain with a `maxInFlight` limit is not served. A process that dies leaves its share to
+   * expire as any lease (counted at its worst case). docs/budgets.md, "Allotments".
+   */
+  allotments?: boolean | { readonly maxUsd?: number };
 }
 
 /** A role's limits (see {@link BudgetOptions.roles}) and its own `fitMaxTokens`, or `false` for none. */

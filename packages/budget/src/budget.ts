@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AttemptHandle, AttemptInfo, CallObserver } from '@switchboard/adapter';
 import type { PriceBook } from '@switchboard/prices';
+import { type Allotments, sharesOf } from './allotments.js';
 import { BudgetError } from './budget-error.js';
 import type { BudgetOptions, RoleOptions } from './budget-options.js';
 import {
@@ -83,6 +84,8 @@ export class Budget implements CallObserver {
   readonly #tenants: Tenants | null;
   // Per role that has its own: its fitMaxTokens, or null (`false`: its calls are not fitted).
   readonly #roleFits = new Map<string, FitMaxTokens | null>();
+  /** The shares calls reserve from (`allotments`), or null. */
+  readonly #shares: Allotments | null;
 
   /** @internal use {@link createBudget} */
   constructor(shared: Shared, chain: Chain, roles: Readonly<Record<string, RoleOptions>>) {
@@ -102,6 +105,7 @@ export class Budget implements CallObserver {
     );
     this.scope = chain.paths.at(-1) ?? '';
     this.#tenants = shared.tenants === null ? null : new Tenants(shared.tenants, new Set(this.#roles.keys()));
+    this.#shares = sharesOf(shared);
   }
 
   /** A budget for a nested scope: its calls reserve in this budget's scopes and in `scope`, all at once. */
@@ -144,6 +148,20 @@ export class Budget implements CallObserver {
     } catch (error) {
       return Promise.reject(error);
     }
+    const line = this.#shared.queues.get(chain.paths.at(-1) ?? '');
+    if (this.#shares !== null) {
+      // Served by this process's share of the chain's headroom when it can; else the direct way.
+      const local = this.#shares.take(chain, ask.amount, line !== undefined && line.waiting > 0);
+      if (local !== null) {
+        if (!isThenable(local)) return local;
+        return this.#asking(local.then((handle) => handle ?? this.#direct(info, chain, ask)));
+      }
+    }
+    return this.#direct(info, chain, ask);
+  }
+
+  /** A call reserved in the store itself: at once, or after waiting in line. */
+  #direct(info: AttemptInfo, chain: Chain, ask: AttemptAsk): AttemptHandle | Promise<AttemptHandle> {
     // Calls already waiting in this chain go first: a newcomer joins the line behind them,
     // unless what the store last said shows it cannot fit even with nothing in flight.
     const line = this.#shared.queues.get(chain.paths.at(-1) ?? '');
@@ -317,7 +335,9 @@ export class Budget implements CallObserver {
     if (chain.windows.some((rule) => rule !== null) && store.clockMs !== undefined)
       clock.learn(await store.clockMs());
     const scopes = scopesAt(chain, clock.now());
-    const counters = await store.counters(scopes);
+    const stored = await store.counters(scopes);
+    // This process's shares show as its calls (spent, in flight), not as one reservation.
+    const counters = this.#shares === null ? stored : this.#shares.adjust(scopes, stored);
     const lost = counters.findIndex((counter) => counter.ledgerLost === true);
     if (lost >= 0) throw this.#ledgerLost(chain, lost, 'its usage was asked');
     return counters.map((counter, index) => usageOf(chain, index, counter, scopes[index]));
@@ -345,7 +365,9 @@ export class Budget implements CallObserver {
    */
   async idle(options: { timeoutMs?: number } = {}): Promise<boolean> {
     const timeoutMs = timeoutOf(options, 'idle', Number.POSITIVE_INFINITY);
-    const recorded = Promise.all([...this.#shared.settlements.values()].map((queue) => queue.idle()))
+    // Shares with no call in flight are settled: what their calls cost is owed to the store now.
+    const recorded = (this.#shares?.flush() ?? Promise.resolve())
+      .then(() => Promise.all([...this.#shared.settlements.values()].map((queue) => queue.idle())))
       .then(() => this.#shared.thresholds.idle())
       .then(() => true);
     return within(recorded, timeoutMs);
@@ -369,6 +391,9 @@ export class Budget implements CallObserver {
     for (const queue of shared.queues.values()) queue.close();
     // Acquisitions under way end first (a lease granted now is released): then what they owe is awaited too.
     const asked = await within(Promise.all(shared.asking), timeoutMs);
+    // Every share is settled now, its calls still in flight at their worst case.
+    if (this.#shares !== null)
+      await within(this.#shares.close(), Math.max(0, timeoutMs - (performance.now() - started)));
     const flushed = await this.idle({ timeoutMs: Math.max(0, timeoutMs - (performance.now() - started)) });
     shared.heartbeat.stop();
     for (const queue of shared.settlements.values()) {

@@ -1,13 +1,7 @@
-import type {
-  AttemptHandle,
-  AttemptOutcome,
-  CallRecord,
-  ChargedScope,
-  SettlementKind,
-} from '@switchboard/adapter';
-import { costOf } from '@switchboard/prices';
+import type { AttemptHandle, AttemptOutcome, ChargedScope } from '@switchboard/adapter';
+import { settlementOf } from './attempt-settlement.js';
 import type { BudgetStore, Settlement } from './budget-store.js';
-import { MAX_CALL_NANO_USD, settleNanoUsd, usdOf } from './nano-usd.js';
+import { usdOf } from './nano-usd.js';
 import type { StoredScope } from './scope-limits.js';
 import type { Shared } from './shared.js';
 
@@ -54,7 +48,7 @@ export class LeaseHandle implements AttemptHandle {
     if (this.#ended) return;
     this.#ended = true;
     const { leaseId, store, scopes, amount, writeBack } = this.#lease;
-    const settlement = this.#settlementOf(outcome);
+    const settlement = settlementOf(outcome, amount, this.#shared);
     if (settlement.actualNanoUsd > amount && settlement.unsettled !== true) {
       this.#shared.onWarning(
         `a call cost ${usdOf(settlement.actualNanoUsd)} USD, more than its worst case of ${usdOf(amount)} USD`,
@@ -87,43 +81,6 @@ export class LeaseHandle implements AttemptHandle {
     return thresholds ?? undefined;
   }
 
-  /**
-   * What the books record, as the adapter's settlement rule said: `exact` at the record's
-   * cost; `estimate` and `unsettled` at the worst case, unsettled (the record's estimate is a
-   * lower bound, never what settles a budget); `none` released.
-   */
-  #settlementOf(outcome: AttemptOutcome): Settlement {
-    const worstCase: Settlement = { actualNanoUsd: this.#lease.amount, unsettled: true };
-    const record = outcome?.record ?? null;
-    switch (settlementKindOf(outcome)) {
-      case 'exact': {
-        const known = record === null ? null : this.#costOf(record);
-        return known === null ? worstCase : { actualNanoUsd: known };
-      }
-      case 'none':
-        return { actualNanoUsd: 0 };
-      default:
-        return worstCase;
-    }
-  }
-
-  /**
-   * An exact record's cost; without one (an unpriced model), its usage at the maximum
-   * prices; null when neither is known.
-   */
-  #costOf(record: CallRecord): number | null {
-    let usd: number | null = null;
-    if (typeof record.costUsd === 'number' && Number.isFinite(record.costUsd)) usd = record.costUsd;
-    else usd = costOf(this.#shared.pricing.maxPricesOf(record.model), record.usage);
-    if (usd === null) return null;
-    const nano = settleNanoUsd(Math.max(0, usd));
-    if (nano <= MAX_CALL_NANO_USD) return nano;
-    this.#shared.onWarning(
-      `a call of ${record.model} reported a cost of ${usd} USD, beyond what a budget counts exactly; ${usdOf(MAX_CALL_NANO_USD)} USD is counted`,
-    );
-    return MAX_CALL_NANO_USD;
-  }
-
   #settled(held: boolean, settlement: Settlement): void {
     if (!held) {
       this.#shared.onWarning(
@@ -136,21 +93,4 @@ export class LeaseHandle implements AttemptHandle {
     // The freed slot may be in a scope that waiters of any chain share.
     for (const queue of this.#shared.queues.values()) queue.leaseEnded();
   }
-}
-
-/**
- * The settlement kind of an attempt: as the adapter's rule said, or, from an older
- * adapter, guessed from what it told: a record with a cost is exact, an estimate is
- * an estimate, and a failure is released only when it provably cost nothing.
- */
-function settlementKindOf(outcome: AttemptOutcome): SettlementKind {
-  const told = (outcome as { settlement?: unknown } | null)?.settlement;
-  if (told === 'exact' || told === 'estimate' || told === 'unsettled' || told === 'none') return told;
-  const record = outcome?.record ?? null;
-  if (record !== null) return (record.priceSource as string | null) === 'estimate' ? 'estimate' : 'exact';
-  const billed = (outcome as { mayHaveBeenBilled?: unknown } | null)?.mayHaveBeenBilled;
-  if (typeof billed === 'boolean') return billed ? 'unsettled' : 'none';
-  const error = outcome?.error as { kind?: unknown; status?: unknown } | null | undefined;
-  if (error?.kind === 'budget') return 'none';
-  return typeof error?.status === 'number' && error.status >= 400 ? 'none' : 'unsettled';
 }

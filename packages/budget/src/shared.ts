@@ -1,4 +1,5 @@
 import { PriceBook } from '@switchboard/prices';
+import { type AllotmentSettings, checkAllotments } from './allotment-options.js';
 import type { BudgetOptions } from './budget-options.js';
 import type { AcquireResult, BudgetStore } from './budget-store.js';
 import { checkDurationMs } from './duration-ms.js';
@@ -37,6 +38,7 @@ const OPTION_KEYS: readonly (keyof BudgetOptions)[] = [
   'thresholds',
   'onThreshold',
   'tenants',
+  'allotments',
 ];
 
 const DEFAULT_TTL_MS = 30_000;
@@ -64,6 +66,8 @@ export interface Shared {
   /** The limits of each tenant's scope (`tenants`), or null: calls' tenants get no scope of their own. */
   readonly tenants: TenantLimits | null;
   readonly heartbeat: LeaseHeartbeat;
+  /** `allotments`, checked; null when off (the shares themselves: `sharesOf` of allotments.ts). */
+  readonly allotments: AllotmentSettings | null;
   /** Attempts waiting for a slot or for room, per innermost scope path. */
   readonly queues: Map<string, SlotQueue>;
   /**
@@ -210,6 +214,7 @@ export function sharedOf(options: BudgetOptions): Shared {
     tenants: checkTenants(options.tenants),
     thresholds: new Thresholds(checkThresholds(options.thresholds), options.onThreshold ?? null, onWarning),
     heartbeat: new LeaseHeartbeat(ttlMs, onWarning),
+    allotments: checkAllotments(options.allotments),
     queues: new Map(),
     closed: false,
     asking: new Set(),
