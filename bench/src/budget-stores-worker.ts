@@ -14,7 +14,11 @@ import {
 } from '@switchboard/budget';
 import { BUDGET_INFO, BUDGET_PRICES, BUDGET_RECORD } from './budget-settings.js';
 
-const [kind, url, lanesText, callsText, role] = process.argv.slice(2);
+const [kindArgument, url, lanesText, callsText, role] = process.argv.slice(2);
+// `<kind>+allotments`: the budget reserves from shares of the headroom (no maxInFlight: a chain with one is not served).
+const allotments = kindArgument?.endsWith('+allotments') === true;
+const kind = allotments ? kindArgument?.slice(0, -'+allotments'.length) : kindArgument;
+const maxInFlight = allotments ? {} : { maxInFlight: 100_000 };
 const lanes = Number(lanesText);
 const calls = Number(callsText);
 /** What the PING and EVALSHA rows use of an ioredis client. */
@@ -42,9 +46,10 @@ const store: BudgetStore =
 const budget = createBudget({
   store,
   ownsStore: true,
-  scope: { name: 'bench-stores', limitUsd: 1_000_000, maxInFlight: 100_000 },
-  ...(role === undefined ? {} : { roles: { [role]: { limitUsd: 1_000_000, maxInFlight: 100_000 } } }),
+  scope: { name: 'bench-stores', limitUsd: 1_000_000, ...maxInFlight },
+  ...(role === undefined ? {} : { roles: { [role]: { limitUsd: 1_000_000, ...maxInFlight } } }),
   maxPricesOf: () => BUDGET_PRICES,
+  allotments,
 });
 const info = role === undefined ? BUDGET_INFO : { ...BUDGET_INFO, role };
 const floorMs: number[] = [];

@@ -5,7 +5,9 @@
 // durable commits), redis-benchmark's EVALSHA, and two EVALSHA through ioredis interleaved with the budget's
 // sequential pairs in the same process. Ratios first. Needs redis-server, redis-tools and postgresql.
 //
-// Usage: pnpm bench:ledger [--quick] [--workers 16] [--callers 8] [--stores memory,redis,postgres]
+// --allotments adds, per store, the N × C row with `allotments` on (each process reserving from leased shares).
+//
+// Usage: pnpm bench:ledger [--quick] [--workers 16] [--callers 8] [--stores memory,redis,postgres] [--allotments]
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -22,6 +24,7 @@ const { values } = parseArgs({
     workers: { type: 'string', default: '16' },
     callers: { type: 'string', default: '8' },
     stores: { type: 'string', default: 'memory,redis,postgres' },
+    allotments: { type: 'boolean', default: false },
   },
 });
 function count(name: string, text: string): number {
@@ -64,6 +67,10 @@ try {
     console.error(`${store}, sequential: done`);
     rows.push(await row(store, url, workers, callers, PER_WORKER, ROLE));
     console.error(`${store}, ${workers} × ${callers}: done`);
+    if (values.allotments === true) {
+      rows.push(await row(`${store}+allotments`, url, workers, callers, PER_WORKER * 10, ROLE));
+      console.error(`${store} with allotments, ${workers} × ${callers}: done`);
+    }
     if (store === 'postgres') floors.postgres = await pgbenchHotRow(url, 16, PGBENCH_SECONDS);
     if (store === 'redis') floors.redis = await redisBenchmarkEvalsha(url, 16, quick ? 20_000 : 100_000);
   }
@@ -97,6 +104,19 @@ const redisFleet = find('redis', false);
 if (redisFleet !== undefined && floors.redis !== undefined) {
   console.log(
     `- Redis, ${redisFleet.shape}: ${rate(redisFleet.callsPerSecond)} pairs/s; redis-benchmark EVALSHA ${rate(floors.redis.perSecond)}/s (p50 ${micros(floors.redis.latencyMs)}), so at most ${rate(floors.redis.perSecond / 2)} pairs/s at two round trips (${(redisFleet.callsPerSecond / (floors.redis.perSecond / 2)).toFixed(2)}x)`,
+  );
+}
+for (const store of stores) {
+  const shared = rows.find((r) => r.store === `${store}+allotments`);
+  const direct = find(store, false);
+  if (shared === undefined || direct === undefined) continue;
+  const floor = floors[store];
+  const againstFloor =
+    floor === undefined
+      ? ''
+      : `, ${(shared.callsPerSecond / floor.perSecond).toFixed(2)}x its floor's ${rate(floor.perSecond)}/s`;
+  console.log(
+    `- ${store} with allotments, ${shared.shape}: ${rate(shared.callsPerSecond)} pairs/s, ${(shared.callsPerSecond / direct.callsPerSecond).toFixed(1)}x the default's ${rate(direct.callsPerSecond)}${againstFloor}`,
   );
 }
 
