@@ -1,0 +1,188 @@
+// Allotments across processes on a real redis-server: 16 worker processes (4 calls at a time each,
+// through a ChatAdapter over OpenAITransport to the emulator over loopback) spend one budget to its end,
+// each reserving from shares of the headroom it leases. One worker is SIGKILLed holding its share
+// (a call of it in flight): the share stays reserved until its lease expires, within the TTL, then counts
+// at its worst case, unsettled. Spend never passes the limit, the books are never below the emulator's
+// bill, and the others still spend the budget to ≥ 99 % of its limit.
+import { type ChildProcess, fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { ChatAdapter, OpenAITransport } from '@switchboard/adapter';
+import { type Emulator, startEmulator } from '@switchboard/emulator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createBudget } from '../../src/budget.js';
+import { MemoryBudgetStore } from '../../src/memory-store.js';
+import { RedisBudgetStore } from '../../src/redis-store.js';
+// Types only: importing the worker's module would run it.
+import type { AllotmentWorkerReport, AllotmentWorkerSettings } from '../support/allotment-worker.js';
+import { startRedis, type TestRedis } from '../support/start-redis.js';
+
+const WORKERS = 16;
+const LANES = 4;
+const VICTIM = 0;
+const LEASE_TTL_MS = 3_000;
+const MAX_TOKENS = 24;
+const API_KEY = 'sk-allotments-fleet';
+/** The workers' model (allotment-worker.ts). */
+const ALLOTMENT_MODEL = 'primary-flash';
+const PREFIX = 'allot:';
+const packageRoot = fileURLToPath(new URL('../../', import.meta.url));
+const workerPath = fileURLToPath(new URL('../support/allotment-worker.ts', import.meta.url));
+
+describe('allotments: 16 processes spend a budget on redis-server to its end', () => {
+  let redis: TestRedis;
+  let emulator: Emulator;
+  let store: RedisBudgetStore;
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    emulator = await startEmulator({ key: API_KEY });
+    store = new RedisBudgetStore({ url: redis.url, prefix: PREFIX, commandTimeoutMs: 15_000 });
+  }, 60_000);
+
+  afterAll(async () => {
+    await store?.close();
+    await emulator?.close();
+    await redis?.stop();
+  }, 60_000);
+
+  /** The worst case the budget reserves for one of the workers' calls, in nano-dollars (a probe on a memory store). */
+  async function worstCaseNanoUsd(): Promise<number> {
+    const probe = new MemoryBudgetStore();
+    const budget = createBudget({ store: probe, scope: { name: 'probe', maxInFlight: 1 } });
+    let reserved = 0;
+    const adapter = new ChatAdapter(new OpenAITransport({ apiKey: API_KEY, baseUrl: emulator.url }), {
+      observers: [
+        {
+          async beforeAttempt(info) {
+            const handle = await budget.beforeAttempt(info);
+            reserved = probe.counters([{ key: '{probe}', limitNanoUsd: null, maxInFlight: null }])[0]
+              ?.reservedNanoUsd as number;
+            return handle;
+          },
+        },
+      ],
+    });
+    await adapter.complete({
+      model: ALLOTMENT_MODEL,
+      messages: [{ role: 'user', content: 'Worker 15, call 99999: summarize the build.' }],
+      maxTokens: MAX_TOKENS,
+    });
+    await budget.close();
+    emulator.reset();
+    return reserved;
+  }
+
+  it("never overshoots, keeps the books at or above the bill, reaches ≥ 99 % of the limit, and a SIGKILLed worker's share comes back within the TTL", async () => {
+    const worst = await worstCaseNanoUsd();
+    // A limit of 400 worst cases: the end of the budget (less than one worst case left) is under 1 % of it.
+    const limitNanoUsd = 400 * worst;
+    const root = { name: 'fleet', limitUsd: limitNanoUsd / 1e9 };
+    const reader = createBudget({ store, scope: root, onWarning: () => {} });
+    const scopeOf = (index: number) => reader.child({ name: `worker-${index}` });
+
+    const children: ChildProcess[] = [];
+    const done = new Map<number, Extract<AllotmentWorkerReport, { type: 'done' }>>();
+    let victimHolding: () => void = () => {};
+    const holding = new Promise<void>((resolve) => {
+      victimHolding = resolve;
+    });
+    const exits = Array.from({ length: WORKERS }, (_, index) => {
+      const settings: AllotmentWorkerSettings = {
+        index,
+        redisUrl: redis.url,
+        prefix: PREFIX,
+        baseUrl: emulator.url,
+        apiKey: API_KEY,
+        root,
+        lanes: LANES,
+        maxTokens: MAX_TOKENS,
+        leaseTtlMs: LEASE_TTL_MS,
+        holdAfterGrants: index === VICTIM ? 3 : null,
+      };
+      const child = fork(workerPath, [JSON.stringify(settings)], {
+        cwd: packageRoot,
+        execArgv: ['--import', 'tsx'],
+        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      });
+      children.push(child);
+      const ready = new Promise<void>((resolve) =>
+        child.on('message', (report: AllotmentWorkerReport) => {
+          if (report.type === 'ready') resolve();
+          if (report.type === 'holding') victimHolding();
+          if (report.type === 'done') done.set(index, report);
+        }),
+      );
+      const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+        child.on('exit', (code, signal) => resolve({ code, signal })),
+      );
+      return { ready, exited };
+    });
+    try {
+      await Promise.race([
+        Promise.all(exits.map((exit) => exit.ready)),
+        Promise.race(exits.map((exit) => exit.exited)).then((exit) => {
+          throw new Error(`a worker exited before it was ready: ${JSON.stringify(exit)}`);
+        }),
+      ]);
+
+      // The victim alone first: it leases a share and holds a call of it, provably, before it is killed.
+      children[VICTIM]?.send('go');
+      await holding;
+      const [, held] = await scopeOf(VICTIM).usage();
+      expect(held?.inFlight).toBe(1);
+      const share = held?.reservedNanoUsd ?? 0;
+      expect(share).toBeGreaterThanOrEqual(worst);
+      children[VICTIM]?.kill('SIGKILL');
+      expect(await exits[VICTIM]?.exited).toEqual({ code: null, signal: 'SIGKILL' });
+      const killedAt = performance.now();
+      for (const [index, child] of children.entries()) if (index !== VICTIM) child.send('go');
+
+      // Its share stays reserved until its lease expires: at the latest a TTL after its last renewal,
+      // before the kill. So once a TTL has passed since the kill was seen (a timer never fires early),
+      // the store shows it released, counted at its worst case.
+      const [, justKilled] = await scopeOf(VICTIM).usage();
+      const stillHeld = performance.now() - killedAt < LEASE_TTL_MS;
+      if (stillHeld) expect(justKilled?.reservedNanoUsd).toBe(share);
+      await new Promise((resolve) =>
+        setTimeout(resolve, Math.max(0, killedAt + LEASE_TTL_MS - performance.now())),
+      );
+      const [, dead] = await scopeOf(VICTIM).usage();
+      expect(dead).toMatchObject({
+        reservedNanoUsd: 0,
+        inFlight: 0,
+        spentNanoUsd: share,
+        unsettledUsd: share / 1e9,
+        unsettledCalls: 1,
+      });
+
+      const ended = await Promise.all(exits.map((exit) => exit.exited));
+      expect(ended.filter((exit) => exit.code === 0)).toHaveLength(WORKERS - 1);
+      const [books] = await reader.usage();
+      const bill = emulator.bill().totalNanoUsd;
+      const reports = [...done.values()];
+      const recorded = reports.reduce((sum, report) => sum + report.recordsNanoUsd, 0);
+      console.log(
+        `allotments fleet: spent ${books?.spentNanoUsd} of ${limitNanoUsd} nano-USD (${(((books?.spentNanoUsd ?? 0) / limitNanoUsd) * 100).toFixed(2)} %), bill ${bill}, worst case ${worst}, the killed share ${share}`,
+      );
+      expect(reports).toHaveLength(WORKERS - 1);
+      for (const report of reports) {
+        expect(report.failures).toBe(0);
+        expect(report.flushed).toBe(true);
+        expect(report.refusals.spend).toBeGreaterThanOrEqual(1);
+      }
+      expect(books).toMatchObject({ reservedNanoUsd: 0, inFlight: 0 });
+      // Never over the limit, never below the bill; the survivors' known costs are settled exactly.
+      expect(books?.spentNanoUsd).toBeLessThanOrEqual(limitNanoUsd);
+      expect(bill).toBeLessThanOrEqual(limitNanoUsd);
+      expect(books?.spentNanoUsd).toBeGreaterThanOrEqual(bill);
+      expect((books?.spentNanoUsd ?? 0) - Math.round((books?.unsettledUsd ?? 0) * 1e9)).toBe(recorded);
+      // Spent to its end: each lane stopped only when less than one worst case was left.
+      expect(books?.spentNanoUsd).toBeGreaterThan(limitNanoUsd - worst);
+      expect((books?.spentNanoUsd ?? 0) / limitNanoUsd).toBeGreaterThanOrEqual(0.99);
+    } finally {
+      for (const child of children)
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await reader.close();
+    }
+  }, 300_000);
+});

@@ -1,0 +1,110 @@
+// One worker process of the allotments fleet test: a budget on Redis with `allotments` on, its calls
+// through a ChatAdapter over OpenAITransport to the emulator, `lanes` at a time, each lane calling until
+// the budget refuses it for spend (the budget spent to its end). A victim (`holdAfterGrants`) holds its
+// calls from that grant on, reports `holding` and waits to be killed. Run with `node --import tsx`.
+import { type CallObserver, ChatAdapter, OpenAITransport } from '@switchboard/adapter';
+import { costOf, priceOf } from '@switchboard/prices';
+import { createBudget } from '../../src/budget.js';
+import { RedisBudgetStore } from '../../src/redis-store.js';
+
+export interface AllotmentWorkerSettings {
+  readonly index: number;
+  readonly redisUrl: string;
+  readonly prefix: string;
+  readonly baseUrl: string;
+  readonly apiKey: string;
+  readonly root: { readonly name: string; readonly limitUsd: number };
+  readonly lanes: number;
+  readonly maxTokens: number;
+  readonly leaseTtlMs: number;
+  readonly holdAfterGrants: number | null;
+}
+
+export type AllotmentWorkerReport =
+  | { readonly type: 'ready' }
+  | { readonly type: 'holding'; readonly granted: number }
+  | {
+      readonly type: 'done';
+      readonly records: number;
+      /** Its records' costs, in nano-dollars as the budget settles them. */
+      readonly recordsNanoUsd: number;
+      readonly refusals: Readonly<Record<string, number>>;
+      readonly failures: number;
+      readonly flushed: boolean;
+    };
+
+const ALLOTMENT_MODEL = 'primary-flash';
+const MAX_CALLS = 20_000;
+const settings = JSON.parse(process.argv[2] ?? '{}') as AllotmentWorkerSettings;
+const send = (report: AllotmentWorkerReport) => process.send?.(report);
+const store = new RedisBudgetStore({
+  url: settings.redisUrl,
+  prefix: settings.prefix,
+  commandTimeoutMs: 15_000,
+});
+const budget = createBudget({
+  store,
+  ownsStore: true,
+  scope: settings.root,
+  allotments: true,
+  leaseTtlMs: settings.leaseTtlMs,
+  onWarning: (message) => {
+    if (process.env.BUDGET_WORKER_VERBOSE === '1')
+      process.stderr.write(`worker ${settings.index}: ${message}\n`);
+  },
+}).child({ name: `worker-${settings.index}` });
+
+let granted = 0;
+const holding: CallObserver = {
+  async beforeAttempt(info) {
+    const handle = await budget.beforeAttempt(info);
+    granted += 1;
+    if (settings.holdAfterGrants !== null && granted >= settings.holdAfterGrants) {
+      // Never ended: the share it came from stays held (renewed) while the process lives.
+      send({ type: 'holding', granted });
+      await new Promise<never>(() => {});
+    }
+    return handle;
+  },
+};
+const adapter = new ChatAdapter(new OpenAITransport({ apiKey: settings.apiKey, baseUrl: settings.baseUrl }), {
+  observers: [holding],
+  endpoint: { cost: (usage: unknown) => costOf(priceOf(ALLOTMENT_MODEL), usage) },
+});
+
+let calls = 0;
+let records = 0;
+let recordsNanoUsd = 0;
+let failures = 0;
+const refusals: Record<string, number> = {};
+
+/** Calls until the budget refuses a call for spend. */
+async function lane(): Promise<void> {
+  while (calls < MAX_CALLS) {
+    calls += 1;
+    try {
+      const response = await adapter.complete({
+        model: ALLOTMENT_MODEL,
+        messages: [
+          { role: 'user', content: `Worker ${settings.index}, call ${calls}: summarize the build.` },
+        ],
+        maxTokens: settings.maxTokens,
+      });
+      records += 1;
+      recordsNanoUsd += Math.round((response.costUsd ?? 0) * 1e9);
+    } catch (error) {
+      const { kind, reason } = error as { kind?: string; reason?: string };
+      if (kind !== 'budget' || reason === undefined) failures += 1;
+      else refusals[reason] = (refusals[reason] ?? 0) + 1;
+      if (reason === 'spend') return;
+    }
+  }
+}
+
+process.once('message', async () => {
+  await Promise.all(Array.from({ length: settings.lanes }, () => lane()));
+  const flushed = await budget.close({ timeoutMs: 30_000 });
+  send({ type: 'done', records, recordsNanoUsd, refusals, failures, flushed });
+  process.disconnect();
+});
+send({ type: 'ready' });
