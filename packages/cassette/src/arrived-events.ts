@@ -1,5 +1,6 @@
 import type { RecordedStreamEvent } from './cassette-entry.js';
 import { type ChunkTemplate, ChunkTemplates } from './chunk-template.js';
+import type { LineEvents } from './compact-events.js';
 import { type AddPiece, collectInto, isRecord, type PathNode } from './json-paths.js';
 import { type ExpandedEvent, expandEvent, readsAsWritten } from './json-secrets.js';
 
@@ -88,6 +89,11 @@ export class ArrivedEvents {
     return this.#expanded.map((expanded, index) => expanded ?? expandEvent(this.recorded[index]));
   }
 
+  /** `kept` (what `unchanged` gave) as a line writes them compactly, or null (see `lineEventsOf`). */
+  lineEvents(kept: readonly RecordedStreamEvent[]): LineEvents | null {
+    return lineEventsOf(kept, this.#templates, this.#texts, this.asIs);
+  }
+
   /** The events as the line keeps them when nothing was scrubbed: each as it came, or written back as standard JSON. */
   unchanged(): RecordedStreamEvent[] {
     return this.recorded.map((event, index) => {
@@ -97,6 +103,50 @@ export class ArrivedEvents {
       return { ...event, data: JSON.stringify(expanded.json) };
     });
   }
+}
+
+/**
+ * `kept` (what `unchanged` gave) as a line writes them compactly (see `LineEvents`):
+ * each event that matched a template with known pieces and is kept as it came,
+ * as `{ms, t, text}`; null when none is.
+ */
+export function lineEventsOf(
+  kept: readonly RecordedStreamEvent[],
+  templates: ReadonlyArray<ChunkTemplate | null>,
+  texts: ReadonlyArray<string | null>,
+  asIs: readonly boolean[],
+): LineEvents | null {
+  const numbers = new Map<ChunkTemplate, number>();
+  const pairs: Array<readonly [string, string]> = [];
+  const events: unknown[] = new Array(kept.length);
+  for (let index = 0; index < kept.length; index += 1) {
+    const event = kept[index] as RecordedStreamEvent;
+    const template = templates[index];
+    const text = texts[index];
+    const pieces = template?.pieces;
+    // Kept as it came (not written back as standard JSON): exactly the template's bytes around the text.
+    if (
+      template === null ||
+      template === undefined ||
+      asIs[index] !== true ||
+      pieces === null ||
+      pieces === undefined ||
+      typeof text !== 'string' ||
+      !('data' in event) ||
+      event.data.length !== pieces[0].length + text.length + 2 + pieces[1].length
+    ) {
+      events[index] = event;
+      continue;
+    }
+    let number = numbers.get(template);
+    if (number === undefined) {
+      number = pairs.length;
+      numbers.set(template, number);
+      pairs.push(pieces);
+    }
+    events[index] = { ms: event.ms, t: number, text };
+  }
+  return pairs.length === 0 ? null : { templates: pairs, events };
 }
 
 function onlyDelayAndData(event: RecordedStreamEvent): boolean {

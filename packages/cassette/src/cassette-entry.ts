@@ -1,5 +1,9 @@
-/** The format version every cassette's first line carries. */
-export const CASSETTE_VERSION = 1;
+/**
+ * The format version every cassette's first line carries: 2 since a long stream's
+ * events may be written compactly (`reply.templates`, events `{ms, t, text}`);
+ * readers read version 1 too.
+ */
+export const CASSETTE_VERSION = 2;
 
 /** The endpoint record a cassette was recorded against (never a key). */
 export interface RecordedEndpoint {

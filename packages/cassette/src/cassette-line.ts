@@ -1,6 +1,8 @@
 import type { CassetteEntry, CassetteHeader } from './cassette-entry.js';
 import { CassetteSecretError } from './cassette-secret-error.js';
+import { expandCompactReply, lineReply } from './compact-events.js';
 import { expandEntry, findJsonSecrets, type JsonFinding } from './json-secrets.js';
+import { CASSETTE_LIMITS } from './read-cassette.js';
 import type { SecretRules } from './secret-scan.js';
 
 /** The text of a cassette's header line (no newline). */
@@ -26,7 +28,8 @@ export function entryLine(entry: CassetteEntry): string {
     request: entry.request,
     timeoutSeconds: entry.timeoutSeconds,
     attempts: entry.attempts,
-    reply: entry.reply,
+    // A long stream's events compactly, when its recorder could (see `LineEvents`).
+    reply: lineReply(entry.reply),
     ms: entry.ms,
     pricing: entry.pricing,
   });
@@ -44,6 +47,14 @@ export function lineSecrets(text: string, rules: SecretRules): JsonFinding[] {
     value = JSON.parse(text) as unknown;
   } catch {
     value = [text];
+  }
+  try {
+    // Compact events scanned as the reader expands them; a line that does not expand, as it is.
+    value = expandCompactReply(value, CASSETTE_LIMITS, () => {
+      throw new RangeError('not expandable');
+    });
+  } catch {
+    // scanned as written
   }
   return findJsonSecrets(expandEntry(value), rules);
 }

@@ -17,17 +17,29 @@ const MAX_LEARNINGS = 4;
 export class ChunkTemplate {
   /** The learned chunk, parsed (its strings are every matching chunk's, the content aside). */
   readonly chunk: Record<string, unknown>;
+  /**
+   * The bytes before the content's opening quote and after its closing quote: a
+   * matching chunk is exactly `before`, its text as a JSON string, `after` (null
+   * when they could not be told apart, see `piecesOf`).
+   */
+  readonly pieces: readonly [string, string] | null;
   readonly #cut: ContentCut;
 
-  private constructor(chunk: Record<string, unknown>, cut: ContentCut) {
+  private constructor(
+    chunk: Record<string, unknown>,
+    cut: ContentCut,
+    pieces: readonly [string, string] | null,
+  ) {
     this.chunk = chunk;
     this.#cut = cut;
+    this.pieces = pieces;
   }
 
   /** A template of `data` (whose parse is `chunk`), or null when it is not such a chunk or the cut cannot be proved. */
   static learn(data: string, chunk: unknown): ChunkTemplate | null {
     const cut = ContentCut.of(data, chunk);
-    return cut === null ? null : new ChunkTemplate(chunk as Record<string, unknown>, cut);
+    if (cut === null) return null;
+    return new ChunkTemplate(chunk as Record<string, unknown>, cut, piecesOf(cut, data, contentOf(chunk)));
   }
 
   /** The content text of `data` when it is this chunk with another text, else null (parse it). */
@@ -55,6 +67,27 @@ export class ChunkTemplates {
     this.#learnings += 1;
     this.#current = ChunkTemplate.learn(data, chunk) ?? this.#current;
   }
+}
+
+// Put where the content was, to find the cut's place; never written anywhere.
+const PROBE = 'sb-cut-place-3d9a';
+
+/**
+ * The cut's bytes before and after the content of `data` (the chunk it was proved
+ * on, whose content is `text`): the place of `"text"` in `data` at which the cut
+ * reads a probe put there as the content. The cut matches a chunk only when its
+ * bytes around the text are exactly the cut's, so a probe found by the cut stands
+ * where the cut's text does, unless `data` itself holds the probe (then: null).
+ */
+function piecesOf(cut: ContentCut, data: string, text: string | null): readonly [string, string] | null {
+  if (text === null || data.includes(PROBE)) return null;
+  const literal = `"${text}"`;
+  for (let at = data.lastIndexOf(literal); at >= 0; at = at === 0 ? -1 : data.lastIndexOf(literal, at - 1)) {
+    const before = data.slice(0, at);
+    const after = data.slice(at + literal.length);
+    if (cut.match(`${before}"${PROBE}"${after}`) === PROBE) return [before, after];
+  }
+  return null;
 }
 
 /** The first choice's `delta.content`, when a string; else null. */

@@ -1,8 +1,9 @@
 import type { ArrivedEvents } from './arrived-events.js';
 import { requestHash } from './canonical-json.js';
-import type { CassetteEntry } from './cassette-entry.js';
+import type { CassetteEntry, RecordedStreamEvent } from './cassette-entry.js';
 import { describeFinding } from './cassette-line.js';
 import { CassetteSecretError } from './cassette-secret-error.js';
+import { writeCompactly } from './compact-events.js';
 import { collect } from './json-paths.js';
 import { collapseEvents, copyWithNames, expandEvents, firstFinding, scrubOwnedJson } from './json-secrets.js';
 import type { SecretRules } from './secret-scan.js';
@@ -62,6 +63,8 @@ export function cleanEntry(
     arrived.collectInto(collected.root.field('reply').field('events'), collected.names);
     if (firstFinding(collected, rules) === undefined) {
       streamed.events = arrived.unchanged();
+      const line = arrived.lineEvents(streamed.events as RecordedStreamEvent[]);
+      if (line !== null) writeCompactly(streamed, line);
       return { ...owned, match: requestHash(owned.request) } as unknown as CleanEntry;
     }
   }

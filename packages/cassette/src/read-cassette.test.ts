@@ -35,7 +35,10 @@ describe('parseCassette', () => {
 
   it.each([
     ['', 'run.cassette.jsonl: empty: no header line'],
-    ['{"cassette":2}', 'run.cassette.jsonl:1: the first line must be a cassette header {"cassette": 1, ...}'],
+    [
+      '{"cassette":3}',
+      'run.cassette.jsonl:1: the first line must be a cassette header {"cassette": 2, ...} (version 1 is read too)',
+    ],
     [`${HEADER}\nnot json\n`, 'run.cassette.jsonl:2: not a JSON line'],
     [
       `${HEADER}\n${JSON.stringify(ENTRY).slice(0, 40)}`,

@@ -3,6 +3,7 @@ import type { ChatErrorKind } from '@switchboard/adapter';
 import { CASSETTE_VERSION, type CassetteEntry, type CassetteHeader } from './cassette-entry.js';
 import { openForReading } from './cassette-file.js';
 import { CassetteFormatError } from './cassette-format-error.js';
+import { expandCompactReply } from './compact-events.js';
 import { hasControlCharacter } from './control-characters.js';
 import { isTestFileName, MAX_TEST_FILE_LENGTH } from './current-test-file.js';
 import { isLostLine, lostMessage } from './lost-calls.js';
@@ -235,7 +236,12 @@ class CassetteReader {
       );
       return;
     }
-    const entry = checkEntry(this.#path, number, value, this.#entries.length + 1);
+    const entry = checkEntry(
+      this.#path,
+      number,
+      expandCompact(this.#path, number, value),
+      this.#entries.length + 1,
+    );
     const run = this.#header.run;
     if (entry.run !== run) {
       this.#structural(
@@ -266,12 +272,22 @@ class CassetteReader {
   }
 }
 
+/** A line's compact stream events expanded (see `expandCompactReply`), within the stream caps. */
+function expandCompact(path: string, line: number, value: unknown): unknown {
+  return expandCompactReply(value, CASSETTE_LIMITS, (field, expected) => {
+    throw new CassetteFormatError(path, line, `"${field}" must be ${expected}`);
+  });
+}
+
+/** The format versions this reader reads: 1, and 2 (whose streams may be written compactly). */
+const READABLE_VERSIONS: readonly unknown[] = [1, CASSETTE_VERSION];
+
 function checkHeader(path: string, line: number, value: unknown): CassetteHeader {
-  if (!isObject(value) || value.cassette !== CASSETTE_VERSION) {
+  if (!isObject(value) || !READABLE_VERSIONS.includes(value.cassette)) {
     throw new CassetteFormatError(
       path,
       line,
-      `the first line must be a cassette header {"cassette": ${CASSETTE_VERSION}, ...}`,
+      `the first line must be a cassette header {"cassette": ${CASSETTE_VERSION}, ...} (version 1 is read too)`,
     );
   }
   const run = value.run;
@@ -306,7 +322,7 @@ function checkHeader(path: string, line: number, value: unknown): CassetteHeader
   const endpoint = value.endpoint ?? null;
   if (endpoint !== null) checkEndpoint(path, line, endpoint);
   return {
-    cassette: CASSETTE_VERSION,
+    cassette: value.cassette as number,
     ...(run === undefined ? {} : { run: run as string }),
     ...(replaced === undefined ? {} : { replaced: replaced as string[] }),
     endpoint: endpoint as CassetteHeader['endpoint'],

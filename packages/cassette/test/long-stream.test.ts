@@ -1,24 +1,18 @@
 import { readFileSync } from 'node:fs';
-import { ChatAdapter, type ChatTransport, FetchTransport } from '@switchboard/adapter';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type ChatTransport, FetchTransport } from '@switchboard/adapter';
+import { describe, expect, it, vi } from 'vitest';
 import { readCassette, recordCassette, replayCassette, type TransportEventStream } from '../src/index.js';
 import { cassettePath } from './support/cassette-path.js';
-import { longStreamData, startSseServer } from './support/sse-server.js';
+import { longStreamData, serveDuringTests, startSseServer, streamedText } from './support/sse-server.js';
 
 const KEY = 'long-stream-key-0123456789';
 const EVENTS = 3000;
 const DATA = longStreamData(EVENTS);
-const ask = { model: 'primary-flash', messages: [{ role: 'user' as const, content: 'go on' }] };
-
-let server: Awaited<ReturnType<typeof startSseServer>>;
-beforeAll(async () => {
-  server = await startSseServer(DATA);
-});
-afterAll(() => server.close());
+const url = serveDuringTests(DATA);
 
 /** The wire transport, its streams' `next()` calls counted (what a reader waits a turn for). */
 function counted(): { transport: ChatTransport; nexts: () => number } {
-  const live = new FetchTransport({ apiKey: KEY, baseUrl: server.url });
+  const live = new FetchTransport({ apiKey: KEY, baseUrl: url() });
   let nexts = 0;
   const transport = new Proxy(live, {
     get(target, name, receiver) {
@@ -48,23 +42,17 @@ function counted(): { transport: ChatTransport; nexts: () => number } {
   return { transport, nexts: () => nexts };
 }
 
-async function read(transport: ChatTransport): Promise<string> {
-  const stream = new ChatAdapter(transport).stream(ask);
-  let text = '';
-  for await (const delta of stream) if (delta.type === 'content') text += delta.text;
-  await stream.response;
-  return text;
-}
-
 const expected = Array.from({ length: EVENTS }, (_, index) => ` w${index}`).join('');
 
 describe('recording a long stream (issue 40 §6)', () => {
   it('passes on the events the wire already read without a turn each, as the adapter reads a stream of its own', async () => {
     const plain = counted();
-    expect(await read(plain.transport)).toBe(expected);
+    expect(await streamedText(plain.transport)).toBe(expected);
     const recorded = counted();
     expect(
-      await read(recordCassette(cassettePath('buffered'), recorded.transport, { apiKey: KEY, env: {} })),
+      await streamedText(
+        recordCassette(cassettePath('buffered'), recorded.transport, { apiKey: KEY, env: {} }),
+      ),
     ).toBe(expected);
     // One turn per read of the body (64 KiB at most), not one per event: as many as reading without recording.
     expect(recorded.nexts()).toBeLessThan(EVENTS / 20);
@@ -74,12 +62,12 @@ describe('recording a long stream (issue 40 §6)', () => {
   it('parses the common chunk once to learn it, not once an event, and keeps each event as it came', async () => {
     const parse = vi.spyOn(JSON, 'parse');
     try {
-      await read(new FetchTransport({ apiKey: KEY, baseUrl: server.url }));
+      await streamedText(new FetchTransport({ apiKey: KEY, baseUrl: url() }));
       const reading = parse.mock.calls.length;
       parse.mockClear();
       const path = cassettePath('parsed-once');
-      await read(
-        recordCassette(path, new FetchTransport({ apiKey: KEY, baseUrl: server.url }), {
+      await streamedText(
+        recordCassette(path, new FetchTransport({ apiKey: KEY, baseUrl: url() }), {
           apiKey: KEY,
           env: {},
         }),
@@ -91,7 +79,7 @@ describe('recording a long stream (issue 40 §6)', () => {
       const events = (entry as unknown as { reply: { events: Array<{ data?: string }> } }).reply.events;
       expect(events.map((event) => event.data)).toEqual(DATA);
       expect(readFileSync(path, 'utf8')).not.toContain(KEY);
-      expect(await read(replayCassette(path, { apiKey: 'replay' }))).toBe(expected);
+      expect(await streamedText(replayCassette(path, { apiKey: 'replay' }))).toBe(expected);
     } finally {
       parse.mockRestore();
     }
@@ -105,10 +93,12 @@ describe('recording a long stream (issue 40 §6)', () => {
     try {
       const path = cassettePath('split-over-chunks');
       const transport = new FetchTransport({ apiKey: KEY, baseUrl: split.url });
-      await read(recordCassette(path, transport, { apiKey: KEY, secrets: [secret], env: {} }));
+      await streamedText(recordCassette(path, transport, { apiKey: KEY, secrets: [secret], env: {} }));
       const file = readFileSync(path, 'utf8');
       expect(file).not.toContain(KEY);
-      expect(await read(replayCassette(path, { apiKey: 'replay' }))).toBe('key: [secret removed] end');
+      expect(await streamedText(replayCassette(path, { apiKey: 'replay' }))).toBe(
+        'key: [secret removed] end',
+      );
     } finally {
       await split.close();
     }

@@ -1,5 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { ChatAdapter, type ChatTransport } from '@switchboard/adapter';
+import { afterAll, beforeAll } from 'vitest';
 
 /** The data of each event of a long stream: `count` content chunks of a few characters, then the usage and `[DONE]`. */
 export function longStreamData(
@@ -52,4 +54,29 @@ export async function startSseServer(
         server.close(() => resolve());
       }),
   };
+}
+
+/** What the long streams of the tests answer. */
+export const GO_ON = { model: 'primary-flash', messages: [{ role: 'user' as const, content: 'go on' }] };
+
+/** Serves `data` (see `startSseServer`) from before the file's tests to after them; the server's URL. */
+export function serveDuringTests(data: readonly string[]): () => string {
+  let server: Awaited<ReturnType<typeof startSseServer>> | undefined;
+  beforeAll(async () => {
+    server = await startSseServer(data);
+  });
+  afterAll(() => server?.close());
+  return () => {
+    if (server === undefined) throw new Error('the SSE server is not started yet');
+    return server.url;
+  };
+}
+
+/** The content text of `GO_ON` streamed through `transport`, read to its end. */
+export async function streamedText(transport: ChatTransport): Promise<string> {
+  const stream = new ChatAdapter(transport).stream(GO_ON);
+  let text = '';
+  for await (const delta of stream) if (delta.type === 'content') text += delta.text;
+  await stream.response;
+  return text;
 }

@@ -1,0 +1,134 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { FetchTransport } from '@switchboard/adapter';
+import { describe, expect, it } from 'vitest';
+import {
+  CassetteFormatError,
+  examineCassette,
+  readCassette,
+  recordCassette,
+  replayCassette,
+} from '../src/index.js';
+import { cassettePath } from './support/cassette-path.js';
+import { longStreamData, serveDuringTests, streamedText } from './support/sse-server.js';
+
+// A long stream's line, written compactly (cassette version 2): the common chunk's bytes once, each
+// event its delay, template and text. Read back, it is the events as they came; a secret in any part
+// of it is found by the check; a hostile one is refused before it grows.
+const KEY = 'compact-line-key-0123456789';
+const EVENTS = 2000;
+const DATA = longStreamData(EVENTS);
+const url = serveDuringTests(DATA);
+
+async function recorded(name: string): Promise<string> {
+  const path = cassettePath(name);
+  const transport = recordCassette(path, new FetchTransport({ apiKey: KEY, baseUrl: url() }), {
+    apiKey: KEY,
+    env: {},
+  });
+  await streamedText(transport);
+  return path;
+}
+
+interface CompactLine {
+  reply: { templates: [string, string][]; events: Array<Record<string, unknown>> };
+}
+
+function lines(path: string): string[] {
+  return readFileSync(path, 'utf8').split('\n').filter(Boolean);
+}
+
+function editLine(path: string, edit: (entry: CompactLine) => void): void {
+  const [header, line] = lines(path);
+  const entry = JSON.parse(line as string) as CompactLine;
+  edit(entry);
+  writeFileSync(path, `${header}\n${JSON.stringify(entry)}\n`);
+}
+
+/** The index of the first compact event (`{ms, t, text}`) of a line. */
+function firstCompact(entry: CompactLine): number {
+  return entry.reply.events.findIndex((event) => 't' in event);
+}
+
+/** The first compact event of a line, to edit. */
+function compactEvent(entry: CompactLine): Record<string, unknown> {
+  const event = entry.reply.events[firstCompact(entry)];
+  if (event === undefined) throw new Error('no compact event in the line');
+  return event;
+}
+
+describe('a long stream written compactly', () => {
+  it('keeps the common chunk once and each event as its text, and reads back as the events came', async () => {
+    const path = await recorded('compact');
+    const [header, line] = lines(path);
+    expect(JSON.parse(header as string).cassette).toBe(2);
+    const entry = JSON.parse(line as string) as CompactLine;
+    expect(entry.reply.templates).toHaveLength(1);
+    expect(entry.reply.events.filter((event) => 't' in event).length).toBeGreaterThanOrEqual(EVENTS - 1);
+    // The whole events written out would be several times the line.
+    const full = JSON.stringify(DATA.map((data) => ({ ms: 0, data })));
+    expect((line as string).length * 4).toBeLessThan(full.length);
+    const reply = readCassette(path).entries[0]?.reply as { events: Array<{ data?: string }> } | undefined;
+    expect(reply?.events.map((event) => event.data)).toEqual(DATA);
+    expect(examineCassette(path, { keys: [KEY] }).problems).toEqual([]);
+    expect(await streamedText(replayCassette(path, { apiKey: 'replay' }))).toBe(
+      Array.from({ length: EVENTS }, (_, index) => ` w${index}`).join(''),
+    );
+  });
+
+  it('is checked as its events: a key in the common chunk, or split over two texts, is found', async () => {
+    const inChunk = await recorded('compact-key-in-chunk');
+    editLine(inChunk, (entry) => {
+      const template = entry.reply.templates[0] as [string, string];
+      template[0] = template[0].replace('chatcmpl-long', `chatcmpl-${KEY}`);
+    });
+    const [problem] = examineCassette(inChunk, { keys: [KEY] }).problems;
+    expect(problem?.message).toMatch(/^holds the API key .* at \$\.reply\.events\[\]\.json\.id/);
+
+    const split = await recorded('compact-key-split');
+    editLine(split, (entry) => {
+      const at = firstCompact(entry) + 10;
+      (entry.reply.events[at] as { text: string }).text = KEY.slice(0, 12);
+      (entry.reply.events[at + 1] as { text: string }).text = KEY.slice(12);
+    });
+    const found = examineCassette(split, { keys: [KEY] }).problems;
+    expect(found[0]?.message).toBe(
+      'holds the API key (as is, split across 2 strings) at $.reply.events[].json.choices[#0].delta.content',
+    );
+  });
+
+  it.each([
+    [
+      'a template that is not a pair',
+      (entry: CompactLine) => (entry.reply.templates = [['x']] as never),
+      'reply.templates[0]',
+    ],
+    ['no template', (entry: CompactLine) => (entry.reply.templates = []), 'reply.templates'],
+    ['a template number past the list', (entry: CompactLine) => (compactEvent(entry).t = 1), 'reply.events['],
+    ['a text holding a quote', (entry: CompactLine) => (compactEvent(entry).text = 'a"b'), 'reply.events['],
+    [
+      'a text holding a backslash',
+      (entry: CompactLine) => (compactEvent(entry).text = 'a\\u0041'),
+      'reply.events[',
+    ],
+    ['a field more', (entry: CompactLine) => (compactEvent(entry).data = 'x'), 'reply.events['],
+  ])('refuses a compact line with %s, naming the field', async (_name, edit, field) => {
+    const path = await recorded('compact-hostile');
+    editLine(path, edit);
+    expect(() => readCassette(path)).toThrow(CassetteFormatError);
+    expect(() => readCassette(path)).toThrow(`"${field}`);
+    expect(() => examineCassette(path)).toThrow(`"${field}`);
+  });
+
+  it('refuses a line whose events would grow past a live stream before making them', async () => {
+    const path = await recorded('compact-bomb');
+    // 1,000 events of one 1,000-character text under a template of 17,000 bytes: 18 MB from a 1 MB line.
+    editLine(path, (entry) => {
+      const template = entry.reply.templates[0] as [string, string];
+      template[0] = `${template[0]}${' '.repeat(17_000)}`;
+      entry.reply.events = Array.from({ length: 1000 }, () => ({ ms: 0, t: 0, text: 'x'.repeat(1000) }));
+    });
+    expect(() => readCassette(path)).toThrow(
+      '"reply.events" must be at most 16777216 bytes in all (a live reply\'s cap)',
+    );
+  });
+});
