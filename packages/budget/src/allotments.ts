@@ -215,9 +215,10 @@ export class Allotments {
 
   /**
    * Settles `share` once with what its calls cost (calls still in flight at their worst case).
-   * Unsettled worst cases are recorded apart, under a lease of their own, so the store counts
-   * them as unsettled and the known costs as settled; if that lease cannot be taken, the whole
-   * share settles as unsettled. Either way the books are never below what the calls cost.
+   * Unsettled worst cases are recorded apart, under a lease of their own taken within the limits,
+   * so the store counts them as unsettled and the known costs as settled; when that lease does not
+   * fit (or the store does not answer), the whole share settles as unsettled. Either way the books
+   * are never below what the calls cost, and never above a limit.
    */
   #settle(share: Share): void {
     if (share.settling) return;
@@ -257,9 +258,10 @@ export class Allotments {
       settleWhole({ actualNanoUsd: exact, leased: true });
       return;
     }
+    // Within the limits, as any lease: the share's amount still counts while it is taken, so the two
+    // together can pass no limit, even if this process dies between them (then both count in full).
     const apart = `${leaseId}:unsettled`;
-    const open = scopes.map((scope) => ({ ...scope, limitNanoUsd: null, maxInFlight: null }));
-    const request = { leaseId: apart, scopes: open, amountNanoUsd: unsettled, ttlMs: shared.ttlMs };
+    const request = { leaseId: apart, scopes, amountNanoUsd: unsettled, ttlMs: shared.ttlMs };
     const settling = Promise.resolve()
       .then(() => store.acquire(request))
       .then(
@@ -274,7 +276,7 @@ export class Allotments {
         const known = { actualNanoUsd: exact, leased: true };
         shared.settle(store, { leaseId, scopes, settlement: known, done: warnIfLost });
         const worst = { actualNanoUsd: unsettled, unsettled: true, leased: true };
-        shared.settle(store, { leaseId: apart, scopes: open, settlement: worst, done: finished });
+        shared.settle(store, { leaseId: apart, scopes, settlement: worst, done: finished });
       })
       .finally(() => this.#settling.delete(settling));
     this.#settling.add(settling);
