@@ -107,8 +107,8 @@ export class ArrivedEvents {
 
 /**
  * `kept` (what `unchanged` gave) as a line writes them compactly (see `LineEvents`):
- * each event that matched a template with known pieces and is kept as it came,
- * as `{ms, t, text}`; null when none is.
+ * each run of events in a row that matched one template with known pieces and are
+ * kept as they came, as one `{t, ms, text}`; null when there is none.
  */
 export function lineEventsOf(
   kept: readonly RecordedStreamEvent[],
@@ -118,7 +118,8 @@ export function lineEventsOf(
 ): LineEvents | null {
   const numbers = new Map<ChunkTemplate, number>();
   const pairs: Array<readonly [string, string]> = [];
-  const events: unknown[] = new Array(kept.length);
+  const events: unknown[] = [];
+  let run: { t: number; ms: unknown[]; text: string[] } | null = null;
   for (let index = 0; index < kept.length; index += 1) {
     const event = kept[index] as RecordedStreamEvent;
     const template = templates[index];
@@ -135,7 +136,8 @@ export function lineEventsOf(
       !('data' in event) ||
       event.data.length !== pieces[0].length + text.length + 2 + pieces[1].length
     ) {
-      events[index] = event;
+      events.push(event);
+      run = null;
       continue;
     }
     let number = numbers.get(template);
@@ -144,7 +146,12 @@ export function lineEventsOf(
       numbers.set(template, number);
       pairs.push(pieces);
     }
-    events[index] = { ms: event.ms, t: number, text };
+    if (run === null || run.t !== number) {
+      run = { t: number, ms: [], text: [] };
+      events.push(run);
+    }
+    run.ms.push(event.ms);
+    run.text.push(text);
   }
   return pairs.length === 0 ? null : { templates: pairs, events };
 }

@@ -1,13 +1,14 @@
-import type { RecordedStream, RecordedStreamEvent } from './cassette-entry.js';
+import type { RecordedStream } from './cassette-entry.js';
 
 /**
  * A long stream's line, written compactly (cassette version 2): most of a
  * stream is one chunk repeated with another content text (see `ChunkTemplate`),
  * so the line keeps that chunk's bytes around its text once, in
- * `reply.templates` (`[before, after]`), and each such event as
- * `{"ms":…,"t":…,"text":…}`: its data is `before`, the text as a JSON string,
- * then `after`, byte for byte as it came. A 100,000-event stream's line is about
- * a seventh of its events written out. A reader expands the events back
+ * `reply.templates` (`[before, after]`), and each run of such events in a row as
+ * one element of `reply.events`, `{"t":…,"ms":[…],"text":[…]}`: event `i` of the
+ * run waited `ms[i]` and its data is `before`, `text[i]` as a JSON string, then
+ * `after`, byte for byte as it came. A 100,000-event stream's line is about a
+ * fifteenth of its events written out. A reader expands the events back
  * (`expandCompactReply`) before anything else looks at the line, so the check,
  * replay and the secret scan see the events as they came.
  */
@@ -43,18 +44,26 @@ const MAX_TEMPLATES = 16;
 
 /** What a line's expansion may grow to: the caps of a recorded stream. */
 export interface ExpansionCaps {
+  readonly events: number;
   readonly eventBytes: number;
   readonly streamBytes: number;
 }
 
 type Fail = (field: string, expected: string) => never;
 
+/** One run of compact events of template `t`: delays and texts, one each per event. */
+interface CompactRun {
+  readonly t: number;
+  readonly ms: unknown[];
+  readonly text: unknown[];
+}
+
 /**
  * `value` (a parsed line) with its compact stream events expanded (`reply.templates`
- * gone, each `{ms, t, text}` event its `{ms, data}`), or `value` itself when it has
- * none. Each expanded event is held to `caps.eventBytes` and all of them to
- * `caps.streamBytes` as they are made, so a line cannot grow past what a live
- * stream could have held.
+ * gone, each run `{t, ms, text}` its events `{ms, data}`), or `value` itself when it
+ * has none. The count of events is held to `caps.events`, each expanded event to
+ * `caps.eventBytes` and all of them to `caps.streamBytes` as they are made, so a
+ * line cannot grow past what a live stream could have held.
  */
 export function expandCompactReply(value: unknown, caps: ExpansionCaps, fail: Fail): unknown {
   if (!isObject(value) || !isObject(value.reply) || !('templates' in value.reply)) return value;
@@ -69,39 +78,46 @@ export function expandCompactReply(value: unknown, caps: ExpansionCaps, fail: Fa
     return pair as [string, string];
   });
   if (!Array.isArray(reply.events)) return fail('reply.events', 'an array');
+  const events: unknown[] = [];
   let bytes = 0;
-  const events = (reply.events as unknown[]).map((event, index) => {
-    if (!isObject(event) || !('t' in event)) {
-      bytes += isObject(event) && typeof event.data === 'string' ? event.data.length : 0;
-      return event;
+  const count = (field: string, added: number) => {
+    bytes += added;
+    if (events.length > caps.events) fail('reply.events', `at most ${caps.events} events`);
+    if (added > caps.eventBytes) fail(field, `at most ${caps.eventBytes} bytes (a live event's cap)`);
+    if (bytes > caps.streamBytes)
+      fail('reply.events', `at most ${caps.streamBytes} bytes in all (a live reply's cap)`);
+  };
+  (reply.events as unknown[]).forEach((element, index) => {
+    const field = `reply.events[${index}]`;
+    if (!isObject(element) || !('t' in element)) {
+      events.push(element);
+      count(field, isObject(element) && typeof element.data === 'string' ? element.data.length : 0);
+      return;
     }
-    const pair = Number.isInteger(event.t) ? pairs[event.t as number] : undefined;
-    const text = event.text;
+    const run = element as unknown as CompactRun;
+    const pair = Number.isInteger(run.t) ? pairs[run.t] : undefined;
     if (
       pair === undefined ||
-      typeof text !== 'string' ||
-      !verbatim(text) ||
-      Object.keys(event).length !== 3
+      !Array.isArray(run.ms) ||
+      !Array.isArray(run.text) ||
+      run.ms.length !== run.text.length ||
+      Object.keys(element).length !== 3
     ) {
-      return fail(
-        `reply.events[${index}]`,
-        'a compact event {ms, t, text}: t a template of reply.templates, text without quotes, backslashes or control characters',
-      );
+      fail(field, 'a run {t, ms, text}: t a template of reply.templates, ms and text lists of one length');
     }
-    const length = pair[0].length + text.length + 2 + pair[1].length;
-    if (length > caps.eventBytes) {
-      return fail(`reply.events[${index}]`, `at most ${caps.eventBytes} bytes (a live event's cap)`);
+    const [before, after] = pair as [string, string];
+    for (let at = 0; at < run.text.length; at += 1) {
+      const text = run.text[at];
+      if (typeof text !== 'string' || !verbatim(text)) {
+        fail(`${field}.text[${at}]`, 'a string without quotes, backslashes or control characters');
+      }
+      const data = `${before}"${text as string}"${after}`;
+      events.push({ ms: run.ms[at], data });
+      count(field, data.length);
     }
-    bytes += length;
-    if (bytes > caps.streamBytes) {
-      return fail('reply.events', `at most ${caps.streamBytes} bytes in all (a live reply's cap)`);
-    }
-    const expanded: RecordedStreamEvent = { ms: event.ms as number, data: `${pair[0]}"${text}"${pair[1]}` };
-    return expanded;
   });
   return { ...value, reply: { ...reply, events } };
 }
-
 /** Text a JSON string holds as it is: no quote, backslash or control character. */
 function verbatim(text: string): boolean {
   for (let index = 0; index < text.length; index += 1) {

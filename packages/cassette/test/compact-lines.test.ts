@@ -12,7 +12,7 @@ import { cassettePath } from './support/cassette-path.js';
 import { longStreamData, serveDuringTests, streamedText } from './support/sse-server.js';
 
 // A long stream's line, written compactly (cassette version 2): the common chunk's bytes once, each
-// event its delay, template and text. Read back, it is the events as they came; a secret in any part
+// run of its events a list of delays and a list of texts. Read back, it is the events as they came; a secret in any part
 // of it is found by the check; a hostile one is refused before it grows.
 const KEY = 'compact-line-key-0123456789';
 const EVENTS = 2000;
@@ -27,6 +27,13 @@ async function recorded(name: string): Promise<string> {
   });
   await streamedText(transport);
   return path;
+}
+
+interface CompactRun {
+  t: number;
+  ms: number[];
+  text: string[];
+  [field: string]: unknown;
 }
 
 interface CompactLine {
@@ -44,16 +51,11 @@ function editLine(path: string, edit: (entry: CompactLine) => void): void {
   writeFileSync(path, `${header}\n${JSON.stringify(entry)}\n`);
 }
 
-/** The index of the first compact event (`{ms, t, text}`) of a line. */
-function firstCompact(entry: CompactLine): number {
-  return entry.reply.events.findIndex((event) => 't' in event);
-}
-
-/** The first compact event of a line, to edit. */
-function compactEvent(entry: CompactLine): Record<string, unknown> {
-  const event = entry.reply.events[firstCompact(entry)];
-  if (event === undefined) throw new Error('no compact event in the line');
-  return event;
+/** The first run of compact events (`{t, ms, text}`) of a line, to edit. */
+function firstRun(entry: CompactLine): CompactRun {
+  const run = entry.reply.events.find((event) => 't' in event);
+  if (run === undefined) throw new Error('no compact run in the line');
+  return run as CompactRun;
 }
 
 describe('a long stream written compactly', () => {
@@ -63,7 +65,9 @@ describe('a long stream written compactly', () => {
     expect(JSON.parse(header as string).cassette).toBe(2);
     const entry = JSON.parse(line as string) as CompactLine;
     expect(entry.reply.templates).toHaveLength(1);
-    expect(entry.reply.events.filter((event) => 't' in event).length).toBeGreaterThanOrEqual(EVENTS - 1);
+    // The content chunks after the first (parsed, to learn the template) are one run.
+    expect(entry.reply.events.filter((event) => 't' in event)).toHaveLength(1);
+    expect(firstRun(entry).text).toHaveLength(EVENTS - 1);
     // The whole events written out would be several times the line.
     const full = JSON.stringify(DATA.map((data) => ({ ms: 0, data })));
     expect((line as string).length * 4).toBeLessThan(full.length);
@@ -86,9 +90,9 @@ describe('a long stream written compactly', () => {
 
     const split = await recorded('compact-key-split');
     editLine(split, (entry) => {
-      const at = firstCompact(entry) + 10;
-      (entry.reply.events[at] as { text: string }).text = KEY.slice(0, 12);
-      (entry.reply.events[at + 1] as { text: string }).text = KEY.slice(12);
+      const run = firstRun(entry);
+      run.text[10] = KEY.slice(0, 12);
+      run.text[11] = KEY.slice(12);
     });
     const found = examineCassette(split, { keys: [KEY] }).problems;
     expect(found[0]?.message).toBe(
@@ -103,14 +107,24 @@ describe('a long stream written compactly', () => {
       'reply.templates[0]',
     ],
     ['no template', (entry: CompactLine) => (entry.reply.templates = []), 'reply.templates'],
-    ['a template number past the list', (entry: CompactLine) => (compactEvent(entry).t = 1), 'reply.events['],
-    ['a text holding a quote', (entry: CompactLine) => (compactEvent(entry).text = 'a"b'), 'reply.events['],
+    ['a template number past the list', (entry: CompactLine) => (firstRun(entry).t = 1), 'reply.events[2]"'],
+    [
+      'a text holding a quote',
+      (entry: CompactLine) => (firstRun(entry).text[3] = 'a"b'),
+      'reply.events[2].text[3]',
+    ],
     [
       'a text holding a backslash',
-      (entry: CompactLine) => (compactEvent(entry).text = 'a\\u0041'),
-      'reply.events[',
+      (entry: CompactLine) => (firstRun(entry).text[0] = 'a\\u0041'),
+      'reply.events[2].text[0]',
     ],
-    ['a field more', (entry: CompactLine) => (compactEvent(entry).data = 'x'), 'reply.events['],
+    [
+      'a text that is a number',
+      (entry: CompactLine) => (firstRun(entry).text[0] = 7 as never),
+      'reply.events[2].text[0]',
+    ],
+    ['delays and texts of two lengths', (entry: CompactLine) => firstRun(entry).ms.pop(), 'reply.events[2]"'],
+    ['a field more', (entry: CompactLine) => (firstRun(entry).data = 'x'), 'reply.events[2]"'],
   ])('refuses a compact line with %s, naming the field', async (_name, edit, field) => {
     const path = await recorded('compact-hostile');
     editLine(path, edit);
@@ -125,7 +139,7 @@ describe('a long stream written compactly', () => {
     editLine(path, (entry) => {
       const template = entry.reply.templates[0] as [string, string];
       template[0] = `${template[0]}${' '.repeat(17_000)}`;
-      entry.reply.events = Array.from({ length: 1000 }, () => ({ ms: 0, t: 0, text: 'x'.repeat(1000) }));
+      entry.reply.events = [{ t: 0, ms: Array(1000).fill(0), text: Array(1000).fill('x'.repeat(1000)) }];
     });
     expect(() => readCassette(path)).toThrow(
       '"reply.events" must be at most 16777216 bytes in all (a live reply\'s cap)',
