@@ -12,6 +12,7 @@ import type { BudgetStore, ScopeCounters } from '../../src/budget-store.js';
 import type { StoredScope } from '../../src/scope-limits.js';
 import { scopeCounters, withoutLedgerLost } from '../support/scope-counters.js';
 import { until } from '../support/until.js';
+import { describeAllotmentsConformance } from './allotments-kit.js';
 import type { KitWorkerReport, KitWorkerSettings } from './kit-worker.js';
 
 /** A store under test, and the faults it can be put through. */
@@ -197,6 +198,8 @@ export function describeStoreConformance(target: ConformanceTarget): void {
         expect(root).toEqual(scopeCounters({ reservedNanoUsd: 160, inFlight: 16 }));
       });
     });
+
+    describeAllotmentsConformance(target);
 
     if (target.crash !== undefined) {
       const crash = target.crash.bind(target);
