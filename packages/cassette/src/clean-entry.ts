@@ -1,6 +1,6 @@
 import type { ArrivedEvents } from './arrived-events.js';
 import { requestHash } from './canonical-json.js';
-import type { CassetteEntry, RecordedStreamEvent } from './cassette-entry.js';
+import type { CassetteEntry } from './cassette-entry.js';
 import { describeFinding } from './cassette-line.js';
 import { CassetteSecretError } from './cassette-secret-error.js';
 import { writeCompactly } from './compact-events.js';
@@ -62,9 +62,20 @@ export function cleanEntry(
     const collected = collect(owned);
     arrived.collectInto(collected.root.field('reply').field('events'), collected.names);
     if (firstFinding(collected, rules) === undefined) {
-      streamed.events = arrived.unchanged();
-      const line = arrived.lineEvents(streamed.events as RecordedStreamEvent[]);
-      if (line !== null) writeCompactly(streamed, line);
+      const line = arrived.lineEvents();
+      if (line === null) streamed.events = arrived.unchanged();
+      else {
+        // Written compactly: the events made whole only when something reads the entry's (a replay's state).
+        writeCompactly(streamed, line);
+        let events: unknown[] | null = null;
+        Object.defineProperty(streamed, 'events', {
+          get: () => {
+            events ??= arrived.unchanged();
+            return events;
+          },
+          enumerable: true,
+        });
+      }
       return { ...owned, match: requestHash(owned.request) } as unknown as CleanEntry;
     }
   }

@@ -8,7 +8,7 @@ import {
 } from '@switchboard/adapter';
 import { ArrivedEvents } from './arrived-events.js';
 import { appliesOverrides, isThenable } from './attempt-overrides.js';
-import { pricingOf, usageOfEvents } from './call-pricing.js';
+import { pricingOf } from './call-pricing.js';
 import type { CassetteEntry, RecordedAttempt, RecordedError, RecordedReply } from './cassette-entry.js';
 import type { CassetteWriter } from './cassette-writer.js';
 import { cleanEntry } from './clean-entry.js';
@@ -206,16 +206,16 @@ export async function recordStreamCall(
   }
   trace.opened();
   return new RecordingStream(stream, context.writer.rules, (arrived, end) => {
-    const events = arrived.recorded;
-    write(
-      context,
-      request,
-      true,
-      trace,
-      { status: stream.status, headers: keptHeaders(stream.headers, context.writer.rules), events, end },
-      usageOfEvents(events),
-      arrived,
-    );
+    const reply = {
+      status: stream.status,
+      headers: keptHeaders(stream.headers, context.writer.rules),
+      // Made whole only when something reads them (a line to scrub); a clean one is written from `arrived`.
+      get events() {
+        return arrived.recorded;
+      },
+      end,
+    };
+    write(context, request, true, trace, reply, arrived.usage(), arrived);
   });
 }
 
@@ -301,11 +301,7 @@ class RecordingStream implements TransportEventStream {
   /** Records one event with its delay; at `[DONE]` the reply is whole: written now, so a refusal still reaches the reader. */
   #take(event: StreamEvent): void {
     const now = performance.now();
-    if (!this.#finished) {
-      const ms = Math.round(now - this.#last);
-      // The common event (data alone) without a spread: a long stream has 100,000 of them.
-      this.#events.push(dataAlone(event) ? { ms, data: event.data } : { ms, ...event });
-    }
+    if (!this.#finished) this.#events.take(Math.round(now - this.#last), event);
     this.#last = now;
     if ('data' in event && event.data === '[DONE]') this.#end(null);
   }
@@ -316,10 +312,4 @@ class RecordingStream implements TransportEventStream {
     this.#finished = true;
     this.#finish(this.#events, end);
   }
-}
-
-/** An event of data alone (no event name, nothing else). */
-function dataAlone(event: StreamEvent): event is { readonly data: string } {
-  for (const name in event) if (name !== 'data') return false;
-  return 'data' in event;
 }
