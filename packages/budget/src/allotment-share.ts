@@ -7,12 +7,18 @@ import type { Shared } from './shared.js';
 
 /** How long a share stays with no call of its own in flight before it is settled. */
 export const SHARE_IDLE_MS = 50;
+/**
+ * How long a share takes new calls: then it settles once its calls end, and a new one is leased, so what
+ * the store shows (spend, thresholds, `budget show`) is never more than this behind a busy process.
+ */
+export const SHARE_MAX_AGE_MS = 1_000;
 
 /**
  * A share of a chain's headroom this process leased from the store (one ordinary lease of
  * `amount`): local calls reserve their worst case from it and settle into it, with no round
  * trip. It is settled once, with the sum of what its calls cost: when idle, when it cannot
- * serve a call (run out, or its window ended), and on `idle()` or `close()`.
+ * serve a call (run out, its window ended, or a second passed since it was leased), and on `idle()` or
+ * `close()`.
  */
 export class Share {
   readonly leaseId: string;
@@ -21,6 +27,8 @@ export class Share {
   readonly amount: number;
   /** The end of the earliest window among its scopes (store clock, ms), or Infinity. */
   readonly endMs: number;
+  /** When it was leased (this process's monotonic clock). */
+  readonly #leasedAt = performance.now();
   /** Worst cases of its calls in flight. */
   held = 0;
   /** Known costs of its ended calls. */
@@ -57,7 +65,12 @@ export class Share {
 
   /** It may serve a call of worst case `amount` starting at `nowMs` (store clock). */
   serves(amount: number, nowMs: number): boolean {
-    return !this.retiring && nowMs < this.endMs && this.free >= amount;
+    return (
+      !this.retiring &&
+      nowMs < this.endMs &&
+      this.free >= amount &&
+      performance.now() - this.#leasedAt < SHARE_MAX_AGE_MS
+    );
   }
 
   /** A call of worst case `amount` starts on it. */

@@ -105,7 +105,8 @@ export interface BudgetOptions {
    * Opt-in, off by default: this process leases a share of each chain's headroom from the store
    * (one ordinary lease, renewed while held) and reserves and settles its calls from it locally,
    * with no round trip; the share is settled with what its calls cost when idle, when it cannot
-   * serve a call, when its window ends, and on `idle()` and `close()`. A share holds at most 64 of
+   * serve a call (run out, its window ended, a second since it was leased), and on `idle()` and
+   * `close()`. A share holds at most 64 of
    * the worst cases of the call that leased it (or `maxUsd`) and 1/16 of the headroom left; a
    * chain with a `maxInFlight` limit is not served. A process that dies leaves its share to
    * expire as any lease (counted at its worst case). docs/budgets.md, "Allotments".
