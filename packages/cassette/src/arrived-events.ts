@@ -14,6 +14,21 @@ interface PlanStep {
   readonly content: boolean;
 }
 
+/** An event held whole: as recorded, parsed (or matched: its template and text), and whether kept as it came. */
+interface Held {
+  readonly event: RecordedStreamEvent;
+  readonly expanded: ExpandedEvent | null;
+  readonly template: ChunkTemplate | null;
+  readonly text: string | null;
+  readonly asIs: boolean;
+}
+
+/** Where the events of one template begin among the slots (its texts the string slots from there). */
+interface Run {
+  readonly start: number;
+  readonly template: ChunkTemplate;
+}
+
 /**
  * A recorded stream's events, each read as it arrives, so a provider's pace
  * hides the work and the stream's end is left with one scan and one write: a
@@ -23,33 +38,18 @@ interface PlanStep {
  */
 export class ArrivedEvents {
   /**
-   * Each event as recorded; null for a matched chunk kept as it came, whose data
-   * is its template's bytes around its text (not held: a long stream's events
-   * would otherwise keep every byte of the wire alive to its end).
+   * One slot an event: a matched chunk kept as it came is its text alone (its data is
+   * its template's bytes around the text, see `#runs`; not held, or a long stream's
+   * events would keep every byte of the wire alive to its end); any other, held.
    */
-  readonly #events: Array<RecordedStreamEvent | null> = [];
-  /** A null event's delay (0 for the others, which hold their own). */
+  readonly #slots: Array<string | Held> = [];
+  /** Each text slot's delay (0 for the others, which hold their own). */
   readonly #delays: number[] = [];
-  /** Each event with its data parsed, or null for a chunk that matched a template. */
-  readonly #expanded: Array<ExpandedEvent | null> = [];
-  /** A matched chunk's template and text (the other events: null). */
-  readonly #templates: Array<ChunkTemplate | null> = [];
-  readonly #texts: Array<string | null> = [];
-  readonly asIs: boolean[] = [];
+  /** The template of each stretch of text slots, from its first slot on. */
+  readonly #runs: Run[] = [];
   readonly #templateAsIs = new Map<ChunkTemplate, boolean>();
   readonly #learner = new ChunkTemplates();
   #recorded: RecordedStreamEvent[] | null = null;
-
-  /** Every event as recorded (made whole when first asked for). */
-  get recorded(): RecordedStreamEvent[] {
-    this.#recorded ??= this.#events.map((event, index) => event ?? this.#whole(index));
-    return this.#recorded;
-  }
-
-  #whole(index: number): RecordedStreamEvent {
-    const [before, after] = (this.#templates[index] as ChunkTemplate).pieces as readonly [string, string];
-    return { ms: this.#delays[index] as number, data: `${before}"${this.#texts[index] as string}"${after}` };
-  }
 
   /** Records `event`, which came `ms` after the one before it (or after the stream opened). */
   take(ms: number, event: StreamEvent): void {
@@ -63,8 +63,12 @@ export class ArrivedEvents {
     else if (this.#templateAsIs.get(match.template) !== true || match.template.pieces === null) {
       this.#matched({ ms, data: event.data }, match);
     } else {
-      this.#matched(null, match);
-      this.#delays[this.#delays.length - 1] = ms;
+      this.#recorded = null;
+      const last = this.#runs.at(-1);
+      if (last?.template !== match.template)
+        this.#runs.push({ start: this.#slots.length, template: match.template });
+      this.#slots.push(match.text);
+      this.#delays.push(ms);
     }
   }
 
@@ -78,27 +82,16 @@ export class ArrivedEvents {
     else this.#parsed(event, plain);
   }
 
-  #matched(event: RecordedStreamEvent | null, match: { template: ChunkTemplate; text: string }): void {
-    this.#recorded = null;
-    this.#events.push(event);
-    this.#delays.push(0);
-    this.#expanded.push(null);
-    this.#templates.push(match.template);
-    this.#texts.push(match.text);
-    this.asIs.push(this.#templateAsIs.get(match.template) === true);
+  #matched(event: RecordedStreamEvent, match: { template: ChunkTemplate; text: string }): void {
+    const asIs = this.#templateAsIs.get(match.template) === true;
+    this.#hold({ event, expanded: null, template: match.template, text: match.text, asIs });
   }
 
   #parsed(event: RecordedStreamEvent, plain: boolean): void {
-    this.#recorded = null;
-    this.#events.push(event);
-    this.#delays.push(0);
     const data = (event as { data?: unknown }).data;
     const expanded = expandEvent(event);
-    this.#expanded.push(expanded);
-    this.#templates.push(null);
-    this.#texts.push(null);
     const asIs = 'json' in expanded && readsAsWritten(data as string, expanded.json);
-    this.asIs.push(asIs);
+    this.#hold({ event, expanded, template: null, text: null, asIs });
     if ('json' in expanded && plain) {
       this.#learner.learn(data as string, expanded.json);
       const learned = this.#learner.match(data as string);
@@ -108,17 +101,62 @@ export class ArrivedEvents {
     }
   }
 
+  #hold(held: Held): void {
+    this.#recorded = null;
+    this.#slots.push(held);
+    this.#delays.push(0);
+  }
+
+  /** Calls `each` with every slot, in order, and the template of a text slot. */
+  #each(each: (slot: string | Held, index: number, template: ChunkTemplate | null) => void): void {
+    let run = -1;
+    for (let index = 0; index < this.#slots.length; index += 1) {
+      while ((this.#runs[run + 1]?.start ?? Number.POSITIVE_INFINITY) <= index) run += 1;
+      const slot = this.#slots[index] as string | Held;
+      each(slot, index, typeof slot === 'string' ? (this.#runs[run] as Run).template : null);
+    }
+  }
+
+  /** A text slot's event, made whole. */
+  #whole(index: number, text: string, template: ChunkTemplate): RecordedStreamEvent {
+    const [before, after] = template.pieces as readonly [string, string];
+    return { ms: this.#delays[index] as number, data: `${before}"${text}"${after}` };
+  }
+
+  /** Every event as recorded (made whole when first asked for). */
+  get recorded(): RecordedStreamEvent[] {
+    if (this.#recorded === null) {
+      const recorded: RecordedStreamEvent[] = [];
+      this.#each((slot, index, template) => {
+        recorded.push(
+          typeof slot === 'string' ? this.#whole(index, slot, template as ChunkTemplate) : slot.event,
+        );
+      });
+      this.#recorded = recorded;
+    }
+    return this.#recorded;
+  }
+
+  /** Whether each event is kept as it came (see `readsAsWritten`): a text slot always is. */
+  get asIs(): boolean[] {
+    return this.#slots.map((slot) => typeof slot === 'string' || slot.asIs);
+  }
+
   /** The `usage` of the last event that carried one (see `usageOfEvents`), a matched chunk's being its template's. */
   usage(): unknown {
-    for (let index = this.#events.length - 1; index >= 0; index -= 1) {
-      const event = this.#events[index];
+    for (let index = this.#slots.length - 1; index >= 0; index -= 1) {
+      const slot = this.#slots[index] as string | Held;
       const usage =
-        event === null || event === undefined
-          ? (this.#templates[index] as ChunkTemplate).chunk.usage
-          : usageOfEvents([event]);
+        typeof slot === 'string' ? this.#templateAt(index).chunk.usage : usageOfEvents([slot.event]);
       if (isRecord(usage)) return usage;
     }
     return null;
+  }
+
+  #templateAt(index: number): ChunkTemplate {
+    let found: Run | undefined;
+    for (const run of this.#runs) if (run.start <= index) found = run;
+    return (found as Run).template;
   }
 
   /**
@@ -129,11 +167,11 @@ export class ArrivedEvents {
   collectInto(node: PathNode, names: Map<string, string>): void {
     const element = node.element(null);
     const plans = new Map<ChunkTemplate, PlanStep[]>();
-    for (let index = 0; index < this.#events.length; index += 1) {
-      const template = this.#templates[index];
-      if (template === null || template === undefined) {
-        collectInto(this.#expanded[index], element, names);
-        continue;
+    this.#each((slot, index, textTemplate) => {
+      const template = typeof slot === 'string' ? textTemplate : slot.template;
+      if (template === null) {
+        collectInto((slot as Held).expanded, element, names);
+        return;
       }
       let plan = plans.get(template);
       if (plan === undefined) {
@@ -141,87 +179,82 @@ export class ArrivedEvents {
         plans.set(template, plan);
       }
       for (const step of plan) {
-        if (step.content) step.node.add(this.#texts, index, false);
-        else step.node.add(step.holder, step.key, false);
+        if (!step.content) step.node.add(step.holder, step.key, false);
+        else if (typeof slot === 'string') step.node.add(this.#slots, index, false);
+        else step.node.add(slot as unknown as Record<string, unknown>, 'text', false);
       }
-    }
+    });
   }
 
   /** Every event with its data parsed (a matched chunk parsed now), for scrubbing in place. */
   expandAll(): ExpandedEvent[] {
-    return this.#expanded.map((expanded, index) => expanded ?? expandEvent(this.recorded[index]));
-  }
-
-  /** The events (as `unchanged` gives them) as a line writes them compactly, or null (see `lineEventsOf`). */
-  lineEvents(): LineEvents | null {
-    return lineEventsOf(this.#events, this.#delays, this.#templates, this.#texts, this.asIs);
+    const recorded = this.recorded;
+    return this.#slots.map((slot, index) =>
+      typeof slot !== 'string' && slot.expanded !== null ? slot.expanded : expandEvent(recorded[index]),
+    );
   }
 
   /** The events as the line keeps them when nothing was scrubbed: each as it came, or written back as standard JSON. */
   unchanged(): RecordedStreamEvent[] {
-    return this.recorded.map((event, index) => {
-      if (this.asIs[index] === true || !('data' in event)) return event;
-      const expanded = this.#expanded[index] ?? expandEvent(event);
+    const recorded = this.recorded;
+    return this.#slots.map((slot, index) => {
+      const event = recorded[index] as RecordedStreamEvent;
+      if (typeof slot === 'string' || slot.asIs || !('data' in event)) return event;
+      const expanded = slot.expanded ?? expandEvent(event);
       if (!('json' in expanded)) return event;
       return { ...event, data: JSON.stringify(expanded.json) };
     });
   }
+
+  /**
+   * The events (as `unchanged` gives them) as a line writes them compactly (see
+   * `LineEvents`): each run of events in a row that matched one template with
+   * known pieces and are kept as they came, as one `{t, ms, text}`; null when
+   * there is none.
+   */
+  lineEvents(): LineEvents | null {
+    const numbers = new Map<ChunkTemplate, number>();
+    const pairs: Array<readonly [string, string]> = [];
+    const written: unknown[] = [];
+    let run: { t: number; ms: unknown[]; text: string[] } | null = null;
+    this.#each((slot, index, textTemplate) => {
+      const compact =
+        typeof slot === 'string'
+          ? { template: textTemplate as ChunkTemplate, text: slot }
+          : compactable(slot);
+      if (compact === null) {
+        written.push((slot as Held).event);
+        run = null;
+        return;
+      }
+      let number = numbers.get(compact.template);
+      if (number === undefined) {
+        number = pairs.length;
+        numbers.set(compact.template, number);
+        pairs.push(compact.template.pieces as readonly [string, string]);
+      }
+      if (run === null || run.t !== number) {
+        run = { t: number, ms: [], text: [] };
+        written.push(run);
+      }
+      run.ms.push(typeof slot === 'string' ? this.#delays[index] : slot.event.ms);
+      run.text.push(compact.text);
+    });
+    return pairs.length === 0 ? null : { templates: pairs, events: written };
+  }
 }
 
 /**
- * The events as a line writes them compactly (see `LineEvents`): each run of
- * events in a row that matched one template with known pieces and are kept as
- * they came, as one `{t, ms, text}`; null when there is none. `events` are as
- * recorded, null for a matched chunk whose data is not held (its delay in `delays`).
+ * A held event's template and text when its line may write it compactly: matched,
+ * kept as it came, exactly the template's bytes around its text; else null.
  */
-export function lineEventsOf(
-  events: ReadonlyArray<RecordedStreamEvent | null>,
-  delays: readonly number[],
-  templates: ReadonlyArray<ChunkTemplate | null>,
-  texts: ReadonlyArray<string | null>,
-  asIs: readonly boolean[],
-): LineEvents | null {
-  const numbers = new Map<ChunkTemplate, number>();
-  const pairs: Array<readonly [string, string]> = [];
-  const written: unknown[] = [];
-  let run: { t: number; ms: unknown[]; text: string[] } | null = null;
-  for (let index = 0; index < events.length; index += 1) {
-    const event = events[index] ?? null;
-    const template = templates[index];
-    const text = texts[index];
-    const pieces = template?.pieces;
-    // Kept as it came (not written back as standard JSON): exactly the template's bytes around the text.
-    if (
-      event !== null &&
-      (template === null ||
-        template === undefined ||
-        asIs[index] !== true ||
-        pieces === null ||
-        pieces === undefined ||
-        typeof text !== 'string' ||
-        !('data' in event) ||
-        event.data.length !== pieces[0].length + text.length + 2 + pieces[1].length)
-    ) {
-      written.push(event);
-      run = null;
-      continue;
-    }
-    // A null event matched a template with pieces (that is when its data is not held).
-    const matched = template as ChunkTemplate;
-    let number = numbers.get(matched);
-    if (number === undefined) {
-      number = pairs.length;
-      numbers.set(matched, number);
-      pairs.push(matched.pieces as readonly [string, string]);
-    }
-    if (run === null || run.t !== number) {
-      run = { t: number, ms: [], text: [] };
-      written.push(run);
-    }
-    run.ms.push(event === null ? delays[index] : event.ms);
-    run.text.push(text as string);
-  }
-  return pairs.length === 0 ? null : { templates: pairs, events: written };
+function compactable(held: Held): { template: ChunkTemplate; text: string } | null {
+  const { event, template, text } = held;
+  const pieces = template?.pieces;
+  if (template === null || !held.asIs || pieces == null || text === null || !('data' in event)) return null;
+  return event.data.length === pieces[0].length + text.length + 2 + pieces[1].length
+    ? { template, text }
+    : null;
 }
 
 /** An event of data alone (no event name, nothing else). */
