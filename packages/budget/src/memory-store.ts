@@ -85,19 +85,14 @@ export class MemoryBudgetStore implements BudgetStore {
 
   acquire(request: AcquireRequest): AcquireResult {
     const nowMs = this.#clock();
-    const wrong = outsideWindow(request.scopes, nowMs);
+    const scopes = request.scopes;
+    const wrong = outsideWindow(scopes, nowMs);
     if (wrong >= 0) return { granted: false, reason: 'window', scopeIndex: wrong, counters: ZERO, nowMs };
-    for (const scope of request.scopes) {
-      // A past window with live leases stays until they end.
-      this.#windows.touch(scope, nowMs, (key) => {
-        const state = this.#scopes.get(key);
-        if (state !== undefined && state.leases.size > 0) return false;
-        this.#scopes.delete(key);
-        return true;
-      });
-    }
+    // A past window with live leases stays until they end.
+    for (const scope of scopes) this.#windows.touch(scope, nowMs, this.#dropIdle);
     const now = this.#now();
-    const states = request.scopes.map((scope) => this.#state(scope.key, now));
+    const states: ScopeState[] = [];
+    for (const scope of scopes) states.push(this.#state(scope.key, now));
     if (this.#held.has(request.leaseId)) return GRANTED;
     if (this.#endedAnswer(request.leaseId) !== undefined) {
       return {
@@ -109,15 +104,17 @@ export class MemoryBudgetStore implements BudgetStore {
     }
     const amount = request.amountNanoUsd;
     // Out of money in any scope first (waiting cannot help), then held by reservations (it can).
-    for (const [index, scope] of request.scopes.entries()) {
+    for (let index = 0; index < scopes.length; index += 1) {
+      const limit = (scopes[index] as StoredScope).limitNanoUsd;
       const state = states[index] as ScopeState;
-      if (scope.limitNanoUsd !== null && state.spent + amount > scope.limitNanoUsd) {
+      if (limit !== null && state.spent + amount > limit) {
         return { granted: false, reason: 'spend', scopeIndex: index, counters: countersOf(state), nowMs };
       }
     }
-    for (const [index, scope] of request.scopes.entries()) {
+    for (let index = 0; index < scopes.length; index += 1) {
+      const limit = (scopes[index] as StoredScope).limitNanoUsd;
       const state = states[index] as ScopeState;
-      if (scope.limitNanoUsd !== null && state.spent + state.reserved + amount > scope.limitNanoUsd) {
+      if (limit !== null && state.spent + state.reserved + amount > limit) {
         return {
           granted: false,
           reason: 'reserved',
@@ -127,9 +124,10 @@ export class MemoryBudgetStore implements BudgetStore {
         };
       }
     }
-    for (const [index, scope] of request.scopes.entries()) {
+    for (let index = 0; index < scopes.length; index += 1) {
+      const maxInFlight = (scopes[index] as StoredScope).maxInFlight;
       const state = states[index] as ScopeState;
-      if (scope.maxInFlight !== null && state.leases.size >= scope.maxInFlight) {
+      if (maxInFlight !== null && state.leases.size >= maxInFlight) {
         return { granted: false, reason: 'in_flight', scopeIndex: index, counters: countersOf(state) };
       }
     }
@@ -137,11 +135,19 @@ export class MemoryBudgetStore implements BudgetStore {
     for (const state of states) {
       state.leases.set(request.leaseId, { amount, expires });
       state.reserved += amount;
-      state.earliestExpiry = Math.min(state.earliestExpiry, expires);
+      if (expires < state.earliestExpiry) state.earliestExpiry = expires;
     }
     this.#held.add(request.leaseId);
     return GRANTED;
   }
+
+  /** Drops a past window's ledger unless leases are live in it (made once: no closure per acquisition). */
+  readonly #dropIdle = (key: string): boolean => {
+    const state = this.#scopes.get(key);
+    if (state !== undefined && state.leases.size > 0) return false;
+    this.#scopes.delete(key);
+    return true;
+  };
 
   settle(leaseId: string, scopes: readonly StoredScope[], settlement: Settlement): boolean {
     const now = this.#now();

@@ -38,10 +38,10 @@ export class PastWindows {
 
 /** The index of the first scope whose window does not hold `nowMs`, or -1. */
 export function outsideWindow(scopes: readonly StoredScope[], nowMs: number): number {
-  return scopes.findIndex(
-    (scope) =>
-      scope.window !== null &&
-      scope.window !== undefined &&
-      !(nowMs >= scope.window.startMs && nowMs < scope.window.endMs),
-  );
+  for (let index = 0; index < scopes.length; index += 1) {
+    const window = (scopes[index] as StoredScope).window;
+    if (window !== null && window !== undefined && !(nowMs >= window.startMs && nowMs < window.endMs))
+      return index;
+  }
+  return -1;
 }

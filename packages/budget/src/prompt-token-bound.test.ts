@@ -2,6 +2,7 @@ import { promptTokens } from '@switchboard/emulator';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  attemptPromptTokenBound,
   promptTokenBound,
   TEMPLATE_TOKENS_PER_MESSAGE,
   TEMPLATE_TOKENS_PER_REQUEST,
@@ -36,5 +37,33 @@ describe('promptTokenBound', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('attemptPromptTokenBound', () => {
+  it("measures the messages once per call: a later attempt of the call gets the first one's bound", () => {
+    const messages = [{ role: 'user', content: 'hi' }];
+    const first = attemptPromptTokenBound({ callId: 'call-1', messages, tools: undefined });
+    expect(first).toBe(promptTokenBound(messages, undefined));
+    // Changed behind the adapter's back: the call's later attempts keep the bound of its first...
+    messages[0] = { role: 'user', content: 'a much longer message than before' };
+    expect(attemptPromptTokenBound({ callId: 'call-1', messages, tools: undefined })).toBe(first);
+    // ...while another call with the same array measures it again.
+    const second = attemptPromptTokenBound({ callId: 'call-2', messages, tools: undefined });
+    expect(second).toBe(promptTokenBound(messages, undefined));
+    expect(second).toBeGreaterThan(first);
+  });
+
+  it('measures again for other tools, and every attempt without a call id', () => {
+    const messages = [{ role: 'user', content: 'hi' }];
+    const tools = [{ type: 'function', function: { name: 'grep', parameters: { type: 'object' } } }];
+    const without = attemptPromptTokenBound({ callId: 'call-3', messages, tools: undefined });
+    const withTools = attemptPromptTokenBound({ callId: 'call-3', messages, tools });
+    expect(withTools).toBe(promptTokenBound(messages, tools));
+    expect(withTools).toBeGreaterThan(without);
+    const info = { messages, tools: undefined };
+    expect(attemptPromptTokenBound(info)).toBe(without);
+    messages.push({ role: 'user', content: 'and more' });
+    expect(attemptPromptTokenBound(info)).toBe(promptTokenBound(messages, undefined));
   });
 });

@@ -26,3 +26,33 @@ export function promptTokenBound(
     TEMPLATE_TOKENS_PER_REQUEST
   );
 }
+
+/** The bound last worked out for a messages array, and the call and tools it was for. */
+interface KeptBound {
+  readonly callId: string;
+  readonly tools: readonly unknown[] | undefined;
+  readonly tokens: number;
+}
+
+// By messages array, so nothing is kept alive for it: an entry goes with its array.
+const kept = new WeakMap<readonly unknown[], KeptBound>();
+
+/**
+ * {@link promptTokenBound} of an attempt, worked out once per call: a later attempt of the same
+ * call (its `callId`, the same `messages` and `tools` arrays, which the adapter sends as they
+ * are) gets the bound of its first. Another call, even with the same arrays, measures them again
+ * (a caller may have changed them since); an attempt without a `callId` is always measured.
+ */
+export function attemptPromptTokenBound(info: {
+  readonly callId?: string;
+  readonly messages: readonly unknown[];
+  readonly tools: readonly unknown[] | undefined;
+}): number {
+  const { callId, messages, tools } = info;
+  if (callId === undefined) return promptTokenBound(messages, tools);
+  const last = kept.get(messages);
+  if (last !== undefined && last.callId === callId && last.tools === tools) return last.tokens;
+  const tokens = promptTokenBound(messages, tools);
+  kept.set(messages, { callId, tools, tokens });
+  return tokens;
+}

@@ -1,7 +1,7 @@
 import type { AttemptInfo } from '@switchboard/adapter';
 import { maxPricesUpToInput, type Prices } from '@switchboard/prices';
 import { BudgetError } from './budget-error.js';
-import { promptTokenBound } from './prompt-token-bound.js';
+import { attemptPromptTokenBound } from './prompt-token-bound.js';
 
 /** How a budget prices the worst case of a call. */
 export interface WorstCasePricing {
@@ -63,7 +63,8 @@ export function worstCaseOf(info: AttemptInfo, pricing: WorstCasePricing, scope:
       message: `budget scope "${scope}" refused a call of ${info.model}: the call has no max_tokens, so its output is unbounded; cap it (a bounded adapter, maxTokens) or give the budget maxOutputTokens`,
     });
   }
-  const promptTokens = promptTokenBound(info.messages, info.tools);
+  // Once per call: a retry sends the same messages and tools.
+  const promptTokens = attemptPromptTokenBound(info);
   // A tiered price: the dearest tier the prompt's bound can reach bills the whole call.
   const reached = maxPricesUpToInput(prices, promptTokens);
   const inputPerM = Math.max(reached.inputPerM, reached.cacheHitPerM);
