@@ -12,7 +12,14 @@ export interface BatchResult {
   readonly contentChars: number;
 }
 
-const collectGarbage = (globalThis as { gc?: () => void }).gc;
+const collectGarbage = (globalThis as { gc?: (options?: { type: 'major' | 'minor' }) => void }).gc;
+
+/**
+ * How garbage is collected before each batch (with --expose-gc): `full`, a full collection (a
+ * full collection also throws away optimized code whose objects died, which the batch then
+ * optimizes again); `minor`, the young generation only, where a call's garbage lives.
+ */
+export type Collection = 'full' | 'minor';
 
 /**
  * Makes `calls` calls with at most `concurrency` in flight. Garbage left by the
@@ -23,8 +30,9 @@ export async function runBatch(
   client: BenchClient,
   calls: number,
   concurrency: number,
+  collection: Collection = 'full',
 ): Promise<BatchResult> {
-  collectGarbage?.();
+  collectGarbage?.(collection === 'minor' ? { type: 'minor' } : undefined);
   const latenciesMs = new Array<number>(calls);
   let next = 0;
   let contentChars = 0;

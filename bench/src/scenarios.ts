@@ -1,5 +1,5 @@
 import { BASELINE, type BenchClient, CLIENT_IDS, type ClientId } from './clients.js';
-import { median, roundOrder, runBatch } from './measure.js';
+import { type Collection, median, roundOrder, runBatch } from './measure.js';
 
 /** One way of loading the clients: reply size and calls in flight. */
 export interface Scenario {
@@ -54,16 +54,18 @@ export function pairedRatio(a: ClientFigures, b: ClientFigures, metric: Metric):
 /**
  * Warms every client up, then runs `rounds` interleaved rounds: in each round
  * every client makes its batch of calls, in an order that changes per round.
- * Stops early (after at least one round) once `deadline` has passed.
+ * Stops early (after at least one round) once `deadline` has passed. `collection`: how garbage
+ * is collected before each batch (see {@link Collection}).
  */
 export async function runScenario(
   scenario: Scenario,
   clients: BenchClient[],
   rounds: number,
   deadline: number,
+  collection: Collection = 'full',
 ): Promise<ScenarioResult> {
   const warmUpCalls = Math.max(scenario.concurrency, Math.ceil(scenario.calls / 4));
-  for (const client of clients) await runBatch(client, warmUpCalls, scenario.concurrency);
+  for (const client of clients) await runBatch(client, warmUpCalls, scenario.concurrency, collection);
 
   const latencies = new Map<ClientId, number[]>(clients.map((client) => [client.id, []]));
   const perRound = new Map<ClientId, Figures[]>(clients.map((client) => [client.id, []]));
@@ -74,7 +76,7 @@ export async function runScenario(
   for (let round = 0; round < rounds; round++) {
     if (round > 0 && performance.now() > deadline) break;
     for (const client of roundOrder(clients, round)) {
-      const batch = await runBatch(client, scenario.calls, scenario.concurrency);
+      const batch = await runBatch(client, scenario.calls, scenario.concurrency, collection);
       latencies.get(client.id)?.push(...batch.latenciesMs);
       perRound.get(client.id)?.push({
         medianMicros: median(batch.latenciesMs) * 1000,

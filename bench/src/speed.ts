@@ -9,13 +9,16 @@
 // With --layers, also the resolved client alone and with each observer of the full stack alone, and a table of
 // what each layer adds per call (its row's ratio less the resolved client's, in the SDK's time per call).
 //
-// Usage: pnpm --filter @switchboard/bench bench:speed [--rounds N] [--quick] [--only a,b] [--layers]
+// With --gc minor, the garbage collected before each batch is the young generation's only (default --gc full: a
+// full collection, which also drops optimized code whose objects died, so each batch starts by optimizing again).
+//
+// Usage: pnpm --filter @switchboard/bench bench:speed [--rounds N] [--quick] [--only a,b] [--layers] [--gc full|minor]
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { type BenchClient, type ClientId, createClients } from './clients.js';
 import { startEmulatorProcess } from './emulator-client.js';
 import { machineInfo } from './machine.js';
-import { median } from './measure.js';
+import { type Collection, median } from './measure.js';
 import { pairedRatio, runScenario, type Scenario, type ScenarioResult } from './scenarios.js';
 
 const { values } = parseArgs({
@@ -25,11 +28,14 @@ const { values } = parseArgs({
     rounds: { type: 'string' },
     only: { type: 'string' },
     layers: { type: 'boolean', default: false },
+    gc: { type: 'string', default: 'full' },
   },
 });
 const quick = values.quick === true;
 const rounds = Number(values.rounds ?? (quick ? 4 : 40));
 if (!Number.isInteger(rounds) || rounds < 1) throw new RangeError('--rounds must be a positive integer');
+if (values.gc !== 'full' && values.gc !== 'minor') throw new RangeError('--gc must be full or minor');
+const collection: Collection = values.gc;
 
 const LAYER_IDS: ClientId[] = ['resolved', 'layer-budget', 'layer-journal', 'layer-meter', 'layer-otel'];
 const IDS: ClientId[] = [
@@ -133,7 +139,9 @@ async function main(): Promise<void> {
     for (const scenario of SCENARIOS) {
       await emulator.reset();
       const calls = quick ? Math.max(scenario.concurrency, scenario.calls >> 2) : scenario.calls;
-      results.push(await runScenario({ ...scenario, calls }, bySize[scenario.size], rounds, Infinity));
+      results.push(
+        await runScenario({ ...scenario, calls }, bySize[scenario.size], rounds, Infinity, collection),
+      );
       console.error(`${scenario.label}: done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
     }
   } finally {
@@ -144,7 +152,8 @@ async function main(): Promise<void> {
     `Per-call wall time vs the \`openai\` SDK (median over ${rounds} rotated rounds of the within-round ratio;`,
     'sequential: median latency; c32: wall time per call, 1 / throughput). In brackets: 10th–90th percentile of the rounds.',
     `Machine: ${machine.cpu}, ${machine.cores} cores, Node ${machine.node}; ${new Date().toISOString().slice(0, 16)}Z;`,
-    `load average (1 / 5 / 15 min) ${loadAtStart} at the start, ${load()} at the end`,
+    `load average (1 / 5 / 15 min) ${loadAtStart} at the start, ${load()} at the end;`,
+    `garbage collected before each batch: ${collection === 'full' ? 'full collection (--gc full)' : 'young generation only (--gc minor)'}`,
     '',
     `| client | ${SCENARIOS.map((scenario) => scenario.label).join(' | ')} |`,
     `|---|${SCENARIOS.map(() => '---:').join('|')}|`,
