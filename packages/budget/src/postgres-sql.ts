@@ -5,17 +5,16 @@
 // caller's search_path, and whoever may create objects in `public` or elsewhere on it, `array_agg`,
 // `unnest`, `cardinality`, `now()`, `=` and `+` are PostgreSQL's own, and only the budget's own tables
 // (named with their schema) are touched; the schema itself is not on the path.
+
+import { acquireSql, SHARDS, settleSql, totalsSql } from './postgres-sql-hot.js';
 import { PRUNE_BATCH } from './retention.js';
 import { PAST_WINDOW_KEEP_MS } from './scope-windows.js';
-
-/** How long a lease's record lives while held (renewals do not extend it): a late settlement is still recognised. */
-const HELD_RECORD_MS = 24 * 3_600_000;
 
 /**
  * The comment `migrate()` looks for on `budget_settle`: the functions of this version are there. Changed
  * whenever a function's text changes, so a store of a newer version replaces them (`CREATE OR REPLACE`).
  */
-export const FUNCTIONS_VERSION = 'switchboard budget functions 5';
+export const FUNCTIONS_VERSION = 'switchboard budget functions 6';
 
 /**
  * The tables, created by `migrate()` (idempotent; also run on first use, under an
@@ -80,232 +79,48 @@ CREATE INDEX IF NOT EXISTS budget_lease_records_forget ON ${s}.budget_lease_reco
 -- elsewhere ends the wait on the server (55P03) before the client gives up on it: no backend is left
 -- waiting behind a client that went away, on a caller's pool (whose sessions the store does not own) too.
 
--- Expired leases of the scopes become unsettled spend (their slots freed); old unsettled entries pruned.
+-- Where a lease of the scopes has expired or an unsettled entry is past the retention (looked at without a
+-- lock): the scopes' rows locked in key order, the expired leases made unsettled spend (their slots freed),
+-- old unsettled entries pruned.
 CREATE OR REPLACE FUNCTION ${s}.budget_sweep(keys text[], retention_ms bigint) RETURNS void
-LANGUAGE sql SET search_path = pg_catalog, pg_temp AS $$
-WITH expired AS (
-  DELETE FROM ${s}.budget_leases
-  WHERE scope_key = ANY(keys) AND expires_at <= now()
-  RETURNING scope_key, lease_id, amount_nano_usd
-), counted AS (
-  INSERT INTO ${s}.budget_unsettled (scope_key, lease_id, amount_nano_usd, counted_at)
-  SELECT scope_key, lease_id, amount_nano_usd, now() FROM expired
-  ON CONFLICT (scope_key, lease_id) DO NOTHING
-), old AS (
-  SELECT scope_key, lease_id FROM ${s}.budget_unsettled
-  WHERE scope_key = ANY(keys) AND counted_at < now() - retention_ms * interval '1 millisecond'
-  ORDER BY counted_at LIMIT ${PRUNE_BATCH}
-), pruned AS (
-  DELETE FROM ${s}.budget_unsettled AS entry USING old
-  WHERE entry.scope_key = old.scope_key AND entry.lease_id = old.lease_id
-)
-UPDATE ${s}.budget_scopes AS scope SET
-  reserved_nano_usd = scope.reserved_nano_usd - gone.total,
-  spent_nano_usd = scope.spent_nano_usd + gone.total,
-  unsettled_nano_usd = scope.unsettled_nano_usd + gone.total,
-  unsettled_calls = scope.unsettled_calls + gone.calls,
-  in_flight = scope.in_flight - gone.calls,
-  updated_at = now()
-FROM (SELECT scope_key, sum(amount_nano_usd) AS total, count(*)::integer AS calls FROM expired GROUP BY scope_key) AS gone
-WHERE scope.scope_key = gone.scope_key
-$$;
-
--- The counters of a chain, in its order (after a sweep where one is due).
-CREATE OR REPLACE FUNCTION ${s}.budget_counters(keys text[], retention_ms bigint, timeout_ms bigint,
-  OUT spent bigint[], OUT reserved bigint[], OUT in_flight integer[], OUT unsettled bigint[], OUT unsettled_calls integer[])
 LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
-  PERFORM set_config('lock_timeout', timeout_ms || 'ms', true);
-  IF EXISTS (SELECT 1 FROM ${s}.budget_leases WHERE scope_key = ANY(keys) AND expires_at <= now())
-    OR EXISTS (SELECT 1 FROM ${s}.budget_unsettled
+  IF NOT EXISTS (SELECT 1 FROM ${s}.budget_leases WHERE scope_key = ANY(keys) AND expires_at <= now())
+    AND NOT EXISTS (SELECT 1 FROM ${s}.budget_unsettled
       WHERE scope_key = ANY(keys) AND counted_at < now() - retention_ms * interval '1 millisecond') THEN
-    PERFORM ${s}.budget_sweep(keys, retention_ms);
+    RETURN;
   END IF;
-  SELECT array_agg(coalesce(scope.spent_nano_usd, 0) ORDER BY chain.position),
-    array_agg(coalesce(scope.reserved_nano_usd, 0) ORDER BY chain.position),
-    array_agg(coalesce(scope.in_flight, 0) ORDER BY chain.position),
-    array_agg(coalesce(scope.unsettled_nano_usd, 0) ORDER BY chain.position),
-    array_agg(coalesce(scope.unsettled_calls, 0) ORDER BY chain.position)
-  INTO spent, reserved, in_flight, unsettled, unsettled_calls
-  FROM unnest(keys) WITH ORDINALITY AS chain(key, position)
-  LEFT JOIN ${s}.budget_scopes AS scope ON scope.scope_key = chain.key;
-END
-$$;
-
--- A reservation of amount in every scope of the chain, or in none: the chain's rows made when missing and
--- locked in key order (two chains never deadlock), a sweep where one is due, then the checks in the order
--- spend, reservations, slots. granted, or reason ('ended', 'spend', 'reserved', 'in_flight') and the
--- 0-based index of the scope that refused; the counters as they are after it. A grant is on disk before it
--- is answered, whatever the server's synchronous_commit: 'off' there is 'on' for this transaction.
-CREATE OR REPLACE FUNCTION ${s}.budget_acquire(keys text[], limits bigint[], max_in_flight integer[],
-  amount bigint, lease text, ttl_ms bigint, retention_ms bigint, timeout_ms bigint,
-  OUT granted boolean, OUT reason text, OUT scope_index integer,
-  OUT spent bigint[], OUT reserved bigint[], OUT in_flight integer[], OUT unsettled bigint[], OUT unsettled_calls integer[])
-LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
-DECLARE
-  n integer := cardinality(keys);
-  record_state text;
-BEGIN
-  PERFORM set_config('lock_timeout', timeout_ms || 'ms', true);
-  IF current_setting('synchronous_commit') = 'off' THEN
-    PERFORM set_config('synchronous_commit', 'on', true);
-  END IF;
-  INSERT INTO ${s}.budget_scopes (scope_key)
-  SELECT key FROM unnest(keys) AS key ORDER BY key
-  ON CONFLICT (scope_key) DO NOTHING;
   PERFORM 1 FROM ${s}.budget_scopes WHERE scope_key = ANY(keys) ORDER BY scope_key FOR UPDATE;
-  SELECT c.spent, c.reserved, c.in_flight, c.unsettled, c.unsettled_calls
-  INTO spent, reserved, in_flight, unsettled, unsettled_calls
-  FROM ${s}.budget_counters(keys, retention_ms, timeout_ms) AS c;
-  SELECT r.state INTO record_state FROM ${s}.budget_lease_records AS r WHERE r.lease_id = lease;
-  IF record_state = 'held' THEN
-    granted := true;
-    RETURN;
-  ELSIF record_state IS NOT NULL THEN
-    granted := false; reason := 'ended'; scope_index := 0;
-    RETURN;
-  END IF;
-  granted := false;
-  FOR i IN 1..n LOOP
-    IF limits[i] IS NOT NULL AND spent[i] + amount > limits[i] THEN
-      reason := 'spend'; scope_index := i - 1; RETURN;
-    END IF;
-  END LOOP;
-  FOR i IN 1..n LOOP
-    IF limits[i] IS NOT NULL AND spent[i] + reserved[i] + amount > limits[i] THEN
-      reason := 'reserved'; scope_index := i - 1; RETURN;
-    END IF;
-  END LOOP;
-  FOR i IN 1..n LOOP
-    IF max_in_flight[i] IS NOT NULL AND in_flight[i] >= max_in_flight[i] THEN
-      reason := 'in_flight'; scope_index := i - 1; RETURN;
-    END IF;
-  END LOOP;
+  WITH expired AS (
+    DELETE FROM ${s}.budget_leases
+    WHERE scope_key = ANY(keys) AND expires_at <= now()
+    RETURNING scope_key, lease_id, amount_nano_usd
+  ), counted AS (
+    INSERT INTO ${s}.budget_unsettled (scope_key, lease_id, amount_nano_usd, counted_at)
+    SELECT scope_key, lease_id, amount_nano_usd, now() FROM expired
+    ON CONFLICT (scope_key, lease_id) DO NOTHING
+  ), old AS (
+    SELECT scope_key, lease_id FROM ${s}.budget_unsettled
+    WHERE scope_key = ANY(keys) AND counted_at < now() - retention_ms * interval '1 millisecond'
+    ORDER BY counted_at LIMIT ${PRUNE_BATCH}
+  ), pruned AS (
+    DELETE FROM ${s}.budget_unsettled AS entry USING old
+    WHERE entry.scope_key = old.scope_key AND entry.lease_id = old.lease_id
+  )
   UPDATE ${s}.budget_scopes AS scope SET
-    reserved_nano_usd = scope.reserved_nano_usd + amount, in_flight = scope.in_flight + 1, updated_at = now()
-  WHERE scope.scope_key = ANY(keys);
-  INSERT INTO ${s}.budget_leases (scope_key, lease_id, amount_nano_usd, expires_at)
-  SELECT key, lease, amount, now() + ttl_ms * interval '1 millisecond' FROM unnest(keys) AS key;
-  INSERT INTO ${s}.budget_lease_records (lease_id, scope_key, state, reserved_nano_usd, forget_after)
-  VALUES (lease, keys[n], 'held', amount, now() + interval '${HELD_RECORD_MS} milliseconds');
-  FOR i IN 1..n LOOP
-    reserved[i] := reserved[i] + amount;
-    in_flight[i] := in_flight[i] + 1;
-  END LOOP;
-  granted := true;
+    reserved_nano_usd = scope.reserved_nano_usd - gone.total,
+    spent_nano_usd = scope.spent_nano_usd + gone.total,
+    unsettled_nano_usd = scope.unsettled_nano_usd + gone.total,
+    unsettled_calls = scope.unsettled_calls + gone.calls,
+    in_flight = scope.in_flight - gone.calls,
+    updated_at = now()
+  FROM (SELECT scope_key, sum(amount_nano_usd) AS total, count(*)::integer AS calls FROM expired GROUP BY scope_key) AS gone
+  WHERE scope.scope_key = gone.scope_key;
 END
 $$;
 
--- A lease's settlement at actual (unsettled: counted at a worst case). Returns whether the lease was still
--- held. The lease's record is locked first (a settlement sent twice waits, then answers as the first did);
--- the scope rows only by the last statements, in key order, so a settlement holds them briefly. A lease
--- found expired but not yet swept counts as swept and replaced by this settlement. durable: on disk before it
--- is answered, whatever the server's synchronous_commit (as a grant); false: this transaction's commit does
--- not wait for its WAL flush (synchronous_commit off, this transaction only).
-CREATE OR REPLACE FUNCTION ${s}.budget_settle(lease text, keys text[], actual bigint, is_unsettled boolean,
-  leased boolean, retention_ms bigint, durable boolean, timeout_ms bigint) RETURNS boolean
-LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
-DECLARE
-  record_state text;
-  record_answer boolean;
-  held boolean;
-  counted boolean;
-  scope_name text;
-  taken bigint;
-  expired boolean;
-  worst bigint;
-  d_spent bigint;
-  d_reserved bigint;
-  d_in_flight integer;
-  d_unsettled bigint;
-  d_calls integer;
-  sorted text[] := ARRAY(SELECT k FROM unnest(keys) AS k ORDER BY k);
-  spent_deltas bigint[] := '{}';
-  reserved_deltas bigint[] := '{}';
-  in_flight_deltas integer[] := '{}';
-  unsettled_deltas bigint[] := '{}';
-  calls_deltas integer[] := '{}';
-  entry_keys text[] := '{}';
-BEGIN
-  PERFORM set_config('lock_timeout', timeout_ms || 'ms', true);
-  IF NOT durable THEN
-    PERFORM set_config('synchronous_commit', 'off', true);
-  ELSIF current_setting('synchronous_commit') = 'off' THEN
-    PERFORM set_config('synchronous_commit', 'on', true);
-  END IF;
-  SELECT r.state, r.answer INTO record_state, record_answer
-  FROM ${s}.budget_lease_records AS r WHERE r.lease_id = lease FOR UPDATE;
-  IF record_state = 'ended' THEN
-    RETURN coalesce(record_answer, false);
-  END IF;
-  held := record_state IS NOT DISTINCT FROM 'held';
-  leased := held OR coalesce(leased, false);
-  FOREACH scope_name IN ARRAY sorted LOOP
-    taken := NULL; worst := NULL; expired := false;
-    DELETE FROM ${s}.budget_leases AS l WHERE l.lease_id = lease AND l.scope_key = scope_name
-    RETURNING l.amount_nano_usd, l.expires_at <= now() INTO taken, expired;
-    DELETE FROM ${s}.budget_unsettled AS u WHERE u.lease_id = lease AND u.scope_key = scope_name
-    RETURNING u.amount_nano_usd INTO worst;
-    d_spent := 0; d_reserved := 0; d_in_flight := 0; d_unsettled := 0; d_calls := 0;
-    counted := true;
-    IF taken IS NOT NULL THEN
-      -- Carried positive, subtracted below: the proposed row must pass the table's CHECK.
-      d_reserved := taken;
-      d_in_flight := 1;
-      IF expired THEN held := false; END IF;
-    ELSE
-      held := false;
-      IF worst IS NOT NULL THEN
-        d_spent := -worst; d_unsettled := -worst; d_calls := -1;
-      ELSIF leased THEN
-        -- Pruned (or settled before and forgotten): it stays at its worst case, counted once.
-        counted := false;
-      END IF;
-    END IF;
-    IF counted THEN
-      d_spent := d_spent + actual;
-      IF is_unsettled THEN
-        d_unsettled := d_unsettled + actual;
-        d_calls := d_calls + 1;
-        entry_keys := entry_keys || scope_name;
-      END IF;
-    END IF;
-    spent_deltas := spent_deltas || d_spent;
-    reserved_deltas := reserved_deltas || d_reserved;
-    in_flight_deltas := in_flight_deltas || d_in_flight;
-    unsettled_deltas := unsettled_deltas || d_unsettled;
-    calls_deltas := calls_deltas || d_calls;
-  END LOOP;
-  -- The deltas commute: applied in key order with no read first. A scope with no row held nothing.
-  INSERT INTO ${s}.budget_scopes AS scope
-    (scope_key, spent_nano_usd, reserved_nano_usd, in_flight, unsettled_nano_usd, unsettled_calls)
-  SELECT d.key, d.spent, d.reserved, d.in_flight, d.unsettled, d.calls
-  FROM unnest(sorted, spent_deltas, reserved_deltas, in_flight_deltas, unsettled_deltas, calls_deltas)
-    AS d(key, spent, reserved, in_flight, unsettled, calls)
-  ORDER BY d.key
-  ON CONFLICT (scope_key) DO UPDATE SET
-    spent_nano_usd = scope.spent_nano_usd + EXCLUDED.spent_nano_usd,
-    reserved_nano_usd = scope.reserved_nano_usd - EXCLUDED.reserved_nano_usd,
-    in_flight = scope.in_flight - EXCLUDED.in_flight,
-    unsettled_nano_usd = scope.unsettled_nano_usd + EXCLUDED.unsettled_nano_usd,
-    unsettled_calls = scope.unsettled_calls + EXCLUDED.unsettled_calls,
-    updated_at = now();
-  INSERT INTO ${s}.budget_unsettled (scope_key, lease_id, amount_nano_usd, counted_at)
-  SELECT k, lease, actual, now() FROM unnest(entry_keys) AS k
-  ON CONFLICT (scope_key, lease_id) DO UPDATE SET amount_nano_usd = EXCLUDED.amount_nano_usd, counted_at = now();
-  DELETE FROM ${s}.budget_lease_records WHERE lease_id IN (
-    SELECT stale.lease_id FROM ${s}.budget_lease_records AS stale
-    WHERE stale.forget_after < now() AND stale.lease_id <> lease LIMIT ${PRUNE_BATCH});
-  INSERT INTO ${s}.budget_lease_records
-    (lease_id, scope_key, state, actual_nano_usd, unsettled, answer, ended_at, forget_after)
-  VALUES (lease, keys[cardinality(keys)], 'ended', actual, is_unsettled, held, now(),
-    now() + retention_ms * interval '1 millisecond')
-  ON CONFLICT (lease_id) DO UPDATE SET state = 'ended', actual_nano_usd = EXCLUDED.actual_nano_usd,
-    unsettled = EXCLUDED.unsettled, answer = EXCLUDED.answer, ended_at = now(), forget_after = EXCLUDED.forget_after;
-  RETURN held;
-END
-$$;
-
+${acquireSql(s)}
+${settleSql(s)}
 -- Extends the live leases among the (lease, scope) pairs by ttl_ms; returns the pairs extended.
 CREATE OR REPLACE FUNCTION ${s}.budget_renew(lease_ids text[], keys text[], ttl_ms bigint, timeout_ms bigint)
 RETURNS TABLE (lease_id text, scope_key text)
@@ -339,10 +154,37 @@ CREATE TABLE IF NOT EXISTS ${s}.budget_thresholds (
   mark      integer NOT NULL DEFAULT 0
 );
 
+-- Settlements (version 6): each adds its changes to one of ${SHARDS} rows per scope (shard: the hash of its lease
+-- id), never to the scope's own row, which acquisitions lock; a scope's counters are its row plus its shards.
+CREATE TABLE IF NOT EXISTS ${s}.budget_scope_shards (
+  scope_key          text     NOT NULL,
+  shard              smallint NOT NULL,
+  spent_nano_usd     bigint   NOT NULL DEFAULT 0,
+  reserved_nano_usd  bigint   NOT NULL DEFAULT 0,               -- negative: the reservations settled
+  in_flight          integer  NOT NULL DEFAULT 0,               -- negative: the leases settled
+  unsettled_nano_usd bigint   NOT NULL DEFAULT 0,
+  unsettled_calls    integer  NOT NULL DEFAULT 0,
+  PRIMARY KEY (scope_key, shard)
+);
+
+${totalsSql(s)}
+-- The counters of a chain, in its order (after a sweep where one is due, the chain's rows locked in key order).
+CREATE OR REPLACE FUNCTION ${s}.budget_counters(keys text[], retention_ms bigint, timeout_ms bigint,
+  OUT spent bigint[], OUT reserved bigint[], OUT in_flight integer[], OUT unsettled bigint[], OUT unsettled_calls integer[])
+LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+  PERFORM set_config('lock_timeout', timeout_ms || 'ms', true);
+  PERFORM ${s}.budget_sweep(keys, retention_ms);
+  SELECT t.spent, t.reserved, t.in_flight, t.unsettled, t.unsettled_calls
+  INTO spent, reserved, in_flight, unsettled, unsettled_calls FROM ${s}.budget_totals(keys) AS t;
+END
+$$;
+
 -- Per scope (asked[i]), the number of its n levels (levels[(i-1)*n+1 .. i*n], ascending nano-dollars)
--- its spend reaches, after a sweep where due; its mark raised to that. The chain's scope rows are locked
--- in key order first, so two processes never both raise one mark. Returns per scope the mark before and
--- after, and the spend compared.
+-- its spend reaches, after a sweep where due; its mark raised to that. The chain's threshold rows (made when
+-- missing) are locked in key order first, so two processes never both raise one mark, and the spend is read
+-- after: the scope rows acquisitions lock are not waited on (but by a sweep). Returns per scope the mark before
+-- and after, and the spend compared.
 CREATE OR REPLACE FUNCTION ${s}.budget_mark_thresholds(keys text[], asked boolean[], levels bigint[], n integer,
   retention_ms bigint, timeout_ms bigint, OUT marks_from integer[], OUT marks_to integer[], OUT spent bigint[])
 LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
@@ -351,7 +193,11 @@ DECLARE
   reached integer;
 BEGIN
   PERFORM set_config('lock_timeout', timeout_ms || 'ms', true);
-  PERFORM 1 FROM ${s}.budget_scopes WHERE scope_key = ANY(keys) ORDER BY scope_key FOR UPDATE;
+  INSERT INTO ${s}.budget_thresholds (scope_key, mark)
+  SELECT k, 0 FROM unnest(keys) AS k
+  WHERE NOT EXISTS (SELECT 1 FROM ${s}.budget_thresholds AS t WHERE t.scope_key = k)
+  ORDER BY k ON CONFLICT (scope_key) DO NOTHING;
+  PERFORM 1 FROM ${s}.budget_thresholds WHERE scope_key = ANY(keys) ORDER BY scope_key FOR UPDATE;
   SELECT c.spent INTO spent FROM ${s}.budget_counters(keys, retention_ms, timeout_ms) AS c;
   marks_from := '{}';
   marks_to := '{}';
@@ -365,8 +211,7 @@ BEGIN
       END LOOP;
     END IF;
     IF reached > before THEN
-      INSERT INTO ${s}.budget_thresholds AS t (scope_key, mark) VALUES (keys[i], reached)
-      ON CONFLICT (scope_key) DO UPDATE SET mark = greatest(t.mark, EXCLUDED.mark);
+      UPDATE ${s}.budget_thresholds AS t SET mark = greatest(t.mark, reached) WHERE t.scope_key = keys[i];
     END IF;
     marks_from := marks_from || before;
     marks_to := marks_to || greatest(before, reached);
@@ -376,9 +221,9 @@ $$;
 
 -- budget_acquire for a chain with windows (starts and ends in ms since the epoch, -1 for a scope without
 -- one): 'window' and nothing written when now() is not within a scope's window, else budget_acquire's
--- answer; now_ms is the server's clock either way. A grant lists its windows, and prunes up to
--- ${PRUNE_BATCH} past windows of its scopes whose keep (${PAST_WINDOW_KEEP_MS} ms after their end) is over
--- and that hold no lease.
+-- answer; now_ms is the server's clock either way. Before it (no scope row locked yet) its windows are listed,
+-- and up to ${PRUNE_BATCH} past windows of its scopes whose keep (${PAST_WINDOW_KEEP_MS} ms after their end) is
+-- over, that hold no lease and that no other acquisition is pruning are pruned.
 CREATE OR REPLACE FUNCTION ${s}.budget_acquire_windowed(keys text[], limits bigint[], max_in_flight integer[],
   amount bigint, lease text, ttl_ms bigint, retention_ms bigint, timeout_ms bigint,
   base_keys text[], window_starts bigint[], window_ends bigint[],
@@ -396,10 +241,6 @@ BEGIN
       RETURN;
     END IF;
   END LOOP;
-  SELECT a.granted, a.reason, a.scope_index, a.spent, a.reserved, a.in_flight, a.unsettled, a.unsettled_calls
-  INTO granted, reason, scope_index, spent, reserved, in_flight, unsettled, unsettled_calls
-  FROM ${s}.budget_acquire(keys, limits, max_in_flight, amount, lease, ttl_ms, retention_ms, timeout_ms) AS a;
-  IF NOT granted THEN RETURN; END IF;
   INSERT INTO ${s}.budget_windows (scope_key, window_key, start_at, end_at)
   SELECT w.base, w.key, to_timestamp(w.starts / 1000.0), to_timestamp(w.ends / 1000.0)
   FROM unnest(base_keys, keys, window_starts, window_ends) AS w(base, key, starts, ends)
@@ -409,13 +250,17 @@ BEGIN
     SELECT w.window_key FROM ${s}.budget_windows AS w
     WHERE w.scope_key = ANY(base_keys) AND w.end_at < now() - interval '${PAST_WINDOW_KEEP_MS} milliseconds'
       AND NOT EXISTS (SELECT 1 FROM ${s}.budget_leases AS l WHERE l.scope_key = w.window_key)
-    ORDER BY w.window_key LIMIT ${PRUNE_BATCH});
+    ORDER BY w.window_key LIMIT ${PRUNE_BATCH} FOR UPDATE SKIP LOCKED);
   IF cardinality(gone) > 0 THEN
     DELETE FROM ${s}.budget_unsettled WHERE scope_key = ANY(gone);
     DELETE FROM ${s}.budget_scopes WHERE scope_key = ANY(gone);
+    DELETE FROM ${s}.budget_scope_shards WHERE scope_key = ANY(gone);
     DELETE FROM ${s}.budget_thresholds WHERE scope_key = ANY(gone);
     DELETE FROM ${s}.budget_windows WHERE window_key = ANY(gone);
   END IF;
+  SELECT a.granted, a.reason, a.scope_index, a.spent, a.reserved, a.in_flight, a.unsettled, a.unsettled_calls
+  INTO granted, reason, scope_index, spent, reserved, in_flight, unsettled, unsettled_calls
+  FROM ${s}.budget_acquire(keys, limits, max_in_flight, amount, lease, ttl_ms, retention_ms, timeout_ms) AS a;
 END
 $$;
 

@@ -48,9 +48,16 @@ type Query = (text: string, values?: readonly unknown[]) => Promise<Record<strin
 
 const REASONS = new Set(['ended', 'spend', 'reserved', 'in_flight']);
 
-/** Deadlocks and serialization failures roll the whole transaction back: it is run again. */
+/**
+ * Deadlocks and serialization failures roll the whole transaction back: it is run again, as the same
+ * operation (the same lease id, so it counts once), up to ATTEMPTS times in all and while the first try
+ * began less than statementTimeoutMs ago, after a short random pause that grows with each try (two
+ * transactions that met once do not meet again in step).
+ */
 const RETRIED = new Set(['40P01', '40001']);
-const ATTEMPTS = 4;
+const ATTEMPTS = 8;
+/** The pause before a retry: up to this many ms times the tries so far. */
+const RETRY_PAUSE_MS = 5;
 const TABLES = [
   'budget_scopes',
   'budget_leases',
@@ -58,6 +65,7 @@ const TABLES = [
   'budget_lease_records',
   'budget_windows',
   'budget_thresholds',
+  'budget_scope_shards',
 ];
 const NO_ERROR = (): void => {};
 /** Connections of a pool this store makes from a url. */
@@ -386,7 +394,7 @@ export class PostgresBudgetStore implements BudgetStore {
     if (refusal !== null) throw new StoreError(`PostgreSQL at ${this.#where}: ${refusal}`, true, true);
   }
 
-  /** The four tables and the functions of this version are there. */
+  /** The tables and the functions of this version are there. */
   async #ready(query: Query): Promise<boolean> {
     const [found] = await query(
       `SELECT (SELECT count(*)::integer FROM pg_catalog.pg_tables WHERE schemaname = $1 AND tablename = ANY($2::pg_catalog.text[])) AS tables,
@@ -427,9 +435,11 @@ export class PostgresBudgetStore implements BudgetStore {
   }
 
   async #callHolding(text: string, values: readonly unknown[]): Promise<Record<string, unknown>[]> {
+    const began = performance.now();
     for (let attempt = 1; ; attempt++) {
       const client = await this.#connect();
       let broken: Error | undefined;
+      let released = false;
       try {
         return (await this.#query(client, text, values)).rows;
       } catch (error) {
@@ -439,10 +449,20 @@ export class PostgresBudgetStore implements BudgetStore {
         // connection, and the statement may have committed before its answer was lost.
         const sqlState = typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code);
         if (!sqlState) broken = error instanceof Error ? error : new Error(String(error));
-        if (sqlState && RETRIED.has(code) && attempt < ATTEMPTS) continue;
+        if (
+          sqlState &&
+          RETRIED.has(code) &&
+          attempt < ATTEMPTS &&
+          performance.now() - began < this.#statementTimeoutMs
+        ) {
+          client.release(broken ?? false);
+          released = true;
+          await new Promise((resolve) => setTimeout(resolve, Math.random() * RETRY_PAUSE_MS * attempt));
+          continue;
+        }
         throw this.#error(error, sqlState);
       } finally {
-        client.release(broken ?? false);
+        if (!released) client.release(broken ?? false);
       }
     }
   }

@@ -1,14 +1,18 @@
 // PostgresBudgetStore on a schema made by an earlier version (its four tables, no functions, rows in
 // them): the functions are created on first use, without migrate(), and the rows already there keep
-// counting. And migrate() run by several processes at once on an empty database: each succeeds.
+// counting. A database of functions version 5, spent through, upgraded to version 6 on first use. And migrate()
+// run by several processes at once on an empty database: each succeeds.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FUNCTIONS_VERSION, schemaSql } from '../src/postgres-sql.js';
+import { FUNCTIONS_VERSION, schemaSql, statementsOf } from '../src/postgres-sql.js';
 import { PostgresBudgetStore } from '../src/postgres-store.js';
 import type { StoredScope } from '../src/scope-limits.js';
+import { listBudgetScopes } from '../src/show/scope-listing.js';
 import { startPostgres, type TestPostgres } from './support/start-postgres.js';
+import { until } from './support/until.js';
 
 const packageRoot = fileURLToPath(new URL('..', import.meta.url));
 const storePath = fileURLToPath(new URL('../src/postgres-store.ts', import.meta.url));
@@ -26,6 +30,13 @@ function functionNames(): string[] {
     (match) => match[1] as string,
   );
 }
+
+/** What version 5's migrate() ran for schema "v5" (test/support/postgres-v5.sql). */
+const V5_SQL = readFileSync(new URL('./support/postgres-v5.sql', import.meta.url), 'utf8');
+const V5_CHAIN: StoredScope[] = [
+  { key: '{v5-run}', limitNanoUsd: 10_000, maxInFlight: 8 },
+  { key: '{v5-run}/judge', limitNanoUsd: null, maxInFlight: null },
+];
 
 /** The chain used before and after the upgrade: a limited root, an unlimited child. */
 const CHAIN: StoredScope[] = [
@@ -106,12 +117,23 @@ describe('PostgresBudgetStore on an earlier version’s schema, and migrate() ru
       'budget_mark_thresholds',
       'budget_renew',
       'budget_settle',
+      'budget_shard_sums',
       'budget_sweep',
+      'budget_totals',
     ]);
     for (const name of names) await admin.query(`DROP FUNCTION "upgraded".${name}`);
     expect((await functionsOf(admin, 'upgraded')).names).toEqual([]);
-    // Nor the tables version 5 added (calendar windows, thresholds): the upgrade makes them.
-    await admin.query('DROP TABLE "upgraded".budget_windows, "upgraded".budget_thresholds');
+    // Nor the tables version 5 added (calendar windows, thresholds), nor version 6's shard rows, whose
+    // settlements an earlier version made on the scope rows themselves: the upgrade makes them.
+    await admin.query(`UPDATE "upgraded".budget_scopes AS scope SET spent_nano_usd = scope.spent_nano_usd + x.spent,
+      reserved_nano_usd = scope.reserved_nano_usd + x.reserved, in_flight = scope.in_flight + x.in_flight,
+      unsettled_nano_usd = scope.unsettled_nano_usd + x.unsettled, unsettled_calls = scope.unsettled_calls + x.calls
+      FROM (SELECT scope_key, sum(spent_nano_usd) AS spent, sum(reserved_nano_usd) AS reserved, sum(in_flight) AS in_flight,
+        sum(unsettled_nano_usd) AS unsettled, sum(unsettled_calls) AS calls FROM "upgraded".budget_scope_shards GROUP BY scope_key) AS x
+      WHERE scope.scope_key = x.scope_key`);
+    await admin.query(
+      'DROP TABLE "upgraded".budget_windows, "upgraded".budget_thresholds, "upgraded".budget_scope_shards',
+    );
 
     // That is the schema the earlier version's migrate() made: the same tables, columns, indexes and constraints.
     const oldSql = tablesOnlySql('tables_only');
@@ -139,9 +161,9 @@ describe('PostgresBudgetStore on an earlier version’s schema, and migrate() ru
       });
       expect(await functionsOf(admin, 'upgraded')).toEqual({ names: names.sort(), versioned: 1 });
       const { rows: windows } = await admin.query(
-        "SELECT count(*)::integer AS n FROM pg_catalog.pg_tables WHERE schemaname = 'upgraded' AND tablename IN ('budget_windows', 'budget_thresholds')",
+        "SELECT count(*)::integer AS n FROM pg_catalog.pg_tables WHERE schemaname = 'upgraded' AND tablename IN ('budget_windows', 'budget_thresholds', 'budget_scope_shards')",
       );
-      expect(windows).toEqual([{ n: 2 }]);
+      expect(windows).toEqual([{ n: 3 }]);
       // 350 + 200 held + 400 fits; then the held reservations leave no room for 100.
       expect(await after.acquire(lease('after-fit', 400))).toMatchObject({ granted: true });
       expect(await after.acquire(lease('after-over', 100))).toMatchObject({
@@ -184,6 +206,109 @@ describe('PostgresBudgetStore on an earlier version’s schema, and migrate() ru
     }
   });
 
+  it('a database of functions version 5 (settlements on the scope rows), spent through, upgrades on first use; spend, leases, unsettled entries and records carry on exactly', async () => {
+    await admin.query(V5_SQL);
+    const version = async () =>
+      (
+        await admin.query(
+          "SELECT obj_description('v5.budget_settle(text, text[], bigint, boolean, boolean, bigint, boolean, bigint)'::regprocedure, 'pg_proc') AS v",
+        )
+      ).rows[0]?.v;
+    expect(await version()).toBe('switchboard budget functions 5');
+    // Version 5's functions have the same arguments as this version's: called as its store called them.
+    const sql = statementsOf('v5');
+    const keys = V5_CHAIN.map((scope) => scope.key);
+    const acquire = async (lease: string, amount: number, ttlMs = 120_000) =>
+      (
+        await admin.query(sql.acquire, [
+          keys,
+          V5_CHAIN.map((scope) => scope.limitNanoUsd),
+          V5_CHAIN.map((scope) => scope.maxInFlight),
+          amount,
+          lease,
+          ttlMs,
+          3_600_000,
+          30_000,
+        ])
+      ).rows[0]?.granted;
+    const settle = async (lease: string, actual: number, unsettled = false) =>
+      (await admin.query(sql.settle, [lease, keys, actual, unsettled, true, 3_600_000, true, 30_000])).rows[0]
+        ?.held;
+    expect(await acquire('settled', 1000)).toBe(true);
+    expect(await settle('settled', 700)).toBe(true);
+    expect(await acquire('unsettled', 500)).toBe(true);
+    expect(await settle('unsettled', 500, true)).toBe(true);
+    expect(await acquire('held', 2000)).toBe(true);
+    expect(await acquire('expired', 300, 1)).toBe(true);
+    const { rows: before } = await admin.query(
+      'SELECT scope_key, spent_nano_usd::int AS spent, reserved_nano_usd::int AS reserved, in_flight FROM v5.budget_scopes ORDER BY scope_key',
+    );
+    expect(before).toEqual([
+      { scope_key: '{v5-run}', spent: 1200, reserved: 2300, in_flight: 2 },
+      { scope_key: '{v5-run}/judge', spent: 1200, reserved: 2300, in_flight: 2 },
+    ]);
+    await until(
+      async () =>
+        (
+          await admin.query(
+            "SELECT count(*)::int AS n FROM v5.budget_leases WHERE lease_id = 'expired' AND expires_at <= now()",
+          )
+        ).rows[0]?.n === 2,
+      'the lease of 1 ms expired on the server',
+    );
+
+    const store = new PostgresBudgetStore({ url: postgres.url, schema: 'v5' });
+    try {
+      // The expired lease is swept at its worst case: 1200 + 300 spent, 2000 held.
+      expect(await store.counters(V5_CHAIN)).toEqual([
+        counters(1500, 2000, 1, 800, 2),
+        counters(1500, 2000, 1, 800, 2),
+      ]);
+      expect(await version()).toBe(FUNCTIONS_VERSION);
+      const { rows: tables } = await admin.query(
+        "SELECT count(*)::int AS n FROM pg_catalog.pg_tables WHERE schemaname = 'v5' AND tablename = 'budget_scope_shards'",
+      );
+      expect(tables).toEqual([{ n: 1 }]);
+      // 1500 + 2000 + 6500 = 10,000: fits; 1 more does not.
+      expect(
+        await store.acquire({ leaseId: 'new', scopes: V5_CHAIN, amountNanoUsd: 6500, ttlMs: 60_000 }),
+      ).toMatchObject({
+        granted: true,
+      });
+      expect(
+        await store.acquire({ leaseId: 'over', scopes: V5_CHAIN, amountNanoUsd: 1, ttlMs: 60_000 }),
+      ).toMatchObject({
+        granted: false,
+        reason: 'reserved',
+      });
+      // The earlier version's leases, by id: held, and ended (answered as before, counted once).
+      expect(
+        await store.acquire({ leaseId: 'held', scopes: V5_CHAIN, amountNanoUsd: 2000, ttlMs: 60_000 }),
+      ).toMatchObject({
+        granted: true,
+      });
+      expect(await store.settle('settled', V5_CHAIN, { actualNanoUsd: 700, leased: true })).toBe(true);
+      expect(await store.settle('held', V5_CHAIN, { actualNanoUsd: 1500, leased: true })).toBe(true);
+      expect(await store.settle('held', V5_CHAIN, { actualNanoUsd: 1500, leased: true })).toBe(true);
+      // The expired lease's worst case replaced by its cost.
+      expect(await store.settle('expired', V5_CHAIN, { actualNanoUsd: 100, leased: true })).toBe(false);
+      expect(await store.settle('new', V5_CHAIN, { actualNanoUsd: 6000, leased: true })).toBe(true);
+      // 700 + 500 (unsettled, then its ended record answers) + 1500 + 100 + 6000.
+      const books = counters(8800, 0, 0, 500, 1);
+      expect(await store.counters(V5_CHAIN)).toEqual([books, books]);
+      // The listing reads the same figures: the scope rows plus their shards.
+      const listed = [];
+      for await (const scope of listBudgetScopes({ url: postgres.url, schema: 'v5' })) listed.push(scope);
+      expect(listed.map((scope) => [scope.scope, scope.spentUsd, scope.reservedUsd, scope.inFlight])).toEqual(
+        [
+          ['v5-run', 8800e-9, 0, 0],
+          ['v5-run/judge', 8800e-9, 0, 0],
+        ],
+      );
+    } finally {
+      await store.close();
+    }
+  });
   /** One process: a store on its own pool (connected), migrate() once told to go; prints what came of it. */
   const CHILD = `
 const [storePath, url] = process.argv.slice(1);
@@ -260,8 +385,9 @@ process.stdout.write(JSON.stringify(result) + '\\n', () => process.exit(0));
         const { rows } = await pool.query(
           "SELECT count(*)::integer AS tables FROM pg_catalog.pg_tables WHERE schemaname = 'switchboard'",
         );
-        // The four tables of the earlier versions, budget_windows and budget_thresholds (version 5).
-        expect(rows).toEqual([{ tables: 6 }]);
+        // The four tables of the earlier versions, budget_windows and budget_thresholds (version 5),
+        // budget_scope_shards (version 6).
+        expect(rows).toEqual([{ tables: 7 }]);
         const third = new PostgresBudgetStore({ url });
         try {
           const request = { leaseId: 'after', scopes: CHAIN, amountNanoUsd: 900, ttlMs: 60_000 };

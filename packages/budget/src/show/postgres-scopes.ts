@@ -44,8 +44,8 @@ export async function* postgresScopes(
     const query = client.query.bind(client) as PgClient['query'];
     await query('BEGIN TRANSACTION READ ONLY');
     await query('SET LOCAL search_path = pg_catalog, pg_temp');
-    const windows = await checkSchema(query, schema, where);
-    await query(listingSql(schema, windows, scopeKey !== null), scopeKey === null ? [] : [scopeKey]);
+    const tables = await checkSchema(query, schema, where);
+    await query(listingSql(schema, tables, scopeKey !== null), scopeKey === null ? [] : [scopeKey]);
     let base: string | null = null;
     let ledger: LedgerFigures | null = null;
     let found: StoredWindow[] = [];
@@ -78,13 +78,17 @@ export async function* postgresScopes(
   }
 }
 
-/** Refuses a schema that is not a budget's (naming what was expected); whether it has calendar windows. */
-async function checkSchema(query: PgClient['query'], schema: string, where: string): Promise<boolean> {
+/** Refuses a schema that is not a budget's (naming what was expected); the tables it has. */
+async function checkSchema(
+  query: PgClient['query'],
+  schema: string,
+  where: string,
+): Promise<ReadonlySet<string>> {
   const { rows } = await query(
     `SELECT c.relname, c.relkind FROM pg_catalog.pg_namespace AS n
      LEFT JOIN pg_catalog.pg_class AS c ON c.relnamespace = n.oid AND c.relname = ANY($2::pg_catalog.text[])
      WHERE n.nspname = $1`,
-    [schema, [...NEEDED, 'budget_windows']],
+    [schema, [...NEEDED, 'budget_windows', 'budget_scope_shards']],
   );
   if (rows.length === 0) {
     throw new StoreError(
@@ -100,19 +104,29 @@ async function checkSchema(query: PgClient['query'], schema: string, where: stri
       true,
     );
   }
-  return tables.has('budget_windows');
+  return tables;
 }
 
 /**
  * Every scope row with its window (when it is one) and the expired leases the next sweep will count
  * as unsettled spend, ordered by scope then window start, as the cursor `budget_show`.
  */
-function listingSql(schema: string, windows: boolean, filtered: boolean): string {
+function listingSql(schema: string, tables: ReadonlySet<string>, filtered: boolean): string {
+  const windows = tables.has('budget_windows');
+  const shards = tables.has('budget_scope_shards');
   const s = `"${schema}"`;
   const ms = (column: string) => `(pg_catalog.date_part('epoch', ${column}) * 1000)::pg_catalog.int8`;
   const windowJoin = windows
     ? `LEFT JOIN ${s}.budget_windows AS w ON w.window_key = scope.scope_key`
     : 'LEFT JOIN (SELECT NULL::pg_catalog.text AS scope_key, NULL::pg_catalog.timestamptz AS start_at, NULL::pg_catalog.timestamptz AS end_at) AS w ON false';
+  // Since version 6 settlements add to a scope's shard rows.
+  const shardsJoin = shards
+    ? `LEFT JOIN LATERAL (
+  SELECT pg_catalog.sum(x.spent_nano_usd) AS spent, pg_catalog.sum(x.reserved_nano_usd) AS reserved,
+    pg_catalog.sum(x.in_flight) AS in_flight, pg_catalog.sum(x.unsettled_nano_usd) AS unsettled
+  FROM ${s}.budget_scope_shards AS x WHERE x.scope_key = scope.scope_key
+) AS sh ON true`
+    : 'LEFT JOIN (SELECT NULL::pg_catalog.int8 AS spent, NULL::pg_catalog.int8 AS reserved, NULL::pg_catalog.int8 AS in_flight, NULL::pg_catalog.int8 AS unsettled) AS sh ON true';
   const filter = !filtered
     ? ''
     : windows
@@ -120,13 +134,14 @@ function listingSql(schema: string, windows: boolean, filtered: boolean): string
       : 'WHERE scope.scope_key = $1';
   return `DECLARE budget_show NO SCROLL CURSOR FOR
 SELECT scope.scope_key, w.scope_key AS base, ${ms('w.start_at')} AS start_ms, ${ms('w.end_at')} AS end_ms,
-  scope.spent_nano_usd + coalesce(gone.total, 0) AS spent,
-  scope.reserved_nano_usd - coalesce(gone.total, 0) AS reserved,
-  scope.in_flight - coalesce(gone.calls, 0) AS in_flight,
-  scope.unsettled_nano_usd + coalesce(gone.total, 0) AS unsettled,
+  scope.spent_nano_usd + coalesce(sh.spent, 0) + coalesce(gone.total, 0) AS spent,
+  scope.reserved_nano_usd + coalesce(sh.reserved, 0) - coalesce(gone.total, 0) AS reserved,
+  scope.in_flight + coalesce(sh.in_flight, 0) - coalesce(gone.calls, 0) AS in_flight,
+  scope.unsettled_nano_usd + coalesce(sh.unsettled, 0) + coalesce(gone.total, 0) AS unsettled,
   ${ms('pg_catalog.now()')} AS now_ms
 FROM ${s}.budget_scopes AS scope
 ${windowJoin}
+${shardsJoin}
 LEFT JOIN LATERAL (
   SELECT pg_catalog.sum(l.amount_nano_usd) AS total, pg_catalog.count(*) AS calls FROM ${s}.budget_leases AS l
   WHERE l.scope_key = scope.scope_key AND l.expires_at <= pg_catalog.now()
