@@ -1,4 +1,5 @@
 import * as switchboard from '@switchboard/adapter';
+import { createParser } from 'eventsource-parser';
 import OpenAI from 'openai';
 import { BENCH_API_KEY, BENCH_MESSAGES, BENCH_MODEL } from './settings.js';
 
@@ -66,6 +67,38 @@ export function adapterStream(
       }
     }
     await stream.response;
+    return chars;
+  };
+}
+
+/**
+ * The floor of a streamed reply's parsing, which issue 43 sets ChatAdapter.stream's throughput
+ * against: `eventsource-parser` over the body's text and `JSON.parse` of each event's data, the
+ * content of each chunk added up, and nothing more (no checks, no usage, no record).
+ */
+export function parserStream(baseURL: string, fetcher: typeof fetch = fetch): StreamRun {
+  const body = JSON.stringify({
+    model: BENCH_MODEL,
+    messages: BENCH_MESSAGES,
+    temperature: 0,
+    stream: true,
+    stream_options: { include_usage: true },
+  });
+  const headers = { authorization: `Bearer ${BENCH_API_KEY}`, 'content-type': 'application/json' };
+  return async () => {
+    const response = await fetcher(`${baseURL}/chat/completions`, { method: 'POST', headers, body });
+    if (response.body === null) throw new Error('the stream has no body');
+    let chars = 0;
+    const parser = createParser({
+      onEvent(event) {
+        if (event.data === '[DONE]') return;
+        const chunk = JSON.parse(event.data) as { choices?: { delta?: { content?: string } }[] };
+        const text = chunk.choices?.[0]?.delta?.content;
+        if (text) chars += text.length;
+      },
+    });
+    const decoder = new TextDecoder();
+    for await (const bytes of response.body) parser.feed(decoder.decode(bytes, { stream: true }));
     return chars;
   };
 }

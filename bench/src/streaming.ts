@@ -8,7 +8,8 @@
 //    its first delta (a `fetch` that notes the first chunk), in the same rounds.
 // 2. Throughput: one long stream of ~140-byte chunk events through
 //    ChatAdapter.stream, from a loopback server (end to end) and from memory (the
-//    client alone), against the SDK on the same bytes.
+//    client alone), against the SDK on the same bytes, and against the floor of issue 43:
+//    eventsource-parser + JSON.parse per event over the same bytes, in the same rounds.
 // 3. SSE linearity: the SSE parser's CPU for one 4 MiB event pushed 1 byte at a
 //    time, against one 1 MiB event (linear: 4x; target at most 6x).
 //
@@ -26,7 +27,13 @@ import { machineInfo } from './machine.js';
 import { median, roundOrder } from './measure.js';
 import { STREAM_ANSWER_TOKENS } from './settings.js';
 import { memoryFetch, sseBody } from './sse-body.js';
-import { type AdapterModule, adapterStream, type StreamRun, sdkStream } from './stream-clients.js';
+import {
+  type AdapterModule,
+  adapterStream,
+  parserStream,
+  type StreamRun,
+  sdkStream,
+} from './stream-clients.js';
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((argument) => argument !== '--'),
@@ -39,7 +46,7 @@ const THROUGHPUT_EVENTS = quick ? 30_000 : 100_000;
 const THROUGHPUT_ROUNDS = quick ? 2 : 5;
 const collectGarbage = (globalThis as { gc?: () => void }).gc;
 
-type Kind = 'sdk' | 'sdk-aa' | 'adapter' | 'adapter-before';
+type Kind = 'sdk' | 'sdk-aa' | 'adapter' | 'adapter-before' | 'parser';
 const before: AdapterModule | null =
   values.before === undefined ? null : ((await import(resolve(values.before))) as AdapterModule);
 const KINDS: readonly Kind[] =
@@ -49,10 +56,14 @@ const LABELS: Record<Kind, string> = {
   'sdk-aa': 'openai SDK, a second client (A/A control)',
   adapter: '`ChatAdapter.stream` over `FetchTransport`',
   'adapter-before': '`ChatAdapter.stream`, the `--before` build',
+  parser: '`eventsource-parser` + `JSON.parse` per event (the floor of issue 43)',
 };
+// The throughput rows add the parsing floor, measured in the same rounds.
+const THROUGHPUT_KINDS: readonly Kind[] = [...KINDS, 'parser'];
 const makeRun = (kind: Kind, url: string, fetcher?: typeof fetch, onDelta?: () => void): StreamRun => {
   if (kind === 'adapter') return adapterStream(url, fetcher, onDelta);
   if (kind === 'adapter-before' && before !== null) return adapterStream(url, fetcher, onDelta, before);
+  if (kind === 'parser') return parserStream(url, fetcher);
   return sdkStream(url, fetcher, onDelta);
 };
 const byKind = <T>(make: () => T): Record<Kind, T> => ({
@@ -60,6 +71,7 @@ const byKind = <T>(make: () => T): Record<Kind, T> => ({
   'sdk-aa': make(),
   adapter: make(),
   'adapter-before': make(),
+  parser: make(),
 });
 
 /** A `fetch` that notes when each reply's body yields its first bytes. */
@@ -209,6 +221,12 @@ try {
       `${firstRatio.toFixed(2)}x (A/A ${ratioOf(first['sdk-aa'], first.sdk).toFixed(2)}x)`,
       firstRatio <= 1 ? 'yes' : 'no',
     ],
+    [
+      'first byte -> first delta vs the SDK (issue 43)',
+      '<= 0.80x',
+      `${firstRatio.toFixed(2)}x`,
+      firstRatio <= 0.8 ? 'yes' : 'no',
+    ],
   );
 } finally {
   await emulator.close();
@@ -222,19 +240,19 @@ try {
   const rows: string[] = [];
   for (const [source, fetcher] of Object.entries(sources)) {
     const runs = Object.fromEntries(
-      KINDS.map((kind) => [kind, makeRun(kind, server.url, fetcher)]),
+      THROUGHPUT_KINDS.map((kind) => [kind, makeRun(kind, server.url, fetcher)]),
     ) as Record<Kind, StreamRun>;
-    for (const kind of KINDS) await timedStream(runs[kind]);
+    for (const kind of THROUGHPUT_KINDS) await timedStream(runs[kind]);
     const wall = byKind<number[]>(() => []);
     const cpuMs = byKind<number[]>(() => []);
     for (let round = 0; round < THROUGHPUT_ROUNDS; round++) {
-      for (const kind of roundOrder(KINDS, round)) {
+      for (const kind of roundOrder(THROUGHPUT_KINDS, round)) {
         const timed = await timedStream(runs[kind]);
         wall[kind].push(timed.wallMs);
         cpuMs[kind].push(timed.cpuMs);
       }
     }
-    for (const kind of KINDS) {
+    for (const kind of THROUGHPUT_KINDS) {
       const megabytesPerSecond = server.bytes / 1e6 / (median(wall[kind]) / 1000);
       rows.push(
         `| ${source === 'loopback' ? 'loopback HTTP (end to end)' : 'from memory (client alone)'} | ${LABELS[kind]} | ${fixed(megabytesPerSecond, 1)} | ${fixed(THROUGHPUT_EVENTS / (median(wall[kind]) / 1000))} | ${fixed(median(cpuMs[kind]))} | ${fixed(server.bytes / 1e3 / median(cpuMs[kind]), 1)} | ${ratioOf(wall[kind], wall.sdk).toFixed(3)}x |`,
@@ -245,6 +263,16 @@ try {
           '>= 50 MB/s',
           `${fixed(megabytesPerSecond, 1)} MB/s`,
           megabytesPerSecond >= 50 ? 'yes' : 'no',
+        ]);
+      }
+      if (kind === 'adapter') {
+        // Throughput over the floor's: its time over ours, round by round.
+        const share = ratioOf(wall.parser, wall.adapter);
+        targets.push([
+          `ChatAdapter.stream throughput vs eventsource-parser + JSON.parse, ${source === 'loopback' ? 'loopback' : 'from memory'} (issue 43)`,
+          '>= 0.8x',
+          `${share.toFixed(2)}x`,
+          share >= 0.8 ? 'yes' : 'no',
         ]);
       }
     }
@@ -293,7 +321,7 @@ targets.push([
 console.log(
   [
     '',
-    '### Targets (issue 32)',
+    '### Targets (issues 32 and 43)',
     '',
     '| row | target | measured | met |',
     '|---|---|---:|---|',
