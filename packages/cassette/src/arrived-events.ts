@@ -107,13 +107,29 @@ export class ArrivedEvents {
     this.#delays.push(0);
   }
 
-  /** Calls `each` with every slot, in order, and the template of a text slot. */
-  #each(each: (slot: string | Held, index: number, template: ChunkTemplate | null) => void): void {
+  /**
+   * Calls `held` with every held event and `texts` with every stretch of text slots in
+   * a row (`start` to `end`, one template), in order.
+   */
+  #each(
+    held: (slot: Held, index: number) => void,
+    texts: (start: number, end: number, template: ChunkTemplate) => void,
+  ): void {
+    const slots = this.#slots;
     let run = -1;
-    for (let index = 0; index < this.#slots.length; index += 1) {
+    for (let index = 0; index < slots.length; ) {
+      const slot = slots[index] as string | Held;
+      if (typeof slot !== 'string') {
+        held(slot, index);
+        index += 1;
+        continue;
+      }
       while ((this.#runs[run + 1]?.start ?? Number.POSITIVE_INFINITY) <= index) run += 1;
-      const slot = this.#slots[index] as string | Held;
-      each(slot, index, typeof slot === 'string' ? (this.#runs[run] as Run).template : null);
+      const limit = Math.min(this.#runs[run + 1]?.start ?? slots.length, slots.length);
+      let end = index + 1;
+      while (end < limit && typeof slots[end] === 'string') end += 1;
+      texts(index, end, (this.#runs[run] as Run).template);
+      index = end;
     }
   }
 
@@ -127,11 +143,14 @@ export class ArrivedEvents {
   get recorded(): RecordedStreamEvent[] {
     if (this.#recorded === null) {
       const recorded: RecordedStreamEvent[] = [];
-      this.#each((slot, index, template) => {
-        recorded.push(
-          typeof slot === 'string' ? this.#whole(index, slot, template as ChunkTemplate) : slot.event,
-        );
-      });
+      this.#each(
+        (slot) => recorded.push(slot.event),
+        (start, end, template) => {
+          for (let index = start; index < end; index += 1) {
+            recorded.push(this.#whole(index, this.#slots[index] as string, template));
+          }
+        },
+      );
       this.#recorded = recorded;
     }
     return this.#recorded;
@@ -166,24 +185,43 @@ export class ArrivedEvents {
    */
   collectInto(node: PathNode, names: Map<string, string>): void {
     const element = node.element(null);
-    const plans = new Map<ChunkTemplate, PlanStep[]>();
-    this.#each((slot, index, textTemplate) => {
-      const template = typeof slot === 'string' ? textTemplate : slot.template;
-      if (template === null) {
-        collectInto((slot as Held).expanded, element, names);
-        return;
-      }
+    const plans = new Map<ChunkTemplate, Plan>();
+    const planFor = (template: ChunkTemplate) => {
       let plan = plans.get(template);
       if (plan === undefined) {
         plan = planOf(template, element, names);
         plans.set(template, plan);
       }
-      for (const step of plan) {
-        if (!step.content) step.node.add(step.holder, step.key, false);
-        else if (typeof slot === 'string') step.node.add(this.#slots, index, false);
-        else step.node.add(slot as unknown as Record<string, unknown>, 'text', false);
-      }
-    });
+      return plan;
+    };
+    this.#each(
+      (slot) => {
+        if (slot.template === null) collectInto(slot.expanded, element, names);
+        else {
+          for (const step of planFor(slot.template).steps) {
+            if (step.content) step.node.add(slot as unknown as Record<string, unknown>, 'text', false);
+            else step.node.add(step.holder, step.key, false);
+          }
+        }
+      },
+      (start, end, template) => {
+        const plan = planFor(template);
+        if (plan.distinct) {
+          // Each string of the template on a node of its own: added once with its count, the texts one by one.
+          for (const step of plan.steps) {
+            if (!step.content) step.node.addTimes(step.holder, step.key, end - start);
+            else for (let index = start; index < end; index += 1) step.node.add(this.#slots, index, false);
+          }
+          return;
+        }
+        for (let index = start; index < end; index += 1) {
+          for (const step of plan.steps) {
+            if (step.content) step.node.add(this.#slots, index, false);
+            else step.node.add(step.holder, step.key, false);
+          }
+        }
+      },
+    );
   }
 
   /** Every event with its data parsed (a matched chunk parsed now), for scrubbing in place. */
@@ -217,29 +255,34 @@ export class ArrivedEvents {
     const pairs: Array<readonly [string, string]> = [];
     const written: unknown[] = [];
     let run: { t: number; ms: unknown[]; text: string[] } | null = null;
-    this.#each((slot, index, textTemplate) => {
-      const compact =
-        typeof slot === 'string'
-          ? { template: textTemplate as ChunkTemplate, text: slot }
-          : compactable(slot);
-      if (compact === null) {
-        written.push((slot as Held).event);
-        run = null;
-        return;
-      }
-      let number = numbers.get(compact.template);
+    const extend = (template: ChunkTemplate, ms: unknown[], text: string[]) => {
+      let number = numbers.get(template);
       if (number === undefined) {
         number = pairs.length;
-        numbers.set(compact.template, number);
-        pairs.push(compact.template.pieces as readonly [string, string]);
+        numbers.set(template, number);
+        pairs.push(template.pieces as readonly [string, string]);
       }
-      if (run === null || run.t !== number) {
-        run = { t: number, ms: [], text: [] };
-        written.push(run);
+      if (run?.t === number) {
+        // One by one: a stretch can be 100,000 long, past what a spread's arguments may be.
+        for (const delay of ms) run.ms.push(delay);
+        for (const piece of text) run.text.push(piece);
+        return;
       }
-      run.ms.push(typeof slot === 'string' ? this.#delays[index] : slot.event.ms);
-      run.text.push(compact.text);
-    });
+      run = { t: number, ms, text };
+      written.push(run);
+    };
+    this.#each(
+      (slot) => {
+        const compact = compactable(slot);
+        if (compact === null) {
+          written.push(slot.event);
+          run = null;
+        } else extend(compact.template, [slot.event.ms], [compact.text]);
+      },
+      (start, end, template) => {
+        extend(template, this.#delays.slice(start, end), this.#slots.slice(start, end) as string[]);
+      },
+    );
     return pairs.length === 0 ? null : { templates: pairs, events: written };
   }
 }
@@ -272,8 +315,14 @@ function onlyDelayAndData(event: RecordedStreamEvent): boolean {
   return count === 2;
 }
 
+/** A template's plan: its steps, and whether each step's node is its own (then a stretch adds each once, counted). */
+interface Plan {
+  readonly steps: readonly PlanStep[];
+  readonly distinct: boolean;
+}
+
 /** The strings a template's chunk adds, as a parsed event `{ ms, json }` of it would, its content marked. */
-function planOf(template: ChunkTemplate, element: PathNode, names: Map<string, string>): PlanStep[] {
+function planOf(template: ChunkTemplate, element: PathNode, names: Map<string, string>): Plan {
   const chunk = template.chunk;
   const choice = (chunk.choices as unknown[])[0];
   const delta = isRecord(choice) ? choice.delta : undefined;
@@ -282,5 +331,5 @@ function planOf(template: ChunkTemplate, element: PathNode, names: Map<string, s
     steps.push({ node, holder, key, content: holder === delta && key === 'content' });
   };
   collectInto({ ms: 0, json: chunk }, element, names, add);
-  return steps;
+  return { steps, distinct: new Set(steps.map((step) => step.node)).size === steps.length };
 }

@@ -68,6 +68,15 @@ export class PathNode {
     this.keys.push(key);
   }
 
+  /** Adds a string `times` times in a row (as `times` calls of `add` would). */
+  addTimes(holder: Record<string, unknown> | unknown[], key: string | number, times: number): void {
+    if (times < 1) return;
+    this.add(holder, key, false);
+    if (times === 1) return;
+    this.#counts ??= this.keys.map(() => 1);
+    (this.#counts[this.keys.length - 1] as number) += times - 1;
+  }
+
   /** The text of each piece, in order (one standing in a row several times, as often). */
   texts(): string[] {
     const texts = this.keys.map((_, index) => this.#text(index));
