@@ -9,7 +9,7 @@ import {
   replayCassette,
 } from '../src/index.js';
 import { cassettePath } from './support/cassette-path.js';
-import { longStreamData, serveDuringTests, streamedText } from './support/sse-server.js';
+import { longStreamData, serveDuringTests, startSseServer, streamedText } from './support/sse-server.js';
 
 // A long stream's line, written compactly (cassette version 2): the common chunk's bytes once, each
 // run of its events a list of delays and a list of texts. Read back, it is the events as they came; a secret in any part
@@ -98,6 +98,30 @@ describe('a long stream written compactly', () => {
     expect(found[0]?.message).toBe(
       'holds the API key (as is, split across 2 strings) at $.reply.events[].json.choices[#0].delta.content',
     );
+  });
+
+  it('scans strings a chunk holds on one path joined event by event, as a reader of the line does', async () => {
+    // Each chunk's "parts" are one text ("AB" then "CD"): over the events, "ABCDABCD…", which holds the secret.
+    const chunk = (content: string) =>
+      JSON.stringify({
+        id: 'chatcmpl-parts',
+        parts: ['AB', 'CD'],
+        choices: [{ index: 0, delta: { content } }],
+      });
+    const secret = 'CDABCDABCD';
+    const parts = await startSseServer([
+      ...Array.from({ length: 50 }, (_, index) => chunk(` w${index}`)),
+      '[DONE]',
+    ]);
+    try {
+      const path = cassettePath('compact-shared-path');
+      const transport = new FetchTransport({ apiKey: KEY, baseUrl: parts.url });
+      await streamedText(recordCassette(path, transport, { apiKey: KEY, secrets: [secret], env: {} }));
+      expect(examineCassette(path, { keys: [KEY, secret] }).problems).toEqual([]);
+      expect(readFileSync(path, 'utf8')).toContain('[secret removed]');
+    } finally {
+      await parts.close();
+    }
   });
 
   it.each([
