@@ -10,49 +10,52 @@ import { PRUNE_BATCH } from './retention.js';
 /** Rows per scope that settlements add their changes to (a lease's by the hash of its id). */
 export const SHARDS = 16;
 
+/** One settlement in this many prunes the lease records past their time: those of one shard. */
+const PRUNE_EVERY = SHARDS;
+
 /** How long a lease's record lives while held (renewals do not extend it): a late settlement is still recognised. */
 const HELD_RECORD_MS = 24 * 3_600_000;
 
-/**
- * The sums of a chain's shard rows (`budget_shard_sums`) and its counters, scope row plus shards
- * (`budget_totals`), in the chain's order: plain reads, no lock.
- */
-export function totalsSql(s: string): string {
-  return `-- The settlements' changes to a chain's scopes (their shard rows summed), in the chain's order.
-CREATE OR REPLACE FUNCTION ${s}.budget_shard_sums(keys text[],
-  OUT spent bigint[], OUT reserved bigint[], OUT in_flight integer[], OUT unsettled bigint[], OUT unsettled_calls integer[])
-LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp AS $$
-SELECT array_agg(coalesce(sh.spent, 0) ORDER BY chain.position),
-  array_agg(coalesce(sh.reserved, 0) ORDER BY chain.position),
-  array_agg(coalesce(sh.in_flight, 0) ORDER BY chain.position),
-  array_agg(coalesce(sh.unsettled, 0) ORDER BY chain.position),
-  array_agg(coalesce(sh.calls, 0) ORDER BY chain.position)
-FROM unnest(keys) WITH ORDINALITY AS chain(key, position)
-LEFT JOIN LATERAL (
-  SELECT sum(x.spent_nano_usd)::bigint AS spent, sum(x.reserved_nano_usd)::bigint AS reserved,
-    sum(x.in_flight)::integer AS in_flight, sum(x.unsettled_nano_usd)::bigint AS unsettled,
-    sum(x.unsettled_calls)::integer AS calls
-  FROM ${s}.budget_scope_shards AS x WHERE x.scope_key = chain.key
-) AS sh ON true
-$$;
+/** Per scope of the chain (`chain.key`), the sums of its shard rows, as `sh`: a LATERAL join's text. */
+function shardSums(s: string): string {
+  return `LEFT JOIN LATERAL (
+    SELECT sum(x.spent_nano_usd)::bigint AS spent, sum(x.reserved_nano_usd)::bigint AS reserved,
+      sum(x.in_flight)::integer AS in_flight, sum(x.unsettled_nano_usd)::bigint AS unsettled,
+      sum(x.unsettled_calls)::integer AS calls
+    FROM ${s}.budget_scope_shards AS x WHERE x.scope_key = chain.key
+  ) AS sh ON true`;
+}
 
--- A chain's counters: each scope's row plus its shard rows, in the chain's order.
+/** `budget_totals`: a chain's counters, each scope's row plus its shard rows, in the chain's order; a plain read. */
+export function totalsSql(s: string): string {
+  return `-- A chain's counters: each scope's row plus its shard rows, in the chain's order (no lock).
 CREATE OR REPLACE FUNCTION ${s}.budget_totals(keys text[],
   OUT spent bigint[], OUT reserved bigint[], OUT in_flight integer[], OUT unsettled bigint[], OUT unsettled_calls integer[])
-LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp AS $$
-SELECT array_agg(coalesce(scope.spent_nano_usd, 0) + sh.spent[chain.position] ORDER BY chain.position),
-  array_agg(coalesce(scope.reserved_nano_usd, 0) + sh.reserved[chain.position] ORDER BY chain.position),
-  array_agg(coalesce(scope.in_flight, 0) + sh.in_flight[chain.position] ORDER BY chain.position),
-  array_agg(coalesce(scope.unsettled_nano_usd, 0) + sh.unsettled[chain.position] ORDER BY chain.position),
-  array_agg(coalesce(scope.unsettled_calls, 0) + sh.unsettled_calls[chain.position] ORDER BY chain.position)
-FROM ${s}.budget_shard_sums(keys) AS sh, unnest(keys) WITH ORDINALITY AS chain(key, position)
-LEFT JOIN ${s}.budget_scopes AS scope ON scope.scope_key = chain.key
+LANGUAGE plpgsql STABLE SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+  SELECT array_agg(coalesce(scope.spent_nano_usd, 0) + coalesce(sh.spent, 0) ORDER BY chain.position),
+    array_agg(coalesce(scope.reserved_nano_usd, 0) + coalesce(sh.reserved, 0) ORDER BY chain.position),
+    array_agg(coalesce(scope.in_flight, 0) + coalesce(sh.in_flight, 0) ORDER BY chain.position),
+    array_agg(coalesce(scope.unsettled_nano_usd, 0) + coalesce(sh.unsettled, 0) ORDER BY chain.position),
+    array_agg(coalesce(scope.unsettled_calls, 0) + coalesce(sh.calls, 0) ORDER BY chain.position)
+  INTO spent, reserved, in_flight, unsettled, unsettled_calls
+  FROM unnest(keys) WITH ORDINALITY AS chain(key, position)
+  LEFT JOIN ${s}.budget_scopes AS scope ON scope.scope_key = chain.key
+  ${shardSums(s)};
+END
 $$;
 `;
 }
 
 /** `budget_acquire` (version 6): see the comment in its text. */
 export function acquireSql(s: string): string {
+  // The chain's shard sums, in its order: read before the scope rows are locked, and again before a refusal.
+  const readShards = `SELECT array_agg(coalesce(sh.spent, 0) ORDER BY chain.position),
+    array_agg(coalesce(sh.reserved, 0) ORDER BY chain.position), array_agg(coalesce(sh.in_flight, 0) ORDER BY chain.position),
+    array_agg(coalesce(sh.unsettled, 0) ORDER BY chain.position), array_agg(coalesce(sh.calls, 0) ORDER BY chain.position)
+  INTO sh_spent, sh_reserved, sh_in_flight, sh_unsettled, sh_calls
+  FROM unnest(keys) WITH ORDINALITY AS chain(key, position)
+  ${shardSums(s)}`;
   return `-- A reservation of amount in every scope of the chain, or in none. First what touches only this lease's rows:
 -- its record (the same lease id asked twice waits for the first here, then answers as it did), a sweep where
 -- one is due, its lease rows, the chain's shard sums. Last, in key order (two chains never deadlock), each
@@ -79,7 +82,7 @@ DECLARE
   main_in_flight integer[] := array_fill(0, ARRAY[n]);
   main_unsettled bigint[] := array_fill(0::bigint, ARRAY[n]);
   main_calls integer[] := array_fill(0, ARRAY[n]);
-  sh record;
+  sh_spent bigint[]; sh_reserved bigint[]; sh_in_flight integer[]; sh_unsettled bigint[]; sh_calls integer[];
 BEGIN
   PERFORM set_config('lock_timeout', timeout_ms || 'ms', true);
   IF current_setting('synchronous_commit') = 'off' THEN
@@ -99,7 +102,7 @@ BEGIN
   PERFORM ${s}.budget_sweep(keys, retention_ms);
   INSERT INTO ${s}.budget_leases (scope_key, lease_id, amount_nano_usd, expires_at)
   SELECT key, lease, amount, now() + ttl_ms * interval '1 millisecond' FROM unnest(keys) AS key;
-  SELECT * INTO sh FROM ${s}.budget_shard_sums(keys);
+  ${readShards};
   FOREACH scope_name IN ARRAY sorted LOOP
     INSERT INTO ${s}.budget_scopes AS scope (scope_key, reserved_nano_usd, in_flight) VALUES (scope_name, amount, 1)
     ON CONFLICT (scope_key) DO UPDATE SET reserved_nano_usd = scope.reserved_nano_usd + amount,
@@ -114,11 +117,11 @@ BEGIN
   FOR attempt IN 1..2 LOOP
     spent := '{}'; reserved := '{}'; in_flight := '{}'; unsettled := '{}'; unsettled_calls := '{}';
     FOR i IN 1..n LOOP
-      spent := spent || (main_spent[i] + sh.spent[i]);
-      reserved := reserved || (main_reserved[i] + sh.reserved[i]);
-      in_flight := in_flight || (main_in_flight[i] + sh.in_flight[i]);
-      unsettled := unsettled || (main_unsettled[i] + sh.unsettled[i]);
-      unsettled_calls := unsettled_calls || (main_calls[i] + sh.unsettled_calls[i]);
+      spent := spent || (main_spent[i] + sh_spent[i]);
+      reserved := reserved || (main_reserved[i] + sh_reserved[i]);
+      in_flight := in_flight || (main_in_flight[i] + sh_in_flight[i]);
+      unsettled := unsettled || (main_unsettled[i] + sh_unsettled[i]);
+      unsettled_calls := unsettled_calls || (main_calls[i] + sh_calls[i]);
     END LOOP;
     reason := NULL;
     FOR i IN 1..n LOOP
@@ -142,7 +145,7 @@ BEGIN
     END IF;
     EXIT WHEN reason IS NULL OR attempt = 2;
     -- Settlements that committed while this one waited for the rows: seen before it refuses.
-    SELECT * INTO sh FROM ${s}.budget_shard_sums(keys);
+    ${readShards};
   END LOOP;
   IF reason IS NOT NULL THEN
     granted := false;
@@ -251,9 +254,13 @@ BEGIN
   INSERT INTO ${s}.budget_unsettled (scope_key, lease_id, amount_nano_usd, counted_at)
   SELECT k, lease, actual, now() FROM unnest(entry_keys) AS k
   ON CONFLICT (scope_key, lease_id) DO UPDATE SET amount_nano_usd = EXCLUDED.amount_nano_usd, counted_at = now();
-  DELETE FROM ${s}.budget_lease_records WHERE lease_id IN (
-    SELECT stale.lease_id FROM ${s}.budget_lease_records AS stale
-    WHERE stale.forget_after < now() AND stale.lease_id <> lease LIMIT ${PRUNE_BATCH} FOR UPDATE SKIP LOCKED);
+  -- One settlement in ${PRUNE_EVERY} (by its shard) prunes up to ${PRUNE_BATCH} records past their time, skipping those
+  -- another is pruning: each settlement ends at most one record, so pruning keeps up.
+  IF own_shard = 0 THEN
+    DELETE FROM ${s}.budget_lease_records WHERE lease_id IN (
+      SELECT stale.lease_id FROM ${s}.budget_lease_records AS stale
+      WHERE stale.forget_after < now() AND stale.lease_id <> lease LIMIT ${PRUNE_BATCH} FOR UPDATE SKIP LOCKED);
+  END IF;
   INSERT INTO ${s}.budget_lease_records
     (lease_id, scope_key, state, actual_nano_usd, unsettled, answer, ended_at, forget_after)
   VALUES (lease, keys[cardinality(keys)], 'ended', actual, is_unsettled, held, now(),

@@ -117,7 +117,6 @@ describe('PostgresBudgetStore on an earlier version’s schema, and migrate() ru
       'budget_mark_thresholds',
       'budget_renew',
       'budget_settle',
-      'budget_shard_sums',
       'budget_sweep',
       'budget_totals',
     ]);
