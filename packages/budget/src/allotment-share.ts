@@ -6,12 +6,12 @@ import type { StoredScope } from './scope-limits.js';
 import type { Shared } from './shared.js';
 
 /** How long a share stays with no call of its own in flight before it is settled. */
-export const SHARE_IDLE_MS = 50;
+const SHARE_IDLE_MS = 50;
 /**
  * How long a share takes new calls: then it settles once its calls end, and a new one is leased, so what
  * the store shows (spend, thresholds, `budget show`) is never more than this behind a busy process.
  */
-export const SHARE_MAX_AGE_MS = 1_000;
+const SHARE_MAX_AGE_MS = 1_000;
 
 /**
  * A share of a chain's headroom this process leased from the store (one ordinary lease of
