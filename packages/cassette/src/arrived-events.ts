@@ -47,6 +47,8 @@ export class ArrivedEvents {
   readonly #delays: number[] = [];
   /** The template of each stretch of text slots, from its first slot on. */
   readonly #runs: Run[] = [];
+  /** The template of the last run, whose chunks are kept as texts. */
+  #textTemplate: ChunkTemplate | null = null;
   readonly #templateAsIs = new Map<ChunkTemplate, boolean>();
   readonly #learner = new ChunkTemplates();
   #recorded: RecordedStreamEvent[] | null = null;
@@ -58,18 +60,25 @@ export class ArrivedEvents {
       return;
     }
     // The common event (data alone) without a spread or, when matched, an object: a long stream has 100,000 of them.
-    const match = this.#learner.match(event.data);
-    if (match === null) this.#parsed({ ms, data: event.data }, true);
-    else if (this.#templateAsIs.get(match.template) !== true || match.template.pieces === null) {
-      this.#matched({ ms, data: event.data }, match);
-    } else {
-      this.#recorded = null;
-      const last = this.#runs.at(-1);
-      if (last?.template !== match.template)
-        this.#runs.push({ start: this.#slots.length, template: match.template });
-      this.#slots.push(match.text);
-      this.#delays.push(ms);
-    }
+    const template = this.#learner.current;
+    const text = template === null ? null : template.match(event.data);
+    if (template === null || text === null) this.#parsed({ ms, data: event.data }, true);
+    else if (template !== this.#textTemplate) {
+      if (this.#templateAsIs.get(template) !== true || template.pieces === null) {
+        this.#matched({ ms, data: event.data }, { template, text });
+        return;
+      }
+      this.#textTemplate = template;
+      this.#runs.push({ start: this.#slots.length, template });
+      this.#text(ms, text);
+    } else this.#text(ms, text);
+  }
+
+  /** Records a matched chunk of the current text template (see `#slots`). */
+  #text(ms: number, text: string): void {
+    this.#recorded = null;
+    this.#slots.push(text);
+    this.#delays.push(ms);
   }
 
   /** Records an event as it is recorded (its delay in it). */

@@ -53,6 +53,11 @@ export class ChunkTemplates {
   #current: ChunkTemplate | null = null;
   #learnings = 0;
 
+  /** The template chunks are matched against (the last one learned), or null while none is. */
+  get current(): ChunkTemplate | null {
+    return this.#current;
+  }
+
   /** The template `data` matches, with its text; null when none does. */
   match(data: string): { template: ChunkTemplate; text: string } | null {
     const template = this.#current;
