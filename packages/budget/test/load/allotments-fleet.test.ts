@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBudget } from '../../src/budget.js';
 import { MemoryBudgetStore } from '../../src/memory-store.js';
 import { RedisBudgetStore } from '../../src/redis-store.js';
+import { listBudgetScopes } from '../../src/show/scope-listing.js';
 // Types only: importing the worker's module would run it.
 import type { AllotmentWorkerReport, AllotmentWorkerSettings } from '../support/allotment-worker.js';
 import { startRedis, type TestRedis } from '../support/start-redis.js';
@@ -132,6 +133,22 @@ describe('allotments: 16 processes spend a budget on redis-server to its end', (
       expect(held?.inFlight).toBe(1);
       const share = held?.reservedNanoUsd ?? 0;
       expect(share).toBeGreaterThanOrEqual(worst);
+      // budget show (listBudgetScopes) counts what the share holds: one reservation, one call in flight.
+      const shown = [];
+      for await (const listing of listBudgetScopes({
+        url: redis.url,
+        prefix: PREFIX,
+        scope: 'fleet/worker-0',
+      }))
+        shown.push(listing);
+      expect(shown).toEqual([
+        expect.objectContaining({
+          scope: 'fleet/worker-0',
+          reservedUsd: share / 1e9,
+          inFlight: 1,
+          spentUsd: 0,
+        }),
+      ]);
       children[VICTIM]?.kill('SIGKILL');
       expect(await exits[VICTIM]?.exited).toEqual({ code: null, signal: 'SIGKILL' });
       const killedAt = performance.now();
