@@ -360,7 +360,8 @@ export class Budget implements CallObserver {
 
   /**
    * Resolves true when every settlement owed so far is recorded by its store (at once with
-   * nothing pending; a refused call owes none), or false once `timeoutMs` passed first
+   * nothing pending; a refused call owes none; with `allotments`, every share with no call in
+   * flight is settled first), or false once `timeoutMs` passed first
    * (default `Infinity`, no limit; else at most 2^31 − 1 ms). Nothing is given up: what is pending stays in line.
    */
   async idle(options: { timeoutMs?: number } = {}): Promise<boolean> {
@@ -376,7 +377,8 @@ export class Budget implements CallObserver {
   /**
    * Refuses every call from then on, and the calls still waiting for a slot or for room at once
    * (`store_unreachable`, saying the budget was closed; a lease the store grants after it is
-   * released). Stops renewing leases and waits up to `timeoutMs` (default 10,000; at most 2^31 − 1, or `Infinity`) for the
+   * released). Settles every share (`allotments`; its calls still in flight at their worst case).
+   * Stops renewing leases and waits up to `timeoutMs` (default 10,000; at most 2^31 − 1, or `Infinity`) for the
    * pending settlements to be recorded; what is still pending then is given up
    * with a warning naming its amount. Then closes the stores the budget owns: the
    * ones it built, and the one it was given with `ownsStore: true`. Closes the
