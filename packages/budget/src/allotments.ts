@@ -157,6 +157,8 @@ export class Allotments {
         }
         return null;
       }
+      // What was left, for a fallback (`fallback`) should the store become unreachable.
+      shared.storeAnswered(chain, result);
       if (result.granted) {
         this.#learn(slot, scopes, result.counters);
         return this.#granted(chain, slot, { leaseId, scopes, amount: asked }, result);

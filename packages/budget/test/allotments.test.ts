@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { type Budget, createBudget } from '../src/budget.js';
 import type { BudgetOptions } from '../src/budget-options.js';
-import type { AcquireRequest } from '../src/budget-store.js';
+import type { AcquireRequest, BudgetStore } from '../src/budget-store.js';
 import { MemoryBudgetStore } from '../src/memory-store.js';
 import type { BudgetThresholdEvent } from '../src/thresholds.js';
 import { attemptInfo, callRecord, DOLLAR_PER_OUTPUT_TOKEN } from './support/attempt-info.js';
@@ -181,6 +181,44 @@ describe('allotments (memory store)', () => {
     for (let index = 0; index < 140; index++) await call(budget, 1, 1);
     await budget.idle();
     expect(events.map((event) => [event.scope, event.fraction])).toEqual([['svc', 0.8]]);
+    await budget.close();
+  });
+  it('a fallback knows what was left from the shares the store granted, when the store becomes unreachable', async () => {
+    const memory = new MemoryBudgetStore();
+    let down = false;
+    const unreachable = () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:1'));
+    // A shared store's replies (counters with a grant), and its outage.
+    const store: BudgetStore = {
+      acquire: (request) => {
+        if (down) return unreachable();
+        const result = memory.acquire(request);
+        return result.granted ? { granted: true, counters: memory.counters(request.scopes) } : result;
+      },
+      settle: (leaseId, scopes, settlement) =>
+        down ? unreachable() : memory.settle(leaseId, scopes, settlement),
+      renew: (leases, ttlMs) => (down ? unreachable() : memory.renew(leases, ttlMs)),
+      counters: (scopes) => (down ? unreachable() : memory.counters(scopes)),
+    };
+    const warnings: string[] = [];
+    const budget = createBudget({
+      scope: { name: 'svc', limitUsd: 160 },
+      store,
+      allotments: true,
+      fallback: { share: 0.5 },
+      maxPricesOf: () => DOLLAR_PER_OUTPUT_TOKEN,
+      onWarning: (message) => warnings.push(message),
+    });
+    // Served by a share of $10 (1/16 of $160): the store answered only that share's lease.
+    await call(budget, 2, 1);
+    down = true;
+    // $20 fits no share: the direct way, on the fallback, within half of what the store last showed left.
+    const handle = await budget.beforeAttempt(attemptInfo({ maxTokens: 20 }));
+    await handle.end({ record: callRecord(5), error: null, mayHaveBeenBilled: true });
+    expect(warnings.some((warning) => /using the fallback store$/.test(warning))).toBe(true);
+    down = false;
+    expect(await budget.idle()).toBe(true);
+    const root = [{ key: '{svc}', limitNanoUsd: null, maxInFlight: null }];
+    expect(memory.counters(root)[0]).toMatchObject({ spentNanoUsd: 6e9, reservedNanoUsd: 0, inFlight: 0 });
     await budget.close();
   });
 });
