@@ -202,6 +202,12 @@ DECLARE
   unsettled_deltas bigint[] := '{}';
   calls_deltas integer[] := '{}';
   entry_keys text[] := '{}';
+  taken_keys text[];
+  taken_amounts bigint[];
+  taken_expired boolean[];
+  worst_keys text[];
+  worst_amounts bigint[];
+  at integer;
 BEGIN
   PERFORM set_config('lock_timeout', timeout_ms || 'ms', true);
   IF NOT durable THEN
@@ -216,12 +222,24 @@ BEGIN
   END IF;
   held := record_state IS NOT DISTINCT FROM 'held';
   leased := held OR coalesce(leased, false);
+  WITH gone AS (
+    DELETE FROM ${s}.budget_leases AS l WHERE l.lease_id = lease AND l.scope_key = ANY(keys)
+    RETURNING l.scope_key, l.amount_nano_usd, l.expires_at <= now() AS expired
+  )
+  SELECT array_agg(gone.scope_key), array_agg(gone.amount_nano_usd), array_agg(gone.expired)
+  INTO taken_keys, taken_amounts, taken_expired FROM gone;
+  -- A scope whose lease row is gone (swept, or never here) may hold the lease's unsettled entry.
+  IF coalesce(cardinality(taken_keys), 0) < cardinality(keys) THEN
+    WITH gone AS (
+      DELETE FROM ${s}.budget_unsettled AS u WHERE u.lease_id = lease AND u.scope_key = ANY(keys)
+      RETURNING u.scope_key, u.amount_nano_usd
+    )
+    SELECT array_agg(gone.scope_key), array_agg(gone.amount_nano_usd) INTO worst_keys, worst_amounts FROM gone;
+  END IF;
   FOREACH scope_name IN ARRAY sorted LOOP
-    taken := NULL; worst := NULL; expired := false;
-    DELETE FROM ${s}.budget_leases AS l WHERE l.lease_id = lease AND l.scope_key = scope_name
-    RETURNING l.amount_nano_usd, l.expires_at <= now() INTO taken, expired;
-    DELETE FROM ${s}.budget_unsettled AS u WHERE u.lease_id = lease AND u.scope_key = scope_name
-    RETURNING u.amount_nano_usd INTO worst;
+    at := array_position(taken_keys, scope_name);
+    taken := taken_amounts[at]; expired := coalesce(taken_expired[at], false);
+    worst := worst_amounts[array_position(worst_keys, scope_name)];
     d_spent := 0; d_reserved := 0; d_in_flight := 0; d_unsettled := 0; d_calls := 0;
     counted := true;
     IF taken IS NOT NULL THEN
@@ -251,9 +269,11 @@ BEGIN
     unsettled_deltas := unsettled_deltas || d_unsettled;
     calls_deltas := calls_deltas || d_calls;
   END LOOP;
-  INSERT INTO ${s}.budget_unsettled (scope_key, lease_id, amount_nano_usd, counted_at)
-  SELECT k, lease, actual, now() FROM unnest(entry_keys) AS k
-  ON CONFLICT (scope_key, lease_id) DO UPDATE SET amount_nano_usd = EXCLUDED.amount_nano_usd, counted_at = now();
+  IF cardinality(entry_keys) > 0 THEN
+    INSERT INTO ${s}.budget_unsettled (scope_key, lease_id, amount_nano_usd, counted_at)
+    SELECT k, lease, actual, now() FROM unnest(entry_keys) AS k
+    ON CONFLICT (scope_key, lease_id) DO UPDATE SET amount_nano_usd = EXCLUDED.amount_nano_usd, counted_at = now();
+  END IF;
   -- One settlement in ${PRUNE_EVERY} (by its shard) prunes up to ${PRUNE_BATCH} records past their time, skipping those
   -- another is pruning: each settlement ends at most one record, so pruning keeps up.
   IF own_shard = 0 THEN
@@ -268,11 +288,13 @@ BEGIN
   ON CONFLICT (lease_id) DO UPDATE SET state = 'ended', actual_nano_usd = EXCLUDED.actual_nano_usd,
     unsettled = EXCLUDED.unsettled, answer = EXCLUDED.answer, ended_at = now(), forget_after = EXCLUDED.forget_after;
   -- A scope with no row of its own yet (a lease granted elsewhere, a window pruned since) gets one, so it is
-  -- listed; an existing row is only looked at, never waited on.
-  INSERT INTO ${s}.budget_scopes (scope_key)
-  SELECT k FROM unnest(sorted) AS k
-  WHERE NOT EXISTS (SELECT 1 FROM ${s}.budget_scopes AS scope WHERE scope.scope_key = k)
-  ORDER BY k ON CONFLICT (scope_key) DO NOTHING;
+  -- listed; an existing row is only looked at, never waited on. A lease row found means its scope's row is there.
+  IF coalesce(cardinality(taken_keys), 0) < cardinality(keys) THEN
+    INSERT INTO ${s}.budget_scopes (scope_key)
+    SELECT k FROM unnest(sorted) AS k
+    WHERE NOT EXISTS (SELECT 1 FROM ${s}.budget_scopes AS scope WHERE scope.scope_key = k)
+    ORDER BY k ON CONFLICT (scope_key) DO NOTHING;
+  END IF;
   -- The changes commute: added to this lease's shard rows in key order, with no read first.
   INSERT INTO ${s}.budget_scope_shards AS x
     (scope_key, shard, spent_nano_usd, reserved_nano_usd, in_flight, unsettled_nano_usd, unsettled_calls)
