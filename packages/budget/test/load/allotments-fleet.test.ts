@@ -188,6 +188,8 @@ describe('allotments: 16 processes spend a budget on redis-server to its end', (
         expect(report.refusals.spend).toBeGreaterThanOrEqual(1);
       }
       expect(books).toMatchObject({ reservedNanoUsd: 0, inFlight: 0 });
+      // The root passed 0.8 of its limit (not 1): fired once across the processes, by whichever settled a share past it.
+      expect(reports.flatMap((report) => report.thresholds).sort()).toEqual(['fleet 0.8']);
       // Never over the limit, never below the bill; the survivors' known costs are settled exactly.
       expect(books?.spentNanoUsd).toBeLessThanOrEqual(limitNanoUsd);
       expect(bill).toBeLessThanOrEqual(limitNanoUsd);

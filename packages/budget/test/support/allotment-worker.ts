@@ -31,6 +31,8 @@ export type AllotmentWorkerReport =
       readonly refusals: Readonly<Record<string, number>>;
       readonly failures: number;
       readonly flushed: boolean;
+      /** The threshold events this process fired: `<scope> <fraction>`. */
+      readonly thresholds: readonly string[];
     };
 
 const ALLOTMENT_MODEL = 'primary-flash';
@@ -48,6 +50,7 @@ const budget = createBudget({
   scope: settings.root,
   allotments: true,
   leaseTtlMs: settings.leaseTtlMs,
+  onThreshold: (event) => thresholds.push(`${event.scope} ${event.fraction}`),
   onWarning: (message) => {
     if (process.env.BUDGET_WORKER_VERBOSE === '1')
       process.stderr.write(`worker ${settings.index}: ${message}\n`);
@@ -55,6 +58,7 @@ const budget = createBudget({
 }).child({ name: `worker-${settings.index}` });
 
 let granted = 0;
+const thresholds: string[] = [];
 const holding: CallObserver = {
   async beforeAttempt(info) {
     const handle = await budget.beforeAttempt(info);
@@ -104,7 +108,7 @@ async function lane(): Promise<void> {
 process.once('message', async () => {
   await Promise.all(Array.from({ length: settings.lanes }, () => lane()));
   const flushed = await budget.close({ timeoutMs: 30_000 });
-  send({ type: 'done', records, recordsNanoUsd, refusals, failures, flushed });
+  send({ type: 'done', records, recordsNanoUsd, refusals, failures, flushed, thresholds });
   process.disconnect();
 });
 send({ type: 'ready' });
