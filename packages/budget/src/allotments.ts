@@ -192,7 +192,12 @@ export class Allotments {
     const share = new Share({ ...lease, paths: chain.paths }, (idle) => this.#settle(idle));
     this.#live.add(share);
     slot.share = share;
-    shared.heartbeat.add({ leaseId, scopes, store: shared.store });
+    // Expired in the store (counted there at its worst case): it takes no more calls, and settles when they end.
+    const onLost = () => {
+      if (slot.share === share) slot.share = null;
+      this.#retire(share);
+    };
+    shared.heartbeat.add({ leaseId, scopes, store: shared.store, onLost });
     shared.thresholds.afterGrant(shared.store, scopes, chain.paths, result.counters);
     return share;
   }

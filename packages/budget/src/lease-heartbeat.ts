@@ -6,6 +6,8 @@ export interface LiveLease {
   readonly leaseId: string;
   readonly scopes: readonly StoredScope[];
   readonly store: BudgetStore;
+  /** Told when a renewal finds the lease no longer held (expired): an allotment's share stops taking calls. */
+  readonly onLost?: () => void;
 }
 
 /**
@@ -60,6 +62,7 @@ export class LeaseHeartbeat {
           (lost) => {
             // A lease settled while the renewal ran is gone too, and is no loss.
             const expired = lost.filter((leaseId) => this.#live.has(leaseId));
+            for (const leaseId of expired) this.#live.get(leaseId)?.onLost?.();
             if (expired.length > 0) {
               this.#onWarning(`${expired.length} budget lease(s) expired while their calls ran`);
             }

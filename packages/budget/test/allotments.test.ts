@@ -221,4 +221,28 @@ describe('allotments (memory store)', () => {
     expect(memory.counters(root)[0]).toMatchObject({ spentNanoUsd: 6e9, reservedNanoUsd: 0, inFlight: 0 });
     await budget.close();
   });
+  it('a share whose lease a renewal finds expired takes no more calls: the next call leases a new one', async () => {
+    const { store, asked, time } = countingStore();
+    const warnings: string[] = [];
+    const budget = budgetOn(store, { leaseTtlMs: 60, onWarning: (message) => warnings.push(message) });
+    const first = await budget.beforeAttempt(attemptInfo({ maxTokens: 2 }));
+    // The store's clock passes the lease's expiry between two renewals (a stalled process, as the store sees it).
+    time.mono += 61;
+    await until(() => warnings.some((warning) => /expired while their calls ran/.test(warning)), 'a renewal');
+    await call(budget, 2, 1);
+    expect(asked).toHaveLength(2);
+    await first.end({ record: callRecord(1.5), error: null, mayHaveBeenBilled: true });
+    expect(await budget.idle()).toBe(true);
+    // The first share's worst case, counted when it expired, was replaced by what its call cost.
+    const root = [{ key: '{svc}', limitNanoUsd: null, maxInFlight: null }];
+    expect(store.counters(root)[0]).toMatchObject({
+      spentNanoUsd: 2.5e9,
+      reservedNanoUsd: 0,
+      unsettledCalls: 0,
+    });
+    expect(warnings.some((warning) => /a budget share had expired before it was settled/.test(warning))).toBe(
+      true,
+    );
+    await budget.close();
+  });
 });
