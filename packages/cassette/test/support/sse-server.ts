@@ -57,7 +57,7 @@ export async function startSseServer(
 }
 
 /** What the long streams of the tests answer. */
-export const GO_ON = { model: 'primary-flash', messages: [{ role: 'user' as const, content: 'go on' }] };
+const GO_ON = { model: 'primary-flash', messages: [{ role: 'user' as const, content: 'go on' }] };
 
 /** Serves `data` (see `startSseServer`) from before the file's tests to after them; the server's URL. */
 export function serveDuringTests(data: readonly string[]): () => string {
