@@ -121,10 +121,13 @@ export class Allotments {
   }
 
   #serve(chain: Chain, share: Share, amount: number): AttemptHandle {
-    return new ShareHandle(this.#shared, share, { amount, budgets: chain.charged }, (ended) => {
-      if (ended.retiring) this.#settle(ended);
-    });
+    return new ShareHandle(this.#shared, share, { amount, budgets: chain.charged }, this.#idle);
   }
+
+  /** A share's last call in flight ended: a share that takes no more calls is settled now. */
+  readonly #idle = (share: Share): void => {
+    if (share.retiring) this.#settle(share);
+  };
 
   /** The size of a new share for a call of `amount`, or null when it would not cover the call. */
   #sizeOf(slot: Slot, amount: number): number | null {
