@@ -33,7 +33,7 @@ export function pgErrorOf(
   const at = `PostgreSQL at ${where}`;
   if (code !== undefined && CODES[code]) return new StoreError(`${at}: ${CODES[code]}`, false, ranNothing);
   let message = error instanceof Error ? error.message : String(error);
-  if (/timeout exceeded when trying to connect/i.test(message)) {
+  if (/timeout exceeded when trying to connect|terminated due to connection timeout/i.test(message)) {
     message = 'no connection within the pool’s connectionTimeoutMillis (timeout)';
   } else if (/Connection terminated|not queryable|Client has encountered a connection error/i.test(message)) {
     message = 'the connection was lost (the server went away)';

@@ -76,6 +76,8 @@ const POOL_SIZE = 10;
  * elsewhere) rolls it back itself, so no backend is left waiting for a client that gave up.
  */
 const STATEMENT_TIMEOUT_MS = 30_000;
+/** pg.Pool's error for a connection not made within its connectionTimeoutMillis. */
+const CONNECT_TIMEOUT = /timeout exceeded when trying to connect|terminated due to connection timeout/i;
 /** The client gives up on a statement this long after the server should have (`query_timeout`). */
 const CLIENT_GRACE_MS = 5_000;
 
@@ -106,6 +108,8 @@ export class PostgresBudgetStore implements BudgetStore {
   /** At most the pool's size of statements at once: the rest wait here, never in the pool's timed queue. */
   readonly #gate: ConnectionGate;
   #migrated: Promise<void> | null = null;
+  /** When the server last answered a statement (performance.now()). */
+  #answeredAt = Number.NEGATIVE_INFINITY;
   #closed = false;
 
   constructor(options: PostgresBudgetStoreOptions) {
@@ -373,6 +377,7 @@ export class PostgresBudgetStore implements BudgetStore {
         await this.#trusted(query);
       }
       await query('COMMIT');
+      this.#answeredAt = performance.now();
     } catch (error) {
       broken = error instanceof Error ? error : new Error(String(error));
       // A server's error, or the store's refusal of the schema: the connection is fine, the transaction undone.
@@ -407,11 +412,26 @@ export class PostgresBudgetStore implements BudgetStore {
 
   async #connect(): Promise<PgClient> {
     let client: PgClient;
-    try {
-      client = await this.#pool.connect();
-    } catch (error) {
-      // Nothing was sent: nothing ran.
-      throw this.#error(error, true);
+    const began = performance.now();
+    for (;;) {
+      try {
+        client = await this.#pool.connect();
+        break;
+      } catch (error) {
+        // A connection not made within the pool's connectionTimeoutMillis, from a server that answered within
+        // the last statementTimeoutMs: a busy server (its backends start slowly under load), not an unreachable
+        // one, so made again, until statementTimeoutMs has passed. A refused or broken connection is not.
+        const now = performance.now();
+        if (
+          CONNECT_TIMEOUT.test(error instanceof Error ? error.message : '') &&
+          now - this.#answeredAt < this.#statementTimeoutMs &&
+          now - began < this.#statementTimeoutMs
+        ) {
+          continue;
+        }
+        // Nothing was sent: nothing ran.
+        throw this.#error(error, true);
+      }
     }
     // A connection that dies while checked out emits 'error' on the client: caught here, the query rejects
     // (a client of a caller's pool connected before this store was made is guarded here, once).
@@ -441,7 +461,9 @@ export class PostgresBudgetStore implements BudgetStore {
       let broken: Error | undefined;
       let released = false;
       try {
-        return (await this.#query(client, text, values)).rows;
+        const { rows } = await this.#query(client, text, values);
+        this.#answeredAt = performance.now();
+        return rows;
       } catch (error) {
         const code = (error as { code?: unknown }).code;
         // A server's error (an SQLSTATE): the statement, its own transaction, was rolled back and the

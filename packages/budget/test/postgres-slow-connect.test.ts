@@ -1,0 +1,127 @@
+// A healthy PostgreSQL that is slow to start new backends (a loaded machine: each connection's start and
+// authentication take seconds) makes calls wait, never refuses them as unreachable (issue 42): the store
+// has answered before, so a connection not made within the pool's connectionTimeoutMillis (2 s) is made
+// again, within statementTimeoutMs. A server that never answered is still refused at once.
+
+import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PostgresBudgetStore } from '../src/postgres-store.js';
+import type { StoredScope } from '../src/scope-limits.js';
+import { startPostgres, type TestPostgres } from './support/start-postgres.js';
+import { until } from './support/until.js';
+
+/** A loopback forwarder to the server that, while holding, keeps new connections waiting (counted). */
+async function holdingForwarder(port: number) {
+  let holding = false;
+  let attempts = 0;
+  const held: (() => void)[] = [];
+  const open = new Set<Socket>();
+  const server: Server = createServer((client) => {
+    open.add(client);
+    client.on('error', () => client.destroy());
+    client.on('close', () => open.delete(client));
+    const forward = () => {
+      if (client.destroyed) return;
+      const upstream = createConnection({ host: '127.0.0.1', port });
+      open.add(upstream);
+      upstream.on('error', () => upstream.destroy());
+      upstream.on('close', () => {
+        open.delete(upstream);
+        client.destroy();
+      });
+      client.on('close', () => upstream.destroy());
+      client.pipe(upstream);
+      upstream.pipe(client);
+    };
+    if (!holding) {
+      forward();
+      return;
+    }
+    attempts += 1;
+    client.pause();
+    held.push(forward);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address();
+  return {
+    port: typeof address === 'object' && address !== null ? address.port : 0,
+    hold() {
+      holding = true;
+    },
+    release() {
+      holding = false;
+      for (const forward of held.splice(0)) forward();
+    },
+    attempts: () => attempts,
+    async close() {
+      for (const socket of open) socket.destroy();
+      server.close();
+      await once(server, 'close');
+    },
+  };
+}
+
+const SCOPES: StoredScope[] = [{ key: '{slow-connect}', limitNanoUsd: 1_000_000, maxInFlight: null }];
+const lease = () => ({ leaseId: randomUUID(), scopes: SCOPES, amountNanoUsd: 10, ttlMs: 120_000 });
+
+describe('PostgresBudgetStore on a server slow to start connections', () => {
+  let postgres: TestPostgres;
+  beforeAll(async () => {
+    postgres = await startPostgres();
+  });
+  afterAll(() => postgres?.stop());
+
+  it('calls that need new connections wait past connectionTimeoutMillis and are granted', async () => {
+    const forwarder = await holdingForwarder(postgres.port);
+    const url = postgres.url.replace(`:${postgres.port}/`, `:${forwarder.port}/`);
+    const store = new PostgresBudgetStore({ url, schema: 'slow_connect' });
+    try {
+      // The server answers through one connection; then new connections hang until released.
+      expect(await store.acquire(lease())).toMatchObject({ granted: true });
+      forwarder.hold();
+      const calls = Array.from({ length: 4 }, () =>
+        store.acquire(lease()).then(
+          (result) => ({ ok: true as const, result }),
+          (error: unknown) => ({ ok: false as const, error: String(error) }),
+        ),
+      );
+      // The three connections the calls wait for are tried, given up on (2 s), and tried again (one call may
+      // take the connection the first call left idle): the event that the timeout passed. Then they start.
+      await until(() => forwarder.attempts() >= 5, 'connections made again after their connect timeout', {
+        deadlineMs: 60_000,
+      });
+      forwarder.release();
+      const outcomes = await Promise.all(calls);
+      expect(outcomes.filter((outcome) => !outcome.ok)).toEqual([]);
+      const [root] = await store.counters(SCOPES);
+      expect(root).toMatchObject({ reservedNanoUsd: 50, inFlight: 5 });
+    } finally {
+      await store.close();
+      await forwarder.close();
+    }
+  }, 120_000);
+
+  it('a server that never answered is refused at the connect timeout, as unreachable', async () => {
+    const forwarder = await holdingForwarder(postgres.port);
+    forwarder.hold();
+    const url = postgres.url.replace(`:${postgres.port}/`, `:${forwarder.port}/`);
+    const store = new PostgresBudgetStore({ url, schema: 'slow_connect' });
+    try {
+      const started = performance.now();
+      const error = await store.acquire(lease()).then(
+        () => null,
+        (caught: Error) => caught,
+      );
+      expect(error?.message).toMatch(/connectionTimeoutMillis/);
+      expect(performance.now() - started).toBeLessThan(20_000);
+      expect(forwarder.attempts()).toBe(1);
+    } finally {
+      await store.close();
+      forwarder.release();
+      await forwarder.close();
+    }
+  }, 60_000);
+});
