@@ -1,6 +1,6 @@
-// Allotments across processes on a real redis-server: 16 worker processes (4 calls at a time each,
-// through a ChatAdapter over OpenAITransport to the emulator over loopback) spend one budget to its end,
-// each reserving from shares of the headroom it leases. One worker is SIGKILLed holding its share
+// Allotments across processes on a real redis-server and a real PostgreSQL: 16 worker processes (4 calls
+// at a time each, through a ChatAdapter over OpenAITransport to the emulator over loopback) spend one
+// budget to its end, each reserving from shares of the headroom it leases. One worker is SIGKILLed holding its share
 // (a call of it in flight): the share stays reserved until its lease expires, within the TTL, then counts
 // at its worst case, unsettled. Spend never passes the limit, the books are never below the emulator's
 // bill, and the others still spend the budget to ≥ 99 % of its limit.
@@ -10,12 +10,15 @@ import { ChatAdapter, OpenAITransport } from '@switchboard/adapter';
 import { type Emulator, startEmulator } from '@switchboard/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBudget } from '../../src/budget.js';
+import type { BudgetStore } from '../../src/budget-store.js';
 import { MemoryBudgetStore } from '../../src/memory-store.js';
+import { PostgresBudgetStore } from '../../src/postgres-store.js';
 import { RedisBudgetStore } from '../../src/redis-store.js';
 import { listBudgetScopes } from '../../src/show/scope-listing.js';
 // Types only: importing the worker's module would run it.
 import type { AllotmentWorkerReport, AllotmentWorkerSettings } from '../support/allotment-worker.js';
-import { startRedis, type TestRedis } from '../support/start-redis.js';
+import { startPostgres } from '../support/start-postgres.js';
+import { startRedis } from '../support/start-redis.js';
 
 const WORKERS = 16;
 const LANES = 4;
@@ -25,25 +28,60 @@ const MAX_TOKENS = 24;
 const API_KEY = 'sk-allotments-fleet';
 /** The workers' model (allotment-worker.ts). */
 const ALLOTMENT_MODEL = 'primary-flash';
-const PREFIX = 'allot:';
+
+/** A shared store for the fleet: started, read by the parent, listed as budget show lists it, stopped. */
+interface Server {
+  readonly kind: 'redis' | 'postgres';
+  readonly url: string;
+  readonly store: BudgetStore & { close(): Promise<void> };
+  list(
+    scope: string,
+  ): AsyncIterable<{ scope: string; reservedUsd: number; inFlight: number; spentUsd: number }>;
+  stop(): Promise<void>;
+}
+
+async function redisServer(): Promise<Server> {
+  const redis = await startRedis();
+  return {
+    kind: 'redis',
+    url: redis.url,
+    store: new RedisBudgetStore({ url: redis.url, prefix: 'allot:', commandTimeoutMs: 15_000 }),
+    list: (scope) => listBudgetScopes({ url: redis.url, prefix: 'allot:', scope }),
+    stop: () => redis.stop(),
+  };
+}
+
+async function postgresServer(): Promise<Server> {
+  const postgres = await startPostgres();
+  return {
+    kind: 'postgres',
+    url: postgres.url,
+    store: new PostgresBudgetStore({ url: postgres.url, schema: 'allot' }),
+    list: (scope) => listBudgetScopes({ url: postgres.url, schema: 'allot', scope }),
+    stop: () => postgres.stop(),
+  };
+}
 const packageRoot = fileURLToPath(new URL('../../', import.meta.url));
 const workerPath = fileURLToPath(new URL('../support/allotment-worker.ts', import.meta.url));
 
-describe('allotments: 16 processes spend a budget on redis-server to its end', () => {
-  let redis: TestRedis;
+describe.each([
+  { name: 'redis-server', start: redisServer },
+  { name: 'PostgreSQL', start: postgresServer },
+])('allotments: 16 processes spend a budget on $name to its end', ({ start }) => {
+  let server: Server;
   let emulator: Emulator;
-  let store: RedisBudgetStore;
+  let store: BudgetStore;
 
   beforeAll(async () => {
-    redis = await startRedis();
+    server = await start();
+    store = server.store;
     emulator = await startEmulator({ key: API_KEY });
-    store = new RedisBudgetStore({ url: redis.url, prefix: PREFIX, commandTimeoutMs: 15_000 });
-  }, 60_000);
+  }, 120_000);
 
   afterAll(async () => {
-    await store?.close();
+    await server?.store.close();
     await emulator?.close();
-    await redis?.stop();
+    await server?.stop();
   }, 60_000);
 
   /** The worst case the budget reserves for one of the workers' calls, in nano-dollars (a probe on a memory store). */
@@ -79,6 +117,8 @@ describe('allotments: 16 processes spend a budget on redis-server to its end', (
     const limitNanoUsd = 400 * worst;
     const root = { name: 'fleet', limitUsd: limitNanoUsd / 1e9 };
     const reader = createBudget({ store, scope: root, onWarning: () => {} });
+    // The ledger made before the workers start (on PostgreSQL: its schema and functions).
+    await reader.usage();
     const scopeOf = (index: number) => reader.child({ name: `worker-${index}` });
 
     const children: ChildProcess[] = [];
@@ -90,8 +130,7 @@ describe('allotments: 16 processes spend a budget on redis-server to its end', (
     const exits = Array.from({ length: WORKERS }, (_, index) => {
       const settings: AllotmentWorkerSettings = {
         index,
-        redisUrl: redis.url,
-        prefix: PREFIX,
+        store: { kind: server.kind, url: server.url },
         baseUrl: emulator.url,
         apiKey: API_KEY,
         root,
@@ -135,12 +174,7 @@ describe('allotments: 16 processes spend a budget on redis-server to its end', (
       expect(share).toBeGreaterThanOrEqual(worst);
       // budget show (listBudgetScopes) counts what the share holds: one reservation, one call in flight.
       const shown = [];
-      for await (const listing of listBudgetScopes({
-        url: redis.url,
-        prefix: PREFIX,
-        scope: 'fleet/worker-0',
-      }))
-        shown.push(listing);
+      for await (const listing of server.list('fleet/worker-0')) shown.push(listing);
       expect(shown).toEqual([
         expect.objectContaining({
           scope: 'fleet/worker-0',
@@ -179,7 +213,7 @@ describe('allotments: 16 processes spend a budget on redis-server to its end', (
       const reports = [...done.values()];
       const recorded = reports.reduce((sum, report) => sum + report.recordsNanoUsd, 0);
       console.log(
-        `allotments fleet: spent ${books?.spentNanoUsd} of ${limitNanoUsd} nano-USD (${(((books?.spentNanoUsd ?? 0) / limitNanoUsd) * 100).toFixed(2)} %), bill ${bill}, worst case ${worst}, the killed share ${share}`,
+        `allotments fleet on ${server.kind}: spent ${books?.spentNanoUsd} of ${limitNanoUsd} nano-USD (${(((books?.spentNanoUsd ?? 0) / limitNanoUsd) * 100).toFixed(2)} %), bill ${bill}, worst case ${worst}, the killed share ${share}`,
       );
       expect(reports).toHaveLength(WORKERS - 1);
       for (const report of reports) {

@@ -1,16 +1,17 @@
-// One worker process of the allotments fleet test: a budget on Redis with `allotments` on, its calls
+// One worker process of the allotments fleet test: a budget on Redis or PostgreSQL with `allotments` on, its calls
 // through a ChatAdapter over OpenAITransport to the emulator, `lanes` at a time, each lane calling until
 // the budget refuses it for spend (the budget spent to its end). A victim (`holdAfterGrants`) holds its
 // calls from that grant on, reports `holding` and waits to be killed. Run with `node --import tsx`.
 import { type CallObserver, ChatAdapter, OpenAITransport } from '@switchboard/adapter';
 import { costOf, priceOf } from '@switchboard/prices';
 import { createBudget } from '../../src/budget.js';
+import { PostgresBudgetStore } from '../../src/postgres-store.js';
 import { RedisBudgetStore } from '../../src/redis-store.js';
 
 export interface AllotmentWorkerSettings {
   readonly index: number;
-  readonly redisUrl: string;
-  readonly prefix: string;
+  /** The shared store: redis-server (keys under `allot:`) or PostgreSQL (schema `allot`). */
+  readonly store: { readonly kind: 'redis' | 'postgres'; readonly url: string };
   readonly baseUrl: string;
   readonly apiKey: string;
   readonly root: { readonly name: string; readonly limitUsd: number };
@@ -39,11 +40,10 @@ const ALLOTMENT_MODEL = 'primary-flash';
 const MAX_CALLS = 20_000;
 const settings = JSON.parse(process.argv[2] ?? '{}') as AllotmentWorkerSettings;
 const send = (report: AllotmentWorkerReport) => process.send?.(report);
-const store = new RedisBudgetStore({
-  url: settings.redisUrl,
-  prefix: settings.prefix,
-  commandTimeoutMs: 15_000,
-});
+const store =
+  settings.store.kind === 'redis'
+    ? new RedisBudgetStore({ url: settings.store.url, prefix: 'allot:', commandTimeoutMs: 15_000 })
+    : new PostgresBudgetStore({ url: settings.store.url, schema: 'allot' });
 const budget = createBudget({
   store,
   ownsStore: true,
