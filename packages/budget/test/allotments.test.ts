@@ -245,4 +245,30 @@ describe('allotments (memory store)', () => {
     );
     await budget.close();
   });
+  it("gives each tenant's chain a share of its own, within the tenant's limit", async () => {
+    const { store, asked } = countingStore();
+    const budget = budgetOn(store, { tenants: { limitUsd: 16 }, slotWaitMs: 0 });
+    const spend = async (tenant: string) => {
+      let spent = 0;
+      for (;;) {
+        try {
+          const handle = await budget.beforeAttempt(attemptInfo({ maxTokens: 1, tenant }));
+          await handle.end({ record: callRecord(1), error: null, mayHaveBeenBilled: true });
+          spent += 1;
+        } catch (error) {
+          expect(error).toMatchObject({ reason: 'spend', scope: `svc/${tenant}` });
+          return spent;
+        }
+      }
+    };
+    expect(await spend('acme')).toBe(16);
+    await call(budget, 1, 1);
+    expect(await budget.idle()).toBe(true);
+    expect((await budget.usage(null, 'acme'))[1]).toMatchObject({ spentUsd: 16, reservedUsd: 0 });
+    expect((await budget.usage(null, 'globex'))[1]).toMatchObject({ spentUsd: 0 });
+    // Shares of 1/16 of the tenant's headroom: the first of $1, each call's own when it is all that is left.
+    expect(asked[0]?.scopes.map((scope) => scope.key)).toEqual(['{svc}', '{svc}/acme']);
+    expect(asked.every((request) => request.amountNanoUsd <= 1e9 || request.scopes.length === 1)).toBe(true);
+    await budget.close();
+  });
 });
