@@ -191,6 +191,9 @@ export class ArrivedEvents {
    * Adds the strings of every event, in order, under `node` (the path of the
    * recorded events), as collecting the parsed events would: a matched chunk
    * adds its template's strings and its own text where the template's text was.
+   * For a scan only (is anything there?): the texts of a stretch of matched
+   * chunks are added as one string, the text they make together, which is all a
+   * scan reads (a line to scrub is collected afresh, its events parsed).
    */
   collectInto(node: PathNode, names: Map<string, string>): void {
     const element = node.element(null);
@@ -216,10 +219,10 @@ export class ArrivedEvents {
       (start, end, template) => {
         const plan = planFor(template);
         if (plan.distinct) {
-          // Each string of the template on a node of its own: added once with its count, the texts one by one.
+          // Each string of the template on a node of its own: added once with its count, the texts joined.
           for (const step of plan.steps) {
             if (!step.content) step.node.addTimes(step.holder, step.key, end - start);
-            else for (let index = start; index < end; index += 1) step.node.add(this.#slots, index, false);
+            else step.node.add([this.#slots.slice(start, end).join('')], 0, false);
           }
           return;
         }
