@@ -18,6 +18,8 @@ export interface Floor {
   readonly what: string;
   readonly perSecond: number;
   readonly latencyMs: number;
+  /** How many operations it measured (pgbench's transactions), when known. */
+  readonly count?: number;
 }
 
 const HOT_ROW_SCRIPT = 'UPDATE ledger_floor SET spent = spent + 1 WHERE id = 1 AND spent + 1 <= cap;\n';
@@ -68,11 +70,13 @@ export async function pgbenchHotRow(url: string, clients: number, seconds: numbe
     );
     const tps = /tps = ([\d.]+) \(without initial connection time\)/.exec(stdout);
     const latency = /latency average = ([\d.]+) ms/.exec(stdout);
+    const processed = /number of transactions actually processed: (\d+)/.exec(stdout);
     if (tps === null || latency === null) throw new Error(`pgbench printed no tps:\n${stdout}`);
     return {
       what: `pgbench, one hot row, conditional UPDATE, ${clients} clients, ${seconds} s`,
       perSecond: Number(tps[1]),
       latencyMs: Number(latency[1]),
+      ...(processed === null ? {} : { count: Number(processed[1]) }),
     };
   } finally {
     rmSync(folder, { recursive: true, force: true });

@@ -15,6 +15,7 @@ import { startPostgres } from '../../packages/budget/test/support/start-postgres
 import { startRedis } from '../../packages/budget/test/support/start-redis.js';
 import { type Row, row } from './budget-store-rows.js';
 import { type Floor, pgbenchHotRow, redisBenchmarkEvalsha } from './ledger-floors.js';
+import { serverCpu } from './ledger-server-cpu.js';
 import { machineInfo } from './machine.js';
 
 const { values } = parseArgs({
@@ -58,6 +59,8 @@ const redis = stores.includes('redis') ? await startRedis() : null;
 const postgres = stores.includes('postgres') ? await startPostgres() : null;
 const rows: Row[] = [];
 const floors: Record<string, Floor> = {};
+/** PostgreSQL's CPU time per pair of the fleet row and per pgbench transaction, in ms. */
+let serverCpuMs: { perPair: number; perTransaction: number } | null = null;
 try {
   for (const store of stores) {
     const url = store === 'redis' ? (redis?.url ?? '') : store === 'postgres' ? (postgres?.url ?? '') : '';
@@ -65,13 +68,26 @@ try {
     const sequentialKind = store === 'redis' ? 'redis-interleaved' : store;
     rows.push(await row(sequentialKind, url, 1, 1, SEQUENTIAL, ROLE));
     console.error(`${store}, sequential: done`);
+    const cpu = store === 'postgres' ? await serverCpu(url) : null;
+    const fleetFrom = cpu?.() ?? 0;
     rows.push(await row(store, url, workers, callers, PER_WORKER, ROLE));
     console.error(`${store}, ${workers} × ${callers}: done`);
+    // The fleet row's pairs and each worker's 30 warm-up pairs (and its connections' start) ran on the server.
+    const fleetCpuMs = (cpu?.() ?? 0) - fleetFrom;
+    const fleetPairs = (rows.at(-1)?.calls ?? 0) + 30 * workers;
     if (values.allotments === true) {
       rows.push(await row(`${store}+allotments`, url, workers, callers, PER_WORKER * 10, ROLE));
       console.error(`${store} with allotments, ${workers} × ${callers}: done`);
     }
-    if (store === 'postgres') floors.postgres = await pgbenchHotRow(url, 16, PGBENCH_SECONDS);
+    if (store === 'postgres') {
+      const floorFrom = cpu?.() ?? 0;
+      floors.postgres = await pgbenchHotRow(url, 16, PGBENCH_SECONDS);
+      const floorCpuMs = (cpu?.() ?? 0) - floorFrom;
+      serverCpuMs = {
+        perPair: fleetCpuMs / fleetPairs,
+        perTransaction: floorCpuMs / (floors.postgres.count ?? Number.NaN),
+      };
+    }
     if (store === 'redis') floors.redis = await redisBenchmarkEvalsha(url, 16, quick ? 20_000 : 100_000);
   }
 } finally {
@@ -92,6 +108,11 @@ const pgFleet = find('postgres', false);
 if (pgFleet !== undefined && floors.postgres !== undefined) {
   console.log(
     `- PostgreSQL, ${pgFleet.shape}: ${(pgFleet.callsPerSecond / floors.postgres.perSecond).toFixed(2)}x pgbench's hot-row tps (≥ 0.5x): ${rate(pgFleet.callsPerSecond)} pairs/s against ${rate(floors.postgres.perSecond)} tps`,
+  );
+}
+if (serverCpuMs !== null) {
+  console.log(
+    `- PostgreSQL's own CPU: ${serverCpuMs.perPair.toFixed(2)} ms per pair of the fleet row (its warm-up and connections included) against ${serverCpuMs.perTransaction.toFixed(3)} ms per pgbench transaction (${(serverCpuMs.perPair / serverCpuMs.perTransaction).toFixed(1)}x)`,
   );
 }
 const redisSequential = find('redis', true);
@@ -135,5 +156,5 @@ const folder = new URL('../results/', import.meta.url);
 mkdirSync(folder, { recursive: true });
 writeFileSync(
   new URL('ledger.json', folder),
-  `${JSON.stringify({ machine: machineInfo(), workers, callers, quick, rows, floors }, null, 2)}\n`,
+  `${JSON.stringify({ machine: machineInfo(), workers, callers, quick, rows, floors, serverCpuMs }, null, 2)}\n`,
 );
