@@ -87,10 +87,12 @@ const CLIENT_GRACE_MS = 5_000;
  * row, so a crash or restart of the server loses nothing (no `ledger_lost`). Each
  * acquisition, settlement and read of the counters is one call of a function that
  * `migrate()` creates (`budget_acquire`, `budget_settle`, `budget_counters`), its
- * own transaction: one round trip, one commit. An acquisition locks the chain's
- * scope rows in key order, then reserves in every scope or in none. Every operation
- * is idempotent by lease id (its row in `budget_lease_records`). Expired leases are
- * swept by whichever operation next touches their scope. The SQL is in docs/budgets-postgres-schema.md.
+ * own transaction: one round trip, one commit. An acquisition takes the chain's
+ * scope rows last, in key order, and reserves in every scope or in none; a settlement
+ * adds to one of 16 shard rows per scope, never waiting on those rows. Every operation
+ * is idempotent by lease id (its row in `budget_lease_records`), and run again on a
+ * deadlock. Expired leases are swept by whichever operation next touches their scope.
+ * The SQL is in docs/budgets-postgres-schema.md.
  */
 export class PostgresBudgetStore implements BudgetStore {
   /** The schema of the tables. */
