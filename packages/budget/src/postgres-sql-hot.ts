@@ -31,7 +31,7 @@ export function totalsSql(s: string): string {
   return `-- A chain's counters: each scope's row plus its shard rows, in the chain's order (no lock).
 CREATE OR REPLACE FUNCTION ${s}.budget_totals(keys text[],
   OUT spent bigint[], OUT reserved bigint[], OUT in_flight integer[], OUT unsettled bigint[], OUT unsettled_calls integer[])
-LANGUAGE plpgsql STABLE SET search_path = pg_catalog, pg_temp AS $$
+LANGUAGE plpgsql STABLE SET search_path = pg_catalog, pg_temp SET plan_cache_mode = force_generic_plan AS $$
 BEGIN
   SELECT array_agg(coalesce(scope.spent_nano_usd, 0) + coalesce(sh.spent, 0) ORDER BY chain.position),
     array_agg(coalesce(scope.reserved_nano_usd, 0) + coalesce(sh.reserved, 0) ORDER BY chain.position),
@@ -69,7 +69,7 @@ CREATE OR REPLACE FUNCTION ${s}.budget_acquire(keys text[], limits bigint[], max
   amount bigint, lease text, ttl_ms bigint, retention_ms bigint, timeout_ms bigint,
   OUT granted boolean, OUT reason text, OUT scope_index integer,
   OUT spent bigint[], OUT reserved bigint[], OUT in_flight integer[], OUT unsettled bigint[], OUT unsettled_calls integer[])
-LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp SET plan_cache_mode = force_generic_plan AS $$
 DECLARE
   n integer := cardinality(keys);
   sorted text[] := ARRAY(SELECT k FROM unnest(keys) AS k ORDER BY k);
@@ -179,7 +179,7 @@ export function settleSql(s: string): string {
 -- false: this transaction's commit does not wait for its WAL flush (synchronous_commit off, this transaction only).
 CREATE OR REPLACE FUNCTION ${s}.budget_settle(lease text, keys text[], actual bigint, is_unsettled boolean,
   leased boolean, retention_ms bigint, durable boolean, timeout_ms bigint) RETURNS boolean
-LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp SET plan_cache_mode = force_generic_plan AS $$
 DECLARE
   record_state text;
   record_answer boolean;

@@ -83,7 +83,7 @@ CREATE INDEX IF NOT EXISTS budget_lease_records_forget ON ${s}.budget_lease_reco
 -- lock): the scopes' rows locked in key order, the expired leases made unsettled spend (their slots freed),
 -- old unsettled entries pruned.
 CREATE OR REPLACE FUNCTION ${s}.budget_sweep(keys text[], retention_ms bigint) RETURNS void
-LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp SET plan_cache_mode = force_generic_plan AS $$
 BEGIN
   IF NOT EXISTS (SELECT 1 FROM ${s}.budget_leases WHERE scope_key = ANY(keys) AND expires_at <= now())
     AND NOT EXISTS (SELECT 1 FROM ${s}.budget_unsettled
@@ -124,7 +124,7 @@ ${settleSql(s)}
 -- Extends the live leases among the (lease, scope) pairs by ttl_ms; returns the pairs extended.
 CREATE OR REPLACE FUNCTION ${s}.budget_renew(lease_ids text[], keys text[], ttl_ms bigint, timeout_ms bigint)
 RETURNS TABLE (lease_id text, scope_key text)
-LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp SET plan_cache_mode = force_generic_plan AS $$
 BEGIN
   PERFORM set_config('lock_timeout', timeout_ms || 'ms', true);
   RETURN QUERY
@@ -171,7 +171,7 @@ ${totalsSql(s)}
 -- The counters of a chain, in its order (after a sweep where one is due, the chain's rows locked in key order).
 CREATE OR REPLACE FUNCTION ${s}.budget_counters(keys text[], retention_ms bigint, timeout_ms bigint,
   OUT spent bigint[], OUT reserved bigint[], OUT in_flight integer[], OUT unsettled bigint[], OUT unsettled_calls integer[])
-LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp SET plan_cache_mode = force_generic_plan AS $$
 BEGIN
   PERFORM set_config('lock_timeout', timeout_ms || 'ms', true);
   PERFORM ${s}.budget_sweep(keys, retention_ms);
@@ -187,7 +187,7 @@ $$;
 -- and after, and the spend compared.
 CREATE OR REPLACE FUNCTION ${s}.budget_mark_thresholds(keys text[], asked boolean[], levels bigint[], n integer,
   retention_ms bigint, timeout_ms bigint, OUT marks_from integer[], OUT marks_to integer[], OUT spent bigint[])
-LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp SET plan_cache_mode = force_generic_plan AS $$
 DECLARE
   before integer;
   reached integer;
@@ -230,7 +230,7 @@ CREATE OR REPLACE FUNCTION ${s}.budget_acquire_windowed(keys text[], limits bigi
   OUT granted boolean, OUT reason text, OUT scope_index integer,
   OUT spent bigint[], OUT reserved bigint[], OUT in_flight integer[], OUT unsettled bigint[], OUT unsettled_calls integer[],
   OUT now_ms bigint)
-LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp SET plan_cache_mode = force_generic_plan AS $$
 DECLARE
   gone text[];
 BEGIN
