@@ -13,6 +13,7 @@ import {
   RedisBudgetStore,
 } from '@switchboard/budget';
 import { BUDGET_INFO, BUDGET_PRICES, BUDGET_RECORD } from './budget-settings.js';
+import { warmUpPairs } from './budget-store-rows.js';
 
 const [kindArgument, url, lanesText, callsText, role] = process.argv.slice(2);
 // `<kind>+allotments`: the budget reserves from shares of the headroom (no maxInFlight: a chain with one is not served).
@@ -92,8 +93,13 @@ async function lane(): Promise<void> {
   }
 }
 
-// Warm up (connections, scripts, the tables), then wait for the parent's go so all workers start together.
-for (let warmUp = 0; warmUp < 30; warmUp++) await reserveAndSettle();
+// Warm up (connections, scripts, the tables), all lanes at once so each opens its connection now, then wait for
+// the parent's go so all workers start together.
+await Promise.all(
+  Array.from({ length: lanes }, async () => {
+    for (let warmUp = 0; warmUp < warmUpPairs(lanes) / lanes; warmUp++) await reserveAndSettle();
+  }),
+);
 bothMs.length = 0;
 floorMs.length = 0;
 process.send?.({ type: 'ready' });

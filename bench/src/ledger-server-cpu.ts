@@ -32,8 +32,11 @@ export async function serverCpu(url: string): Promise<() => number> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   const backend = Number((await client.query('SELECT pg_backend_pid() AS pid')).rows[0]?.pid);
+  // Read while the backend lives: it exits when the client ends.
+  const postmaster = statOf(backend)?.ppid;
   await client.end();
-  const postmaster = statOf(backend)?.ppid ?? 0;
+  if (postmaster === undefined)
+    throw new Error(`bench:ledger: no /proc entry for PostgreSQL's backend ${backend}`);
   return () => {
     const main = statOf(postmaster);
     let total = (main?.own ?? 0) + (main?.children ?? 0);

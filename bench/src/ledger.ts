@@ -13,7 +13,7 @@ import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { startPostgres } from '../../packages/budget/test/support/start-postgres.js';
 import { startRedis } from '../../packages/budget/test/support/start-redis.js';
-import { type Row, row } from './budget-store-rows.js';
+import { type Row, row, warmUpPairs } from './budget-store-rows.js';
 import { type Floor, pgbenchHotRow, redisBenchmarkEvalsha } from './ledger-floors.js';
 import { serverCpu } from './ledger-server-cpu.js';
 import { machineInfo } from './machine.js';
@@ -72,9 +72,9 @@ try {
     const fleetFrom = cpu?.() ?? 0;
     rows.push(await row(store, url, workers, callers, PER_WORKER, ROLE));
     console.error(`${store}, ${workers} × ${callers}: done`);
-    // The fleet row's pairs and each worker's 30 warm-up pairs (and its connections' start) ran on the server.
+    // The fleet row's pairs and each worker's warm-up pairs (and its connections' start) ran on the server.
     const fleetCpuMs = (cpu?.() ?? 0) - fleetFrom;
-    const fleetPairs = (rows.at(-1)?.calls ?? 0) + 30 * workers;
+    const fleetPairs = (rows.at(-1)?.calls ?? 0) + warmUpPairs(callers) * workers;
     if (values.allotments === true) {
       rows.push(await row(`${store}+allotments`, url, workers, callers, PER_WORKER * 10, ROLE));
       console.error(`${store} with allotments, ${workers} × ${callers}: done`);
