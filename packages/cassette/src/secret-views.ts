@@ -218,11 +218,20 @@ function base64Decode(view: View): View[] | null {
   return views;
 }
 
+/** Each ASCII character's value as a hex digit, or -1. */
+const HEX_VALUES = (() => {
+  const values = new Int8Array(128).fill(-1);
+  const digits = '0123456789abcdef';
+  for (let index = 0; index < 16; index += 1) {
+    values[digits.charCodeAt(index)] = index;
+    values[digits.toUpperCase().charCodeAt(index)] = index;
+  }
+  return values;
+})();
+
 /** Hex pairs, from both alignments, as bytes (the printable ones, as Latin-1 units). */
 function hexDecode(view: View): View[] | null {
-  const isHex = (code: number) =>
-    (code >= 48 && code <= 57) || (code >= 65 && code <= 70) || (code >= 97 && code <= 102);
-  const runs = runsOf(view.text, isHex, 16);
+  const runs = runsOf(view.text, HEX_VALUES, 16);
   if (runs.length === 0) return null;
   const views: View[] = [];
   for (let offset = 0; offset < 2; offset += 1) {
@@ -234,7 +243,8 @@ function hexDecode(view: View): View[] | null {
         const high = run[position] as number;
         const low = run[position + 1] as number;
         const byte =
-          Number.parseInt(view.text[high] as string, 16) * 16 + Number.parseInt(view.text[low] as string, 16);
+          (HEX_VALUES[view.text.charCodeAt(high)] as number) * 16 +
+          (HEX_VALUES[view.text.charCodeAt(low)] as number);
         bytes.push(byte, high, low + 1);
       }
     }

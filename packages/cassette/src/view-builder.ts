@@ -143,10 +143,11 @@ let scratch = new Int32Array(256);
 const MAX_SCRATCH = 1 << 16;
 
 /**
- * Runs of characters of an alphabet, as the indices of their characters: line
- * breaks (and `\n` escapes, as MIME and JSON break long base64) inside a run are skipped.
+ * Runs of characters of an ASCII alphabet (`alphabet[code] >= 0`: its value table), as the indices of
+ * their characters: line breaks (and `\n` escapes, as MIME and JSON break long base64) inside a run are
+ * skipped. A table, not a test per character: this reads every character of every view.
  */
-export function runsOf(text: string, inAlphabet: (code: number) => boolean, minimum: number): Int32Array[] {
+export function runsOf(text: string, alphabet: Int8Array, minimum: number): Int32Array[] {
   const runs: Int32Array[] = [];
   // One scratch buffer for the run being read, kept between calls (this never runs twice at once):
   // only a run long enough is copied out (words are short).
@@ -154,7 +155,7 @@ export function runsOf(text: string, inAlphabet: (code: number) => boolean, mini
   let length = 0;
   for (let index = 0; index < text.length; index += 1) {
     const code = text.charCodeAt(index);
-    if (inAlphabet(code)) {
+    if (code < 128 && (alphabet[code] as number) >= 0) {
       if (length === run.length) {
         const grown = new Int32Array(length * 2);
         grown.set(run);
@@ -240,7 +241,7 @@ const BASE64_RUNS = new WeakMap<View, Int32Array[]>();
 export function base64Runs(view: View): Int32Array[] {
   let runs = BASE64_RUNS.get(view);
   if (runs === undefined) {
-    runs = runsOf(view.text, (code) => code < 128 && (BASE64_VALUES[code] as number) >= 0, MIN_BASE64_RUN);
+    runs = runsOf(view.text, BASE64_VALUES, MIN_BASE64_RUN);
     BASE64_RUNS.set(view, runs);
   }
   return runs;
