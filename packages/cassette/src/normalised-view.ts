@@ -21,6 +21,9 @@ const ASCII: readonly Normalised[] = Array.from({ length: 128 }, (_, code) => {
   return { text, separator: SEPARATOR.test(text) };
 });
 
+/** 1 for an ASCII separator (as `ASCII[code].separator`), one read per character of a long text. */
+const ASCII_SEPARATOR = Uint8Array.from(ASCII, (entry) => (entry.separator ? 1 : 0));
+
 /** Characters past ASCII seen so far (a text repeats few of them): bounded, so a text of every character cannot grow it. */
 const SEEN = new Map<number, Normalised>();
 const MAX_SEEN = 4096;
@@ -116,26 +119,22 @@ const ASCII_SEPARATORS = /[\t\n\v\f\r ,:]/g;
 function asciiSpacedOut(view: View): View {
   const text = view.text;
   const from = new Int32Array(text.length);
+  const to = view.to === null ? null : new Int32Array(text.length);
   let kept = 0;
   for (let index = 0; index < text.length; index += 1) {
-    if (!(ASCII[text.charCodeAt(index)] as Normalised).separator) {
-      from[kept] = sourceStart(view, index);
-      kept += 1;
-    }
-  }
-  const positions = from.subarray(0, kept);
-  let to: Int32Array | null = null;
-  if (view.to !== null) {
-    to = new Int32Array(kept);
-    for (let unit = 0, index = 0; index < text.length; index += 1) {
-      if (!(ASCII[text.charCodeAt(index)] as Normalised).separator) {
-        to[unit] = sourceEnd(view, index);
-        unit += 1;
-      }
-    }
+    if (ASCII_SEPARATOR[text.charCodeAt(index)] === 1) continue;
+    from[kept] = sourceStart(view, index);
+    if (to !== null) to[kept] = sourceEnd(view, index);
+    kept += 1;
   }
   const label = view.form === 'as is' ? 'spaced out' : `spaced out of ${view.form}`;
-  return { text: text.replace(ASCII_SEPARATORS, ''), from: positions, to, form: label, spacedOut: true };
+  return {
+    text: text.replace(ASCII_SEPARATORS, ''),
+    from: from.subarray(0, kept),
+    to: to === null ? null : to.subarray(0, kept),
+    form: label,
+    spacedOut: true,
+  };
 }
 
 /** `text` as the spaced-out view reads it (a key looked for there): NFKC, no invisible characters, no separators. */
