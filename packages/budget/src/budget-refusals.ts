@@ -113,6 +113,20 @@ export function fitsOnceSettled(why: string): string {
   return `; it fits once calls in flight settle, but ${why}`;
 }
 
+/**
+ * The store's server answered but gave up waiting (a row lock held elsewhere past its timeout): a busy
+ * store is not an unreachable one, so the call ends as a timeout, as a deadline passed while waiting does.
+ */
+export function storeTimedOut(chain: Chain, error: unknown): ChatError {
+  const scope = chain.paths.at(-1) ?? null;
+  return new ChatError({
+    kind: 'timeout',
+    message: `the call timed out before it was sent, while budget scope "${scope}" waited for its store, which answers but did not reserve in time (${messageOf(error)})`,
+    cause: error,
+    retryable: false,
+  });
+}
+
 /** A wait for a slot or for room ended by the call's signal: its deadline (a `timeout`), else its caller. */
 export function cancelled(signal: AbortSignal): ChatError {
   const reason: unknown = signal.reason;

@@ -12,6 +12,7 @@ import {
   messageOf,
   misconfigured,
   spendError,
+  storeTimedOut,
   tooDear,
   unreachable,
   windowsMoving,
@@ -27,6 +28,7 @@ import type { ScopeLimits, StoredScope } from './scope-limits.js';
 import { isoWindow, retryAfterMsOf, scopesAt } from './scope-windows.js';
 import { type Shared, sharedOf } from './shared.js';
 import { SlotQueue } from './slot-waiters.js';
+import { StoreWaitAborted, untilAborted } from './store-wait.js';
 import { Tenants } from './tenants.js';
 import { timeoutOf, within } from './within-timeout.js';
 import { worstCaseOf } from './worst-case-cost.js';
@@ -178,7 +180,7 @@ export class Budget implements CallObserver {
       }
       return this.#asking(this.#waitOrRefuse(info, chain, ask, null));
     }
-    const first = this.#acquire(chain, ask.amount, info.model);
+    const first = this.#acquire(chain, ask.amount, info);
     if (!isThenable(first) && first.result.granted) return this.#handle(first, chain, ask);
     return this.#asking(this.#waitOrRefuse(info, chain, ask, first));
   }
@@ -241,7 +243,7 @@ export class Budget implements CallObserver {
       const toFree = free || !this.#shared.waitForSettlements;
       if (!outOfMoney && !toFree) break;
       if (!ask.fitTo(limit - spentNanoUsd - (toFree ? reservedNanoUsd : 0))) break;
-      last = await this.#acquire(chain, ask.amount, info.model);
+      last = await this.#acquire(chain, ask.amount, info);
     }
     return last;
   }
@@ -288,7 +290,7 @@ export class Budget implements CallObserver {
           info,
           chain,
           ask,
-          await this.#acquire(chain, ask.amount, info.model),
+          await this.#acquire(chain, ask.amount, info),
           false,
         );
         if (attempt.result.granted) return this.#handle(attempt, chain, ask);
@@ -496,14 +498,14 @@ export class Budget implements CallObserver {
     });
   }
 
-  #acquire(chain: Chain, amount: number, model: string): Acquired | Promise<Acquired> {
+  #acquire(chain: Chain, amount: number, info: AttemptInfo): Acquired | Promise<Acquired> {
     // A new id per try: a try whose answer was lost is released under its id, which is never reused.
     const leaseId = randomUUID();
     const shared = this.#shared;
     const { store } = shared;
     const scopes = scopesAt(chain, shared.clock.now());
     const request = { leaseId, scopes, amountNanoUsd: amount, ttlMs: shared.ttlMs };
-    if (shared.fallback !== null) return this.#acquireAsync(chain, model, request);
+    if (shared.fallback !== null) return this.#acquireAsync(chain, info, request);
     let answer: AcquireResult | Promise<AcquireResult>;
     try {
       answer = store.acquire(request);
@@ -515,7 +517,7 @@ export class Budget implements CallObserver {
       (!answer.granted && answer.reason === 'window') ||
       (!answer.granted && answer.reason === 'ledger_lost' && shared.onLedgerLost === 'start-afresh')
     )
-      return this.#acquireAsync(chain, model, request, answer);
+      return this.#acquireAsync(chain, info, request, answer);
     shared.storeAnswered(chain, answer);
     return { leaseId, result: answer, store, scopes, storeScopes: scopes };
   }
@@ -523,7 +525,7 @@ export class Budget implements CallObserver {
   /** {@link Budget.#acquire} when the store's answer has to be waited for, retried or replaced by the fallback's. */
   async #acquireAsync(
     chain: Chain,
-    model: string,
+    { model, signal }: AttemptInfo,
     asking: AcquireRequest,
     asked?: AcquireResult | Promise<AcquireResult>,
   ): Promise<Acquired> {
@@ -550,16 +552,23 @@ export class Budget implements CallObserver {
     }
     let result: AcquireResult;
     try {
-      result = await (asked ?? store.acquire(request));
+      // Waited for until the call's signal aborts (its deadline), however long the store takes.
+      result = await untilAborted(asked ?? store.acquire(request), signal);
       // The store's clock is in other windows than this process guessed: asked again with its.
       for (let tries = 0; !result.granted && result.reason === 'window'; tries += 1) {
         if (tries === MAX_WINDOW_TRIES || result.nowMs === undefined) throw windowsMoving(chain, result);
         shared.clock.learn(result.nowMs);
         request = { ...request, scopes: scopesAt(chain, result.nowMs) };
-        result = await store.acquire(request);
+        result = await untilAborted(store.acquire(request), signal);
       }
     } catch (error) {
       if (error instanceof BudgetError) throw error;
+      if (error instanceof StoreWaitAborted) {
+        // The call's deadline (or its caller) while the store was still answering: released once it has.
+        const release = { leaseId, scopes: request.scopes, settlement: { actualNanoUsd: 0 }, release: true };
+        error.releaseWhenAnswered(() => shared.settle(store, release));
+        throw cancelled(error.signal);
+      }
       // The command may still run after this failure (a lost reply, a queued command): the
       // lease is released behind it, in order, so it can never hold a reservation nobody settles.
       const configuration = (error as { configuration?: unknown }).configuration === true;
@@ -576,6 +585,8 @@ export class Budget implements CallObserver {
         });
       }
       if (configuration) throw misconfigured(chain, error);
+      // A store that answers but took too long (a lock held elsewhere): a timeout, as a deadline is.
+      if ((error as { timedOut?: unknown }).timedOut === true) throw storeTimedOut(chain, error);
       if (fallback === null) throw unreachable(chain, error);
       const scopes = shared.fallbackScopes(chain);
       if (scopes === null) {

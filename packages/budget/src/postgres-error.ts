@@ -17,6 +17,9 @@ const CODES: Readonly<Record<string, string>> = {
     'a lock was not granted within statementTimeoutMs (55P03: another session holds a row the operation needs); nothing was changed',
 };
 
+/** The server answered, but gave up waiting: a lock not granted in time, a statement past its timeout. */
+const TIMED_OUT = new Set(['55P03', '57014']);
+
 /**
  * What went wrong with PostgreSQL at `where` (`host:port/db`), in words: the cause
  * (ECONNREFUSED, a failed password, a server restarting…), never a password (URL
@@ -31,7 +34,9 @@ export function pgErrorOf(
   if (error instanceof StoreError) return error;
   const code = codeOf(error);
   const at = `PostgreSQL at ${where}`;
-  if (code !== undefined && CODES[code]) return new StoreError(`${at}: ${CODES[code]}`, false, ranNothing);
+  if (code !== undefined && CODES[code]) {
+    return new StoreError(`${at}: ${CODES[code]}`, false, ranNothing, TIMED_OUT.has(code));
+  }
   let message = error instanceof Error ? error.message : String(error);
   if (/timeout exceeded when trying to connect|terminated due to connection timeout/i.test(message)) {
     message = 'no connection within the pool’s connectionTimeoutMillis (timeout)';

@@ -37,7 +37,9 @@ export interface PostgresBudgetStoreOptions {
   /**
    * How long the server may take over one statement, in milliseconds (default 30,000; at most 2^31 − 1).
    * Every operation sets it as its transaction's `lock_timeout`, so a row lock held elsewhere ends the wait
-   * on the server (refused as `store_unreachable`, nothing changed) on any pool, a caller's included; a pool
+   * on the server (nothing changed; the call ends as a `timeout`, as at its deadline, never as
+   * `store_unreachable`: the server answers) on any pool, a caller's included; a call's own deadline ends its
+   * wait sooner, its lease released behind it once the server answers; a pool
    * the store makes from a `url` also has it as its sessions' `statement_timeout`. The client gives up on a
    * statement 5 s later (`query_timeout`), after the server, so no backend is left waiting behind it.
    */

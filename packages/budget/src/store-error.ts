@@ -8,11 +8,17 @@ export class StoreError extends Error {
    * transaction was rolled back): a failed acquisition then owes no release.
    */
   readonly ranNothing: boolean;
+  /**
+   * True when the server answered but gave up waiting (a row lock held elsewhere, a statement past its
+   * timeout): a busy store, not an unreachable one, so the call ends as a timeout does.
+   */
+  readonly timedOut: boolean;
 
-  constructor(message: string, configuration = false, ranNothing = false) {
+  constructor(message: string, configuration = false, ranNothing = false, timedOut = false) {
     super(message);
     this.configuration = configuration;
     this.ranNothing = ranNothing;
+    this.timedOut = timedOut;
   }
 }
 

@@ -4,8 +4,11 @@
 // statementTimeoutMs, so the server ends the wait first, on a caller's pool too (whose sessions the
 // store does not own, so it sets no statement_timeout on them). Another session holds FOR UPDATE on the
 // root scope's row while 16 calls run through a budget: the store's user never has more backends than
-// the pool has connections, every call ends (refused after the timeout), and once the lock is released a
-// call is granted.
+// the pool has connections, every call ends after the timeout as a timeout (a server that answers is busy,
+// not unreachable: never store_unreachable), and once the lock is released a call is granted. A call whose
+// deadline passes while it waits for the lock ends then, as a timeout, and its lease, granted once the lock
+// is released, is released behind it.
+import { ChatError } from '@switchboard/adapter';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBudget } from '../src/budget.js';
@@ -96,7 +99,11 @@ describe('PostgresBudgetStore while another session holds the root scope’s row
       for (const outcome of outcomes) {
         expect(outcome.granted).toBe(false);
         if (outcome.granted) continue;
-        expect(outcome.error).toMatchObject({ kind: 'budget', reason: 'store_unreachable' });
+        expect(ChatError.isInstance(outcome.error)).toBe(true);
+        expect(outcome.error).toMatchObject({ kind: 'timeout' });
+        expect(outcome.error.message).toMatch(
+          /waited for its store, which answers but did not reserve in time/,
+        );
         expect(outcome.error.message).toMatch(/55P03|57014/);
       }
       // Nothing was changed by the refused calls; with the lock released, calls are granted again.
@@ -111,6 +118,70 @@ describe('PostgresBudgetStore while another session holds the root scope’s row
       await pool?.end();
     }
   });
+
+  it('a call whose deadline passes while it waits for the lock ends then, as a timeout; its lease is released behind it', async () => {
+    const schema = 'held_deadline';
+    // The server would wait a minute for the lock: the call's deadline, not this, ends its wait.
+    const store = new PostgresBudgetStore({ url: appUrl, schema, statementTimeoutMs: 60_000 });
+    const budget = createBudget({
+      store,
+      scope: { name: 'held', limitUsd: 100 },
+      maxPricesOf: () => DOLLAR_PER_OUTPUT_TOKEN,
+      onWarning: () => {},
+    });
+    const locker = new pg.Client({ connectionString: postgres.url });
+    await locker.connect();
+    try {
+      const first = await budget.beforeAttempt(attemptInfo({ maxTokens: 1 }));
+      await first.end({ record: callRecord(0.5), error: null, mayHaveBeenBilled: true });
+      await locker.query('BEGIN');
+      await locker.query(`SELECT * FROM "${schema}".budget_scopes WHERE scope_key = '{held}' FOR UPDATE`);
+      const deadline = new AbortController();
+      const call = Promise.resolve(
+        budget.beforeAttempt(attemptInfo({ maxTokens: 2, signal: deadline.signal })),
+      );
+      const outcome = call.then(
+        () => null,
+        (error: unknown) => error as Error,
+      );
+      // The deadline passes once the store's backend waits for the lock (an event, however long it takes).
+      while ((await lockWaiters()) === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      deadline.abort(new ChatError({ kind: 'timeout', message: 'the call passed its deadline of 1 s' }));
+      const error = await outcome;
+      // Ended with the lock still held (it is released only now), as the adapter's deadline ends a call.
+      expect(await lockWaiters()).toBe(1);
+      expect(ChatError.isInstance(error)).toBe(true);
+      expect(error).toMatchObject({ kind: 'timeout' });
+      expect(error?.message).toMatch(/passed its deadline before it was sent/);
+      await locker.query('COMMIT');
+      // The acquisition, granted once the lock is gone, is released behind it (its record ends, as the
+      // first call's did): nothing stays reserved.
+      const ended = async () =>
+        Number(
+          (
+            await admin.query(
+              `SELECT count(*)::integer AS n FROM "${schema}".budget_lease_records WHERE state = 'ended'`,
+            )
+          ).rows[0]?.n,
+        );
+      while ((await ended()) < 2) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect((await budget.usage())[0]).toMatchObject({ spentUsd: 0.5, reservedUsd: 0, inFlight: 0 });
+    } finally {
+      await locker.end().catch(() => {});
+      await budget.close({ timeoutMs: 10_000 });
+      await store.close();
+    }
+  });
+
+  const lockWaiters = async () =>
+    Number(
+      (
+        await admin.query(
+          "SELECT count(*)::integer AS n FROM pg_catalog.pg_stat_activity WHERE usename = $1 AND wait_event_type = 'Lock'",
+          [USER],
+        )
+      ).rows[0]?.n,
+    );
 
   it('takes statementTimeoutMs from 1 to 2^31 − 1 − 5,000 ms (the client’s query_timeout is 5 s more)', () => {
     const make = (statementTimeoutMs: number) => () =>
