@@ -61,6 +61,17 @@ export interface BudgetStore {
     scopes: readonly StoredScope[],
     levels: readonly (readonly number[] | null)[],
   ): ThresholdMarks[] | Promise<ThresholdMarks[]>;
+  /**
+   * Optional: `settle`, then `markThresholds` on the same scopes with the spend this settlement left, as
+   * one atomic step (one round trip). A budget with `onThreshold` uses it, when present, for a
+   * settlement that spends.
+   */
+  settleAndMark?(
+    leaseId: string,
+    scopes: readonly StoredScope[],
+    settlement: Settlement,
+    levels: readonly (readonly number[] | null)[],
+  ): { held: boolean; marks: ThresholdMarks[] } | Promise<{ held: boolean; marks: ThresholdMarks[] }>;
   /** Starts a new ledger for these scopes after a loss, keeping what they hold now. */
   resetLedger?(scopes: readonly StoredScope[]): void | Promise<void>;
   /** Lets go of what the store holds open (connections); called by a budget's `close()` when it owns the store. */

@@ -64,15 +64,21 @@ export class LeaseHandle implements AttemptHandle {
       });
     }
     let thresholds: Promise<void> | null = null;
+    // Spend grew: the store says which thresholds it reached first (a fallback's spend, once written back),
+    // in the settlement's own round trip where it can (settleAndMark), else just after it.
+    const spends = settlement.actualNanoUsd > 0 && store === this.#shared.store;
+    const levels = spends ? this.#shared.thresholds.levelsFor(store, scopes) : null;
     const settled = this.#shared.settle(store, {
       leaseId,
       scopes,
       // Granted by this store: once its worst case is pruned, a late settlement leaves it so.
       settlement: { ...settlement, leased: true },
+      ...(levels === null
+        ? {}
+        : { levels, marked: (marks) => this.#shared.thresholds.fire(marks, scopes, this.#lease.paths) }),
       done: (held) => {
         this.#settled(held, settlement);
-        // Spend grew: the store says which thresholds it reached first (a fallback's spend, once written back).
-        if (settlement.actualNanoUsd > 0 && store === this.#shared.store) {
+        if (spends && levels === null) {
           thresholds = this.#shared.thresholds.check(store, scopes, this.#lease.paths) ?? null;
         }
       },

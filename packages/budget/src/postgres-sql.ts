@@ -7,6 +7,7 @@
 // (named with their schema) are touched; the schema itself is not on the path.
 
 import { acquireSql, SHARDS, settleSql, totalsSql } from './postgres-sql-hot.js';
+import { settleMarkedSql } from './postgres-sql-marked.js';
 import { PRUNE_BATCH } from './retention.js';
 import { PAST_WINDOW_KEEP_MS } from './scope-windows.js';
 
@@ -219,6 +220,7 @@ BEGIN
 END
 $$;
 
+${settleMarkedSql(s)}
 -- budget_acquire for a chain with windows (starts and ends in ms since the epoch, -1 for a scope without
 -- one): 'window' and nothing written when now() is not within a scope's window, else budget_acquire's
 -- answer; now_ms is the server's clock either way. Before it (no scope row locked yet) its windows are listed,
@@ -305,6 +307,11 @@ export interface Statements {
   readonly acquireWindowed: string;
   /** $1 keys, $2 asked per scope, $3 levels (n per scope, flattened), $4 n, $5 retention ms, $6 timeout ms: marks before and after, spend. */
   readonly markThresholds: string;
+  /**
+   * settle's $1-$8, then markThresholds' $9 asked per scope, $10 levels, $11 n: `held`, and the marks
+   * before and after, and the spend (this settlement's included).
+   */
+  readonly settleMarked: string;
   /** $1 keys, $2 retention ms, $3 timeout ms: the chain's counters (arrays, in its order), after a sweep where one is due. */
   readonly counters: string;
   /** $1 lease ids, $2 scope keys (pairs), $3 ttl ms, $4 timeout ms: extends the live ones; returns those extended. */
@@ -325,6 +332,7 @@ export function statementsOf(schema: string): Statements {
     acquireWindowed: `SELECT * FROM ${s}.budget_acquire_windowed($1::${text}[], $2::${bigint}[], $3::pg_catalog.int4[], $4::${bigint}, $5::${text}, $6::${bigint}, $7::${bigint}, $8::${bigint}, $9::${text}[], $10::${bigint}[], $11::${bigint}[])`,
     markThresholds: `SELECT * FROM ${s}.budget_mark_thresholds($1::${text}[], $2::${boolean}[], $3::${bigint}[], $4::pg_catalog.int4, $5::${bigint}, $6::${bigint})`,
     settle: `SELECT ${s}.budget_settle($1::${text}, $2::${text}[], $3::${bigint}, $4::${boolean}, $5::${boolean}, $6::${bigint}, $7::${boolean}, $8::${bigint}) AS held`,
+    settleMarked: `SELECT * FROM ${s}.budget_settle_marked($1::${text}, $2::${text}[], $3::${bigint}, $4::${boolean}, $5::${boolean}, $6::${bigint}, $7::${boolean}, $8::${bigint}, $9::${boolean}[], $10::${bigint}[], $11::pg_catalog.int4)`,
     counters: `SELECT * FROM ${s}.budget_counters($1::${text}[], $2::${bigint}, $3::${bigint})`,
     renew: `SELECT * FROM ${s}.budget_renew($1::${text}[], $2::${text}[], $3::${bigint}, $4::${bigint})`,
   };

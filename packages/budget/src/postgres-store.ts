@@ -260,7 +260,13 @@ export class PostgresBudgetStore implements BudgetStore {
   }
 
   async settle(leaseId: string, scopes: readonly StoredScope[], settlement: Settlement): Promise<boolean> {
-    const [row] = await this.#call(this.#sql.settle, [
+    const [row] = await this.#call(this.#sql.settle, this.#settleValues(leaseId, scopes, settlement));
+    return row?.held === true;
+  }
+
+  /** budget_settle's arguments. */
+  #settleValues(leaseId: string, scopes: readonly StoredScope[], settlement: Settlement): unknown[] {
+    return [
       leaseId,
       scopes.map((scope) => scope.key),
       integer(settlement.actualNanoUsd),
@@ -269,8 +275,7 @@ export class PostgresBudgetStore implements BudgetStore {
       this.#retentionMs,
       this.#durableSettlements,
       this.#statementTimeoutMs,
-    ]);
-    return row?.held === true;
+    ];
   }
 
   async renew(
@@ -300,28 +305,31 @@ export class PostgresBudgetStore implements BudgetStore {
     return countersOf(row ?? {}, keys.length);
   }
 
-  /** Nothing to do: a committed ledger is never lost, so no scope is ever `ledger_lost`. */
+  /** The settlement and the threshold marks after it, in one transaction (`budget_settle_marked`): one round trip. */
+  async settleAndMark(
+    leaseId: string,
+    scopes: readonly StoredScope[],
+    settlement: Settlement,
+    levels: readonly (readonly number[] | null)[],
+  ): Promise<{ held: boolean; marks: ThresholdMarks[] }> {
+    const [row] = await this.#call(this.#sql.settleMarked, [
+      ...this.#settleValues(leaseId, scopes, settlement),
+      ...levelValues(levels),
+    ]);
+    return { held: row?.held === true, marks: marksOf(row, scopes.length) };
+  }
+
   async markThresholds(
     scopes: readonly StoredScope[],
     levels: readonly (readonly number[] | null)[],
   ): Promise<ThresholdMarks[]> {
-    const n = Math.max(0, ...levels.map((each) => each?.length ?? 0));
     const [row] = await this.#call(this.#sql.markThresholds, [
       scopes.map((scope) => scope.key),
-      levels.map((each) => each !== null),
-      levels.flatMap((each) =>
-        Array.from({ length: n }, (_, k) => integer(each?.[k] ?? Number.MAX_SAFE_INTEGER)),
-      ),
-      n,
+      ...levelValues(levels),
       this.#retentionMs,
       this.#statementTimeoutMs,
     ]);
-    const at = (name: string, index: number) => Number((row?.[name] as unknown[] | undefined)?.[index] ?? 0);
-    return scopes.map((_, index) => ({
-      from: at('marks_from', index),
-      to: at('marks_to', index),
-      spentNanoUsd: at('spent', index),
-    }));
+    return marksOf(row, scopes.length);
   }
 
   /** PostgreSQL's clock (`now()`), in ms since the epoch: the clock that decides calendar windows. */
@@ -408,10 +416,12 @@ export class PostgresBudgetStore implements BudgetStore {
     const [found] = await query(
       `SELECT (SELECT count(*)::integer FROM pg_catalog.pg_tables WHERE schemaname = $1 AND tablename = ANY($2::pg_catalog.text[])) AS tables,
   (SELECT count(*)::integer FROM pg_catalog.pg_proc AS proc JOIN pg_catalog.pg_namespace AS ns ON ns.oid = proc.pronamespace
-    WHERE ns.nspname = $1 AND proc.proname = 'budget_settle' AND pg_catalog.obj_description(proc.oid, 'pg_proc') = $3) AS functions`,
+    WHERE ns.nspname = $1 AND proc.proname = 'budget_settle' AND pg_catalog.obj_description(proc.oid, 'pg_proc') = $3) AS functions,
+  (SELECT count(*)::integer FROM pg_catalog.pg_proc AS proc JOIN pg_catalog.pg_namespace AS ns ON ns.oid = proc.pronamespace
+    WHERE ns.nspname = $1 AND proc.proname = 'budget_settle_marked') AS marked`,
       [this.schema, TABLES, FUNCTIONS_VERSION],
     );
-    return found?.tables === TABLES.length && found?.functions === 1;
+    return found?.tables === TABLES.length && found?.functions === 1 && found?.marked === 1;
   }
 
   async #connect(): Promise<PgClient> {
@@ -519,6 +529,28 @@ function countersOf(row: Record<string, unknown>, length: number): ScopeCounters
     inFlight: at('in_flight', index),
     unsettledNanoUsd: at('unsettled', index),
     unsettledCalls: at('unsettled_calls', index),
+  }));
+}
+
+/** budget_mark_thresholds' asked, levels (n per scope, flattened) and n. */
+function levelValues(levels: readonly (readonly number[] | null)[]): unknown[] {
+  const n = Math.max(0, ...levels.map((each) => each?.length ?? 0));
+  return [
+    levels.map((each) => each !== null),
+    levels.flatMap((each) =>
+      Array.from({ length: n }, (_, k) => integer(each?.[k] ?? Number.MAX_SAFE_INTEGER)),
+    ),
+    n,
+  ];
+}
+
+/** Each scope's marks, from a function's arrays. */
+function marksOf(row: Record<string, unknown> | undefined, length: number): ThresholdMarks[] {
+  const at = (name: string, index: number) => Number((row?.[name] as unknown[] | undefined)?.[index] ?? 0);
+  return Array.from({ length }, (_, index) => ({
+    from: at('marks_from', index),
+    to: at('marks_to', index),
+    spentNanoUsd: at('spent', index),
   }));
 }
 

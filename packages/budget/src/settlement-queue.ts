@@ -1,4 +1,4 @@
-import type { BudgetStore, Settlement } from './budget-store.js';
+import type { BudgetStore, Settlement, ThresholdMarks } from './budget-store.js';
 import type { StoredScope } from './scope-limits.js';
 
 /** One settlement to deliver to a store. */
@@ -8,6 +8,12 @@ export interface PendingSettlement {
   readonly settlement: Settlement;
   /** Told the store's answer once it was recorded. */
   readonly done?: (held: boolean) => void;
+  /**
+   * The threshold levels to ask for with it, where the store can (`settleAndMark`: one round trip), and
+   * what is told the marks (before `done`).
+   */
+  readonly levels?: readonly (readonly number[] | null)[];
+  readonly marked?: (marks: readonly ThresholdMarks[]) => void;
   /**
    * The release of a lease never known to be granted (an acquisition whose answer was
    * lost or never came): sent and retried like any settlement, but nothing a caller
@@ -73,7 +79,7 @@ export class SettlementQueue {
     }
     let answer: boolean | Promise<boolean>;
     try {
-      answer = this.#store.settle(pending.leaseId, pending.scopes, pending.settlement);
+      answer = this.#send(pending);
     } catch (error) {
       this.#fail({ ...pending, number }, error);
       return;
@@ -114,6 +120,24 @@ export class SettlementQueue {
     return left;
   }
 
+  /** One settlement to the store; with the threshold marks after it, when it asks for them and the store can. */
+  #send(pending: PendingSettlement): boolean | Promise<boolean> {
+    const store = this.#store;
+    const { levels, marked } = pending;
+    if (levels === undefined || marked === undefined || store.settleAndMark === undefined) {
+      return store.settle(pending.leaseId, pending.scopes, pending.settlement);
+    }
+    const answer = store.settleAndMark(pending.leaseId, pending.scopes, pending.settlement, levels);
+    if (!(answer instanceof Promise)) {
+      marked(answer.marks);
+      return answer.held;
+    }
+    return answer.then(({ held, marks }) => {
+      marked(marks);
+      return held;
+    });
+  }
+
   #fail(numbered: Numbered, error: unknown): void {
     // In the order they were made, whatever order their failures arrived in.
     const at = this.#line.findIndex((other) => other.number > numbered.number);
@@ -134,7 +158,7 @@ export class SettlementQueue {
       const head = this.#line[0];
       if (head === undefined || this.#abandoned) break;
       try {
-        const held = await this.#store.settle(head.leaseId, head.scopes, head.settlement);
+        const held = await this.#send(head);
         if (this.#line[0] === head) this.#line.shift();
         head.done?.(held);
         wait = 0;

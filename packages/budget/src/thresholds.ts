@@ -60,15 +60,29 @@ export class Thresholds {
     this.#onWarning = onWarning;
   }
 
-  /** After a settlement in `scopes` (their paths): asks the store, fires what it says was newly reached. Never throws. */
-  check(store: BudgetStore, scopes: readonly StoredScope[], paths: readonly string[]): void | Promise<void> {
-    if (this.#onThreshold === null || this.#fractions.length === 0) return;
+  /**
+   * The levels to ask `store` for with a settlement in `scopes` (`settleAndMark`, one round trip), or null
+   * when there is nothing to ask or the store cannot (then {@link Thresholds.check} after it).
+   */
+  levelsFor(store: BudgetStore, scopes: readonly StoredScope[]): (readonly number[] | null)[] | null {
+    return store.settleAndMark === undefined ? null : this.#levelsOf(scopes);
+  }
+
+  /** The levels each scope is asked for (null: none, or all known reached); null when none is asked. */
+  #levelsOf(scopes: readonly StoredScope[]): (readonly number[] | null)[] | null {
+    if (this.#onThreshold === null || this.#fractions.length === 0) return null;
     const levels = scopes.map((scope) =>
       scope.limitNanoUsd === null || (this.#known.get(scope.key) ?? 0) >= this.#fractions.length
         ? null
         : this.#fractions.map((fraction) => levelOf(fraction, scope.limitNanoUsd as number)),
     );
-    if (levels.every((level) => level === null)) return;
+    return levels.every((level) => level === null) ? null : levels;
+  }
+
+  /** After a settlement in `scopes` (their paths): asks the store, fires what it says was newly reached. Never throws. */
+  check(store: BudgetStore, scopes: readonly StoredScope[], paths: readonly string[]): void | Promise<void> {
+    const levels = this.#levelsOf(scopes);
+    if (levels === null) return;
     if (store.markThresholds === undefined) {
       if (!this.#warnedUnsupported) {
         this.#warnedUnsupported = true;
@@ -85,9 +99,9 @@ export class Thresholds {
       this.#failed(error);
       return;
     }
-    if (!(marks instanceof Promise)) return this.#fire(marks, scopes, paths);
+    if (!(marks instanceof Promise)) return this.fire(marks, scopes, paths);
     const checked: Promise<void> = marks.then(
-      (answer) => this.#fire(answer, scopes, paths),
+      (answer) => this.fire(answer, scopes, paths),
       (error: unknown) => this.#failed(error),
     );
     this.#pending.add(checked);
@@ -124,7 +138,8 @@ export class Thresholds {
     await Promise.all(this.#pending);
   }
 
-  #fire(marks: readonly ThresholdMarks[], scopes: readonly StoredScope[], paths: readonly string[]): void {
+  /** Fires what the store's marks (also from `settleAndMark`) say was newly reached. Never throws. */
+  fire(marks: readonly ThresholdMarks[], scopes: readonly StoredScope[], paths: readonly string[]): void {
     for (const [index, mark] of marks.entries()) {
       const scope = scopes[index];
       if (scope === undefined || scope.limitNanoUsd === null) continue;
