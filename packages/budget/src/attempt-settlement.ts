@@ -7,25 +7,29 @@ import type { Shared } from './shared.js';
 /**
  * What the books record for an attempt that reserved `amount`, as the adapter's settlement rule
  * said: `exact` at the record's cost; `estimate` and `unsettled` at the worst case, unsettled (the
- * record's estimate is a lower bound, never what settles a budget); `none` released.
+ * record's estimate is a lower bound, never what settles a budget); `none` released. `leased`:
+ * the settlement of a lease the store granted (`Settlement.leased`), made as one object.
  */
 export function settlementOf(
   outcome: AttemptOutcome,
   amount: number,
   shared: Pick<Shared, 'pricing' | 'onWarning'>,
+  leased = false,
 ): Settlement {
-  const worstCase: Settlement = { actualNanoUsd: amount, unsettled: true };
   const record = outcome?.record ?? null;
   switch (settlementKindOf(outcome)) {
     case 'exact': {
       const known = record === null ? null : costNanoUsdOf(record, shared);
-      return known === null ? worstCase : { actualNanoUsd: known };
+      if (known === null) break;
+      return leased ? { actualNanoUsd: known, leased } : { actualNanoUsd: known };
     }
     case 'none':
-      return { actualNanoUsd: 0 };
-    default:
-      return worstCase;
+      return leased ? { actualNanoUsd: 0, leased } : { actualNanoUsd: 0 };
   }
+  // The worst case, unsettled.
+  return leased
+    ? { actualNanoUsd: amount, unsettled: true, leased }
+    : { actualNanoUsd: amount, unsettled: true };
 }
 
 /**

@@ -48,7 +48,8 @@ export class LeaseHandle implements AttemptHandle {
     if (this.#ended) return;
     this.#ended = true;
     const { leaseId, store, scopes, amount, writeBack } = this.#lease;
-    const settlement = settlementOf(outcome, amount, this.#shared);
+    // Granted by this store: once its worst case is pruned, a late settlement leaves it so.
+    const settlement = settlementOf(outcome, amount, this.#shared, true);
     if (settlement.actualNanoUsd > amount && settlement.unsettled !== true) {
       this.#shared.onWarning(
         `a call cost ${usdOf(settlement.actualNanoUsd)} USD, more than its worst case of ${usdOf(amount)} USD`,
@@ -59,7 +60,10 @@ export class LeaseHandle implements AttemptHandle {
       void this.#shared.settle(this.#shared.store, {
         leaseId: `${leaseId}:fallback`,
         scopes: writeBack,
-        settlement,
+        settlement:
+          settlement.unsettled === true
+            ? { actualNanoUsd: settlement.actualNanoUsd, unsettled: true }
+            : { actualNanoUsd: settlement.actualNanoUsd },
         done: () => this.#shared.fallbackLeaseEnded(`${leaseId}:fallback`),
       });
     }
@@ -71,8 +75,7 @@ export class LeaseHandle implements AttemptHandle {
     const settled = this.#shared.settle(store, {
       leaseId,
       scopes,
-      // Granted by this store: once its worst case is pruned, a late settlement leaves it so.
-      settlement: { ...settlement, leased: true },
+      settlement,
       ...(levels === null
         ? {}
         : { levels, marked: (marks) => this.#shared.thresholds.fire(marks, scopes, this.#lease.paths) }),
@@ -97,6 +100,7 @@ export class LeaseHandle implements AttemptHandle {
     }
     this.#shared.heartbeat.delete(this.#lease.leaseId);
     // The freed slot may be in a scope that waiters of any chain share.
-    for (const queue of this.#shared.queues.values()) queue.leaseEnded();
+    const { queues } = this.#shared;
+    if (queues.size > 0) for (const queue of queues.values()) queue.leaseEnded();
   }
 }

@@ -68,14 +68,36 @@ export function worstCaseOf(info: AttemptInfo, pricing: WorstCasePricing, scope:
   // A tiered price: the dearest tier the prompt's bound can reach bills the whole call.
   const reached = maxPricesUpToInput(prices, promptTokens);
   const inputPerM = Math.max(reached.inputPerM, reached.cacheHitPerM);
-  const usdAt = (cap: number) =>
-    checked(
-      (promptTokens * inputPerM + cap * reached.outputPerM) / 1_000_000,
+  return new PricedWorstCase(promptTokens * inputPerM, reached.outputPerM, outputTokens, info.model, scope);
+}
+
+/** A priced model's worst case: one object, no closure (made once per attempt). */
+class PricedWorstCase implements WorstCase {
+  readonly usd: number;
+  readonly outputTokens: number;
+  // The prompt's bound at the input price, per million tokens (the numerator's fixed part).
+  readonly #promptPerM: number;
+  readonly #outputPerM: number;
+  readonly #model: string;
+  readonly #scope: string;
+
+  constructor(promptPerM: number, outputPerM: number, outputTokens: number, model: string, scope: string) {
+    this.#promptPerM = promptPerM;
+    this.#outputPerM = outputPerM;
+    this.#model = model;
+    this.#scope = scope;
+    this.outputTokens = outputTokens;
+    this.usd = this.usdAt(outputTokens);
+  }
+
+  usdAt(cap: number): number {
+    return checked(
+      (this.#promptPerM + cap * this.#outputPerM) / 1_000_000,
       'maxPricesOf',
-      info.model,
-      scope,
+      this.#model,
+      this.#scope,
     );
-  return { usd: usdAt(outputTokens), outputTokens, usdAt };
+  }
 }
 
 /** A cost that is not a finite number >= 0 would corrupt the counters: refuse the call instead. */
