@@ -251,8 +251,11 @@ describe('waiting on Redis across processes', () => {
       settledAt = performance.now();
       const handle = await waiter;
       // Found by the waiter's next poll, however slow the machine: the first acquisition it started
-      // after the settlement was recorded is granted (none is refused after it).
-      expect(afterSettlement).toEqual([true]);
+      // after the settlement was recorded is granted (none is refused after it). On a loaded machine a
+      // poll can start while the holder's settlement is answered, after the store recorded it, and be
+      // granted already: then none starts after it.
+      expect(afterSettlement.length).toBeLessThanOrEqual(1);
+      expect(afterSettlement.every((granted) => granted)).toBe(true);
       await handle.end({ record: callRecord(1), error: null, mayHaveBeenBilled: true });
       expect((await waiterBudget.usage())[0]).toMatchObject({ spentUsd: 3, reservedUsd: 0, inFlight: 0 });
     } finally {
