@@ -38,15 +38,38 @@ describe('PostgresBudgetStore while another session holds the root scope’s row
     await postgres?.stop();
   });
 
-  const backends = async () =>
-    Number(
-      (
-        await admin.query(
-          "SELECT count(*)::integer AS n FROM pg_catalog.pg_stat_activity WHERE usename = $1 AND backend_type = 'client backend'",
-          [USER],
-        )
-      ).rows[0]?.n,
-    );
+  const count = async (sql: string, values: unknown[] = []) =>
+    Number((await admin.query(`SELECT count(*)::integer AS n FROM ${sql}`, values)).rows[0]?.n);
+  const backends = () =>
+    count("pg_catalog.pg_stat_activity WHERE usename = $1 AND backend_type = 'client backend'", [USER]);
+  const lockWaiters = () =>
+    count("pg_catalog.pg_stat_activity WHERE usename = $1 AND wait_event_type = 'Lock'", [USER]);
+
+  /**
+   * A budget over `store` whose root's row exists (one call made and settled at $0.50), and another
+   * session holding that row FOR UPDATE until its COMMIT.
+   */
+  const heldRoot = async (store: PostgresBudgetStore, schema: string) => {
+    const budget = createBudget({
+      store,
+      scope: { name: 'held', limitUsd: 100 },
+      maxPricesOf: () => DOLLAR_PER_OUTPUT_TOKEN,
+      onWarning: () => {},
+    });
+    const locker = new pg.Client({ connectionString: postgres.url });
+    await locker.connect();
+    try {
+      const first = await budget.beforeAttempt(attemptInfo({ maxTokens: 1 }));
+      await first.end({ record: callRecord(0.5), error: null, mayHaveBeenBilled: true });
+      await locker.query('BEGIN');
+      await locker.query(`SELECT * FROM "${schema}".budget_scopes WHERE scope_key = '{held}' FOR UPDATE`);
+    } catch (error) {
+      await locker.end().catch(() => {});
+      await budget.close({ timeoutMs: 10_000 });
+      throw error;
+    }
+    return { budget, locker };
+  };
 
   it.each([
     ['a caller’s pg.Pool of 4 connections, no timeouts of its own', 4],
@@ -59,20 +82,9 @@ describe('PostgresBudgetStore while another session holds the root scope’s row
       schema,
       statementTimeoutMs: STATEMENT_TIMEOUT_MS,
     });
-    const budget = createBudget({
-      store,
-      scope: { name: 'held', limitUsd: 100 },
-      maxPricesOf: () => DOLLAR_PER_OUTPUT_TOKEN,
-      onWarning: () => {},
-    });
-    const locker = new pg.Client({ connectionString: postgres.url });
-    await locker.connect();
+    // The root's row exists (and the store holds connections already).
+    const { budget, locker } = await heldRoot(store, schema);
     try {
-      // The root's row exists (and the store holds connections already).
-      const first = await budget.beforeAttempt(attemptInfo({ maxTokens: 1 }));
-      await first.end({ record: callRecord(0.5), error: null, mayHaveBeenBilled: true });
-      await locker.query('BEGIN');
-      await locker.query(`SELECT * FROM "${schema}".budget_scopes WHERE scope_key = '{held}' FOR UPDATE`);
       let ended = 0;
       const calls = Array.from({ length: CALLERS }, () =>
         Promise.resolve(budget.beforeAttempt(attemptInfo({ maxTokens: 1 })))
@@ -123,19 +135,8 @@ describe('PostgresBudgetStore while another session holds the root scope’s row
     const schema = 'held_deadline';
     // The server would wait a minute for the lock: the call's deadline, not this, ends its wait.
     const store = new PostgresBudgetStore({ url: appUrl, schema, statementTimeoutMs: 60_000 });
-    const budget = createBudget({
-      store,
-      scope: { name: 'held', limitUsd: 100 },
-      maxPricesOf: () => DOLLAR_PER_OUTPUT_TOKEN,
-      onWarning: () => {},
-    });
-    const locker = new pg.Client({ connectionString: postgres.url });
-    await locker.connect();
+    const { budget, locker } = await heldRoot(store, schema);
     try {
-      const first = await budget.beforeAttempt(attemptInfo({ maxTokens: 1 }));
-      await first.end({ record: callRecord(0.5), error: null, mayHaveBeenBilled: true });
-      await locker.query('BEGIN');
-      await locker.query(`SELECT * FROM "${schema}".budget_scopes WHERE scope_key = '{held}' FOR UPDATE`);
       const deadline = new AbortController();
       const call = Promise.resolve(
         budget.beforeAttempt(attemptInfo({ maxTokens: 2, signal: deadline.signal })),
@@ -156,14 +157,7 @@ describe('PostgresBudgetStore while another session holds the root scope’s row
       await locker.query('COMMIT');
       // The acquisition, granted once the lock is gone, is released behind it (its record ends, as the
       // first call's did): nothing stays reserved.
-      const ended = async () =>
-        Number(
-          (
-            await admin.query(
-              `SELECT count(*)::integer AS n FROM "${schema}".budget_lease_records WHERE state = 'ended'`,
-            )
-          ).rows[0]?.n,
-        );
+      const ended = () => count(`"${schema}".budget_lease_records WHERE state = 'ended'`);
       while ((await ended()) < 2) await new Promise((resolve) => setTimeout(resolve, 20));
       expect((await budget.usage())[0]).toMatchObject({ spentUsd: 0.5, reservedUsd: 0, inFlight: 0 });
     } finally {
@@ -172,16 +166,6 @@ describe('PostgresBudgetStore while another session holds the root scope’s row
       await store.close();
     }
   });
-
-  const lockWaiters = async () =>
-    Number(
-      (
-        await admin.query(
-          "SELECT count(*)::integer AS n FROM pg_catalog.pg_stat_activity WHERE usename = $1 AND wait_event_type = 'Lock'",
-          [USER],
-        )
-      ).rows[0]?.n,
-    );
 
   it('takes statementTimeoutMs from 1 to 2^31 − 1 − 5,000 ms (the client’s query_timeout is 5 s more)', () => {
     const make = (statementTimeoutMs: number) => () =>
