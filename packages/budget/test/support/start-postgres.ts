@@ -1,6 +1,6 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -198,10 +198,16 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
       rmSync(root, { recursive: true, force: true });
     },
     async kill() {
-      if (child !== null) killGroup(child);
+      if (child === null) return;
+      // Each backend calls setsid(), so it is not in the postmaster's group: the postmaster is stopped
+      // (it forks no more), its children are listed, and all of them are killed at once.
+      const backends = stopAndListChildren(child);
+      killGroup(child);
+      for (const pid of backends) signal(pid, 'SIGKILL');
       await exited;
-      // The backends are in the group too; give the kernel a moment to reap them before a restart.
-      await waitForGroupGone(child?.pid);
+      // A restart while a dying backend still holds the shared memory fails ("pre-existing shared memory
+      // block is still in use"): wait until every one has exited.
+      await waitForExited(backends);
     },
     restart: start,
   };
@@ -216,15 +222,46 @@ function killGroup(child: ChildProcess): void {
   }
 }
 
-async function waitForGroupGone(pid: number | undefined): Promise<void> {
-  if (pid === undefined) return;
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    try {
-      process.kill(-pid, 0);
-    } catch {
-      return;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
+function signal(pid: number, name: NodeJS.Signals): void {
+  try {
+    process.kill(pid, name);
+  } catch {
+    // Already gone.
+  }
+}
+
+/** The state and parent of a process from /proc/<pid>/stat, or null when it is gone. */
+function procStat(pid: number): { state: string; ppid: number } | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { state: fields[0] ?? '', ppid: Number(fields[1]) };
+  } catch {
+    return null;
+  }
+}
+
+/** Stops the postmaster (SIGSTOP) and lists its children from /proc. */
+function stopAndListChildren(child: ChildProcess): number[] {
+  const pid = child.pid;
+  if (pid === undefined || child.exitCode !== null || child.signalCode !== null) return [];
+  signal(pid, 'SIGSTOP');
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number)
+    .filter((other) => procStat(other)?.ppid === pid);
+}
+
+/** Resolves once every process has exited (gone, or a zombie, which holds no memory); rejects after 60 s. */
+async function waitForExited(pids: readonly number[]): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const alive = pids.filter((pid) => {
+      const stat = procStat(pid);
+      return stat !== null && stat.state !== 'Z' && stat.state !== 'X';
+    });
+    if (alive.length === 0) return;
+    if (Date.now() > deadline) throw new Error(`postgres backends ${alive.join(', ')} did not exit after SIGKILL`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
