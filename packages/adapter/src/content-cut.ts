@@ -16,10 +16,18 @@ const MARKER = 'sb-content-probe-5f0c7e1a';
 export class ContentCut {
   readonly #before: string;
   readonly #after: string;
+  /** The whole match as one anchored expression (see `patternOf`), or null: compared by slices. */
+  readonly #pattern: RegExp | null;
+  /** Where a matching chunk's text starts, and how many units after it end the chunk. */
+  readonly #textStart: number;
+  readonly #textTail: number;
 
   private constructor(before: string, after: string) {
     this.#before = before;
     this.#after = after;
+    this.#pattern = patternOf(before, after);
+    this.#textStart = before.length + 1;
+    this.#textTail = after.length + 1;
   }
 
   /**
@@ -51,6 +59,10 @@ export class ContentCut {
    * (parse it).
    */
   match(data: string): string | null {
+    const pattern = this.#pattern;
+    if (pattern !== null) {
+      return pattern.test(data) ? data.slice(this.#textStart, data.length - this.#textTail) : null;
+    }
     const before = this.#before;
     const end = data.length - this.#after.length;
     // The two quotes and at least one character: an empty text is parsed in full.
@@ -61,6 +73,30 @@ export class ContentCut {
     if (data.charCodeAt(before.length) !== 34 || data.charCodeAt(end - 1) !== 34) return null;
     const text = data.slice(before.length + 1, end - 1);
     return verbatim(text) ? text : null;
+  }
+}
+
+/** The longest cut (bytes before and after the text together) matched by one expression; a longer one by slices. */
+const MAX_PATTERN_CUT = 16 * 1024;
+
+/** Characters with a meaning in an expression, escaped to stand for themselves. */
+const SYNTAX = /[\\^$.*+?()[\]{}|/]/g;
+
+/**
+ * `before`, a JSON string of one or more units without a quote, backslash or control character
+ * (as `verbatim` reads them), `after`, and nothing else: one anchored expression, which compares
+ * the bytes without cutting strings out of the chunk (about twice as fast as the slices, and no
+ * garbage). Without the `u` flag it reads UTF-16 units, as `verbatim` does; `$` without `m` is
+ * only the end. Null for a cut too long to be worth compiling, or one the engine refuses.
+ */
+function patternOf(before: string, after: string): RegExp | null {
+  if (before.length + after.length > MAX_PATTERN_CUT) return null;
+  try {
+    return new RegExp(
+      `^${before.replace(SYNTAX, '\\$&')}"[^"\\\\\\u0000-\\u001f]+"${after.replace(SYNTAX, '\\$&')}$`,
+    );
+  } catch {
+    return null;
   }
 }
 
