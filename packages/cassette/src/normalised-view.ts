@@ -115,8 +115,32 @@ function utf8At(text: string, index: number): { code: number; length: number } |
 /** The ASCII separators (`\s`, `,`, `:`), all of them. */
 const ASCII_SEPARATORS = /[\t\n\v\f\r ,:]/g;
 
-/** An ASCII text's spaced-out view, made in one pass (the common case: a reply's text). */
+/**
+ * An ASCII text's spaced-out view (the common case: a reply's text). Where each of its units
+ * came from is worked out only when something asks (a finding to map back, a decoding of it):
+ * most views of a long reply are scanned and dropped, and their map would be megabytes.
+ */
 function asciiSpacedOut(view: View): View {
+  let ranges: { readonly from: Int32Array; readonly to: Int32Array | null } | null = null;
+  const mapped = () => {
+    ranges ??= spacedOutRanges(view);
+    return ranges;
+  };
+  return {
+    text: view.text.replace(ASCII_SEPARATORS, ''),
+    get from() {
+      return mapped().from;
+    },
+    get to() {
+      return mapped().to;
+    },
+    form: view.form === 'as is' ? 'spaced out' : `spaced out of ${view.form}`,
+    spacedOut: true,
+  };
+}
+
+/** Where each unit of an ASCII text's spaced-out view came from in the source (see `View`). */
+function spacedOutRanges(view: View): { from: Int32Array; to: Int32Array | null } {
   const text = view.text;
   const from = new Int32Array(text.length);
   const to = view.to === null ? null : new Int32Array(text.length);
@@ -127,14 +151,7 @@ function asciiSpacedOut(view: View): View {
     if (to !== null) to[kept] = sourceEnd(view, index);
     kept += 1;
   }
-  const label = view.form === 'as is' ? 'spaced out' : `spaced out of ${view.form}`;
-  return {
-    text: text.replace(ASCII_SEPARATORS, ''),
-    from: from.subarray(0, kept),
-    to: to === null ? null : to.subarray(0, kept),
-    form: label,
-    spacedOut: true,
-  };
+  return { from: from.subarray(0, kept), to: to === null ? null : to.subarray(0, kept) };
 }
 
 /** `text` as the spaced-out view reads it (a key looked for there): NFKC, no invisible characters, no separators. */

@@ -229,9 +229,34 @@ const HEX_VALUES = (() => {
   return values;
 })();
 
+/** The fewest hex digits worth decoding: 8 bytes (the shortest secret). */
+const MIN_HEX_RUN = 16;
+
+/**
+ * The runs of hex digits in `view` of `MIN_HEX_RUN` or more (as `runsOf` finds them). Each lies
+ * within a run of base64 characters (hex digits are base64 characters, and both runs go on over
+ * the same line breaks), so in a view whose base64 runs were found (every view but a spaced-out
+ * one, where only hex is decoded) they are cut out of those: a long text without base64 is not
+ * read again. A spaced-out view's words run together into one long base64 run: read for hex alone.
+ */
+function hexRuns(view: View): Int32Array[] {
+  if (view.spacedOut === true) return runsOf(view.text, HEX_VALUES, MIN_HEX_RUN);
+  const runs: Int32Array[] = [];
+  for (const run of base64Runs(view)) {
+    let start = 0;
+    for (let position = 0; position <= run.length; position += 1) {
+      const code = position < run.length ? view.text.charCodeAt(run[position] as number) : -1;
+      if (code >= 0 && (HEX_VALUES[code] as number) >= 0) continue;
+      if (position - start >= MIN_HEX_RUN) runs.push(run.subarray(start, position));
+      start = position + 1;
+    }
+  }
+  return runs;
+}
+
 /** Hex pairs, from both alignments, as bytes (the printable ones, as Latin-1 units). */
 function hexDecode(view: View): View[] | null {
-  const runs = runsOf(view.text, HEX_VALUES, 16);
+  const runs = hexRuns(view);
   if (runs.length === 0) return null;
   const views: View[] = [];
   for (let offset = 0; offset < 2; offset += 1) {
