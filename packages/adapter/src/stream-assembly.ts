@@ -3,6 +3,7 @@ import type { ChatDelta } from './chat-stream.js';
 import { ContentChunkTemplate } from './content-chunk-template.js';
 import { isRecord } from './read-field.js';
 import { embeddedFailure } from './read-reply.js';
+import { TextPieces } from './text-pieces.js';
 import type { CallContext } from './to-chat-error.js';
 
 /** What one data event of a chat stream gave. */
@@ -36,9 +37,9 @@ export class StreamAssembly {
   // Whether the latest usage came with or after the finish reason (a final usage, not a running one).
   #usageFinal = false;
 
-  #content: string | null = null;
-  #reasoningContent: string | null = null;
-  #reasoning: string | null = null;
+  readonly #content = new TextPieces();
+  readonly #reasoningContent = new TextPieces();
+  readonly #reasoning = new TextPieces();
   #details: Record<string, unknown>[] | null = null;
   #detailIndex: Map<unknown, Record<string, unknown>> | null = null;
   // Tool calls by the index the stream gave them: a Map, so a huge index never fills a gap.
@@ -72,7 +73,7 @@ export class StreamAssembly {
     if (text !== null) {
       const model = (this.#template as ContentChunkTemplate).model;
       if (typeof model === 'string') this.responseModel = model;
-      this.#content = (this.#content ?? '') + text;
+      this.#content.add(text);
       this.#text('content', text, deltas);
       return 'chunk';
     }
@@ -120,9 +121,11 @@ export class StreamAssembly {
 
   /** The reply message as a plain call reads it (`choices[0].message`, logprobs and finish reason merged in). */
   message(): Record<string, unknown> {
-    const message: Record<string, unknown> = { role: 'assistant', content: this.#content };
-    if (this.#reasoningContent !== null) message.reasoning_content = this.#reasoningContent;
-    if (this.#reasoning !== null) message.reasoning = this.#reasoning;
+    const message: Record<string, unknown> = { role: 'assistant', content: this.#content.text };
+    const reasoningContent = this.#reasoningContent.text;
+    if (reasoningContent !== null) message.reasoning_content = reasoningContent;
+    const reasoning = this.#reasoning.text;
+    if (reasoning !== null) message.reasoning = reasoning;
     if (this.#details !== null) message.reasoning_details = this.#details;
     if (this.#toolCalls.size > 0) {
       const calls = [...this.#toolCalls.entries()].sort(([a], [b]) => a - b).map(([, call]) => call);
@@ -139,25 +142,25 @@ export class StreamAssembly {
 
   /** The content so far, or null when no content field arrived. */
   get content(): string | null {
-    return this.#content;
+    return this.#content.text;
   }
 
   #delta(delta: Record<string, unknown>, deltas: ChatDelta[]): void {
     const reasoningContent = delta.reasoning_content;
     if (typeof reasoningContent === 'string') {
-      this.#reasoningContent = (this.#reasoningContent ?? '') + reasoningContent;
+      this.#reasoningContent.add(reasoningContent);
       this.#text('reasoning', reasoningContent, deltas);
     }
     const reasoning = delta.reasoning;
     if (typeof reasoning === 'string') {
-      this.#reasoning = (this.#reasoning ?? '') + reasoning;
+      this.#reasoning.add(reasoning);
       // A server that sends both names the same text twice: it is one delta.
       if (typeof reasoningContent !== 'string') this.#text('reasoning', reasoning, deltas);
     }
     if (Array.isArray(delta.reasoning_details)) this.#mergeDetails(delta.reasoning_details);
     const content = delta.content;
     if (typeof content === 'string') {
-      this.#content = (this.#content ?? '') + content;
+      this.#content.add(content);
       this.#text('content', content, deltas);
     }
     if (Array.isArray(delta.tool_calls)) {
