@@ -1,7 +1,10 @@
 import type { CallObserver } from '@switchboard/adapter';
+import { costNanoUsdOf } from './cost-nano-usd-of.js';
 import { endpointLabel } from './endpoint-label.js';
+import { timeMs } from './journal-time.js';
 import { type PriceAgeFigures, PriceAgeTally } from './price-age-tally.js';
 import { type Reconciliation, ReconciliationTally } from './reconciliation.js';
+import { settlementOf } from './settlement.js';
 import { breakdownOf, cacheHitRatio, Tally, type TallyFigures, tallyOf } from './tally.js';
 import type { EndpointInfo, TelemetryRecord } from './telemetry-record.js';
 import { usageTokens } from './usage-tokens.js';
@@ -84,14 +87,17 @@ export class CallMeter implements CallObserver {
   /** Counts one raw call under `endpoint`. */
   count(record: TelemetryRecord, endpoint: string): void {
     const tokens = usageTokens(record.usage);
-    this.#totals.add(record, tokens);
-    tallyOf(this.#byRole, record.role ?? NO_ROLE).add(record, tokens);
-    tallyOf(this.#byModel, record.model).add(record, tokens);
-    tallyOf(this.#byEndpoint, endpoint).add(record, tokens);
-    if (record.error) tallyOf(this.#byErrorKind, record.error.kind).add(record, tokens);
-    this.#reconciliation.add(record);
-    const at = Date.parse(record.at);
-    if (!Number.isNaN(at)) this.#priceAge.add(record, at);
+    // The settlement and the cost worked out once for every tally of the call.
+    const settlement = settlementOf(record);
+    const cost = costNanoUsdOf(record);
+    this.#totals.add(record, tokens, settlement, cost);
+    tallyOf(this.#byRole, record.role ?? NO_ROLE).add(record, tokens, settlement, cost);
+    tallyOf(this.#byModel, record.model).add(record, tokens, settlement, cost);
+    tallyOf(this.#byEndpoint, endpoint).add(record, tokens, settlement, cost);
+    if (record.error) tallyOf(this.#byErrorKind, record.error.kind).add(record, tokens, settlement, cost);
+    this.#reconciliation.add(record, settlement, cost);
+    const at = timeMs(record.at);
+    if (!Number.isNaN(at)) this.#priceAge.add(record, at, cost);
   }
 
   /** The figures so far. */

@@ -39,6 +39,24 @@ export function isJournalTime(value: unknown): boolean {
   return typeof journalTimeOf(value) === 'number';
 }
 
+/**
+ * The epoch milliseconds of a record's `at` as `Date.parse` reads it (NaN when it cannot), without
+ * parsing the times `toISOString` gives, as the adapter records them: those are read digit by digit.
+ */
+export function timeMs(value: unknown): number {
+  if (typeof value === 'string' && value.length === 24 && isCanonicalTime(value))
+    return Date.UTC(
+      2000 + number(value, 2),
+      number(value, 5) - 1,
+      number(value, 8),
+      number(value, 11),
+      number(value, 14),
+      number(value, 17),
+      (value.charCodeAt(20) - 48) * 100 + number(value, 21),
+    );
+  return Date.parse(value as string);
+}
+
 const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 // `20YY-MM-DDTHH:MM:SS.mmmZ`, a real date and time of the years 2000 to 2099.

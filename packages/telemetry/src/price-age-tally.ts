@@ -49,9 +49,8 @@ export class PriceAgeTally {
     this.#staleAfterDays = staleAfterDays;
   }
 
-  /** Counts a record priced from a price; `at` is its time in epoch ms. */
-  add(record: TelemetryRecord, at: number): void {
-    const cost = costNanoUsdOf(record);
+  /** Counts a record priced from a price; `at` is its time in epoch ms, `cost` its cost ({@link costNanoUsdOf}). */
+  add(record: TelemetryRecord, at: number, cost = costNanoUsdOf(record)): void {
     if (cost === null || record.priceSource === 'provider') return;
     this.#priced += 1;
     this.#pricedCost.add(cost);

@@ -41,6 +41,13 @@ class Pair {
   readonly local = new NanoSum();
   readonly provider = new NanoSum();
 
+  /** Counts one call with both figures. */
+  count(local: number, provider: number): void {
+    this.calls += 1;
+    this.local.add(local);
+    this.provider.add(provider);
+  }
+
   figures(): ReconciliationFigures {
     const local = this.local.nanoUsd;
     const provider = this.provider.nanoUsd;
@@ -82,11 +89,13 @@ export class ReconciliationTally {
     this.#threshold = driftThreshold;
   }
 
-  /** Counts a record when it has both figures; `settlement` defaults to the record's own (or derived). */
-  add(record: TelemetryRecord, settlement = settlementOf(record)): void {
+  /**
+   * Counts a record when it has both figures; `settlement` defaults to the record's own (or
+   * derived), `local` to its cost ({@link costNanoUsdOf}).
+   */
+  add(record: TelemetryRecord, settlement = settlementOf(record), local = costNanoUsdOf(record)): void {
     if (settlement !== 'exact') return;
     if (record.priceSource === 'provider' || record.priceSource === 'estimate') return;
-    const local = costNanoUsdOf(record);
     const provider = providerNanoUsdOf(record);
     if (local === null || provider === null) return;
     const model = typeof record.model === 'string' ? record.model : String(record.model);
@@ -96,11 +105,8 @@ export class ReconciliationTally {
       pair = this.#byModel.get(key) ?? new Pair();
       this.#byModel.set(key, pair);
     }
-    for (const into of [this.#total, pair]) {
-      into.calls += 1;
-      into.local.add(local);
-      into.provider.add(provider);
-    }
+    this.#total.count(local, provider);
+    pair.count(local, provider);
   }
 
   /** The figures so far. */

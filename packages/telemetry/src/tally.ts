@@ -77,11 +77,15 @@ export class Tally {
   durationMs = 0;
 
   /**
-   * Counts one call, its cost in integer nano-dollars (see {@link costNanoUsdOf}), under
-   * its settlement (default: the record's own, or derived from its fields).
+   * Counts one call, its cost in integer nano-dollars (default: {@link costNanoUsdOf} of the
+   * record), under its settlement (default: the record's own, or derived from its fields).
    */
-  add(record: TelemetryRecord, tokens: UsageTokens, settlement: SettlementKind = settlementOf(record)): void {
-    const costNanoUsd = costNanoUsdOf(record);
+  add(
+    record: TelemetryRecord,
+    tokens: UsageTokens,
+    settlement: SettlementKind = settlementOf(record),
+    costNanoUsd: number | null = costNanoUsdOf(record),
+  ): void {
     this.calls += 1;
     const error = record.error;
     if (error) {
