@@ -4,6 +4,7 @@ import { type ChunkTemplate, ChunkTemplates } from './chunk-template.js';
 import type { LineEvents } from './compact-events.js';
 import { type AddPiece, collectInto, isRecord, type PathNode } from './json-paths.js';
 import { type ExpandedEvent, expandEvent, readsAsWritten } from './json-secrets.js';
+import { TextStretch } from './text-stretch.js';
 import type { StreamEvent } from './transport-stream.js';
 
 /** Where one string of a template's chunk goes: its node, and its holder and key in the template (or the content). */
@@ -23,12 +24,6 @@ interface Held {
   readonly asIs: boolean;
 }
 
-/** Where the events of one template begin among the slots (its texts the string slots from there). */
-interface Run {
-  readonly start: number;
-  readonly template: ChunkTemplate;
-}
-
 /**
  * A recorded stream's events, each read as it arrives, so a provider's pace
  * hides the work and the stream's end is left with one scan and one write: a
@@ -38,17 +33,14 @@ interface Run {
  */
 export class ArrivedEvents {
   /**
-   * One slot an event: a matched chunk kept as it came is its text alone (its data is
-   * its template's bytes around the text, see `#runs`; not held, or a long stream's
-   * events would keep every byte of the wire alive to its end); any other, held.
+   * The events in order: matched chunks kept as they came in a row, as a stretch of their
+   * texts and delays (their data is their template's bytes around each text, see
+   * `TextStretch`: not held, or a long stream's events would keep every byte of the wire
+   * alive to its end); any other event, held.
    */
-  readonly #slots: Array<string | Held> = [];
-  /** Each text slot's delay (0 for the others, which hold their own). */
-  readonly #delays: number[] = [];
-  /** The template of each stretch of text slots, from its first slot on. */
-  readonly #runs: Run[] = [];
-  /** The template of the last run, whose chunks are kept as texts. */
-  #textTemplate: ChunkTemplate | null = null;
+  readonly #segments: Array<Held | TextStretch> = [];
+  /** The stretch matched chunks are added to (the last segment), or null. */
+  #stretch: TextStretch | null = null;
   readonly #templateAsIs = new Map<ChunkTemplate, boolean>();
   readonly #learner = new ChunkTemplates();
   #recorded: RecordedStreamEvent[] | null = null;
@@ -62,23 +54,22 @@ export class ArrivedEvents {
     // The common event (data alone) without a spread or, when matched, an object: a long stream has 100,000 of them.
     const template = this.#learner.current;
     const text = template === null ? null : template.match(event.data);
-    if (template === null || text === null) this.#parsed({ ms, data: event.data }, true);
-    else if (template !== this.#textTemplate) {
+    if (template === null || text === null) {
+      this.#parsed({ ms, data: event.data }, true);
+      return;
+    }
+    let stretch = this.#stretch;
+    if (stretch === null || stretch.template !== template) {
       if (this.#templateAsIs.get(template) !== true || template.pieces === null) {
         this.#matched({ ms, data: event.data }, { template, text });
         return;
       }
-      this.#textTemplate = template;
-      this.#runs.push({ start: this.#slots.length, template });
-      this.#text(ms, text);
-    } else this.#text(ms, text);
-  }
-
-  /** Records a matched chunk of the current text template (see `#slots`). */
-  #text(ms: number, text: string): void {
-    this.#recorded = null;
-    this.#slots.push(text);
-    this.#delays.push(ms);
+      stretch = new TextStretch(template);
+      this.#segments.push(stretch);
+      this.#stretch = stretch;
+    }
+    if (this.#recorded !== null) this.#recorded = null;
+    stretch.add(ms, text);
   }
 
   /** Records an event as it is recorded (its delay in it). */
@@ -112,40 +103,25 @@ export class ArrivedEvents {
 
   #hold(held: Held): void {
     this.#recorded = null;
-    this.#slots.push(held);
-    this.#delays.push(0);
+    this.#segments.push(held);
+    this.#stretch = null;
   }
 
-  /**
-   * Calls `held` with every held event and `texts` with every stretch of text slots in
-   * a row (`start` to `end`, one template), in order.
-   */
+  /** Calls `held` with every held event and `texts` with every stretch, in order, with the index of its (first) event. */
   #each(
     held: (slot: Held, index: number) => void,
-    texts: (start: number, end: number, template: ChunkTemplate) => void,
+    texts: (stretch: TextStretch, start: number) => void,
   ): void {
-    const slots = this.#slots;
-    let run = -1;
-    for (let index = 0; index < slots.length; ) {
-      const slot = slots[index] as string | Held;
-      if (typeof slot !== 'string') {
-        held(slot, index);
+    let index = 0;
+    for (const segment of this.#segments) {
+      if (segment instanceof TextStretch) {
+        texts(segment, index);
+        index += segment.count;
+      } else {
+        held(segment, index);
         index += 1;
-        continue;
       }
-      while ((this.#runs[run + 1]?.start ?? Number.POSITIVE_INFINITY) <= index) run += 1;
-      const limit = Math.min(this.#runs[run + 1]?.start ?? slots.length, slots.length);
-      let end = index + 1;
-      while (end < limit && typeof slots[end] === 'string') end += 1;
-      texts(index, end, (this.#runs[run] as Run).template);
-      index = end;
     }
-  }
-
-  /** A text slot's event, made whole. */
-  #whole(index: number, text: string, template: ChunkTemplate): RecordedStreamEvent {
-    const [before, after] = template.pieces as readonly [string, string];
-    return { ms: this.#delays[index] as number, data: `${before}"${text}"${after}` };
   }
 
   /** Every event as recorded (made whole when first asked for). */
@@ -154,9 +130,11 @@ export class ArrivedEvents {
       const recorded: RecordedStreamEvent[] = [];
       this.#each(
         (slot) => recorded.push(slot.event),
-        (start, end, template) => {
-          for (let index = start; index < end; index += 1) {
-            recorded.push(this.#whole(index, this.#slots[index] as string, template));
+        (stretch) => {
+          const [before, after] = stretch.template.pieces as readonly [string, string];
+          const texts = stretch.texts();
+          for (let index = 0; index < texts.length; index += 1) {
+            recorded.push({ ms: stretch.delay(index), data: `${before}"${texts[index]}"${after}` });
           }
         },
       );
@@ -165,26 +143,27 @@ export class ArrivedEvents {
     return this.#recorded;
   }
 
-  /** Whether each event is kept as it came (see `readsAsWritten`): a text slot always is. */
+  /** Whether each event is kept as it came (see `readsAsWritten`): one of a stretch always is. */
   get asIs(): boolean[] {
-    return this.#slots.map((slot) => typeof slot === 'string' || slot.asIs);
+    const asIs: boolean[] = [];
+    this.#each(
+      (slot) => asIs.push(slot.asIs),
+      (stretch) => {
+        for (let index = 0; index < stretch.count; index += 1) asIs.push(true);
+      },
+    );
+    return asIs;
   }
 
-  /** The `usage` of the last event that carried one (see `usageOfEvents`), a matched chunk's being its template's. */
+  /** The `usage` of the last event that carried one (see `usageOfEvents`), a stretch's being its template's. */
   usage(): unknown {
-    for (let index = this.#slots.length - 1; index >= 0; index -= 1) {
-      const slot = this.#slots[index] as string | Held;
+    for (let index = this.#segments.length - 1; index >= 0; index -= 1) {
+      const segment = this.#segments[index] as Held | TextStretch;
       const usage =
-        typeof slot === 'string' ? this.#templateAt(index).chunk.usage : usageOfEvents([slot.event]);
+        segment instanceof TextStretch ? segment.template.chunk.usage : usageOfEvents([segment.event]);
       if (isRecord(usage)) return usage;
     }
     return null;
-  }
-
-  #templateAt(index: number): ChunkTemplate {
-    let found: Run | undefined;
-    for (const run of this.#runs) if (run.start <= index) found = run;
-    return (found as Run).template;
   }
 
   /**
@@ -216,19 +195,20 @@ export class ArrivedEvents {
           }
         }
       },
-      (start, end, template) => {
-        const plan = planFor(template);
+      (stretch) => {
+        const plan = planFor(stretch.template);
         if (plan.distinct) {
           // Each string of the template on a node of its own: added once with its count, the texts joined.
           for (const step of plan.steps) {
-            if (!step.content) step.node.addTimes(step.holder, step.key, end - start);
-            else step.node.add([this.#slots.slice(start, end).join('')], 0, false);
+            if (!step.content) step.node.addTimes(step.holder, step.key, stretch.count);
+            else step.node.add([stretch.joined()], 0, false);
           }
           return;
         }
-        for (let index = start; index < end; index += 1) {
+        const texts = stretch.texts() as string[];
+        for (let index = 0; index < texts.length; index += 1) {
           for (const step of plan.steps) {
-            if (step.content) step.node.add(this.#slots, index, false);
+            if (step.content) step.node.add(texts, index, false);
             else step.node.add(step.holder, step.key, false);
           }
         }
@@ -239,21 +219,31 @@ export class ArrivedEvents {
   /** Every event with its data parsed (a matched chunk parsed now), for scrubbing in place. */
   expandAll(): ExpandedEvent[] {
     const recorded = this.recorded;
-    return this.#slots.map((slot, index) =>
-      typeof slot !== 'string' && slot.expanded !== null ? slot.expanded : expandEvent(recorded[index]),
+    const expanded: ExpandedEvent[] = [];
+    this.#each(
+      (slot, index) => expanded.push(slot.expanded ?? expandEvent(recorded[index] as RecordedStreamEvent)),
+      (stretch, start) => {
+        for (let index = start; index < start + stretch.count; index += 1) {
+          expanded.push(expandEvent(recorded[index] as RecordedStreamEvent));
+        }
+      },
     );
+    return expanded;
   }
 
   /** The events as the line keeps them when nothing was scrubbed: each as it came, or written back as standard JSON. */
   unchanged(): RecordedStreamEvent[] {
     const recorded = this.recorded;
-    return this.#slots.map((slot, index) => {
-      const event = recorded[index] as RecordedStreamEvent;
-      if (typeof slot === 'string' || slot.asIs || !('data' in event)) return event;
-      const expanded = slot.expanded ?? expandEvent(event);
-      if (!('json' in expanded)) return event;
-      return { ...event, data: JSON.stringify(expanded.json) };
-    });
+    const events: RecordedStreamEvent[] = [];
+    this.#each(
+      (slot) => events.push(unchangedOf(slot)),
+      (stretch, start) => {
+        for (let index = start; index < start + stretch.count; index += 1) {
+          events.push(recorded[index] as RecordedStreamEvent);
+        }
+      },
+    );
+    return events;
   }
 
   /**
@@ -287,13 +277,14 @@ export class ArrivedEvents {
       (slot) => {
         const compact = compactable(slot);
         if (compact === null) {
-          written.push(slot.event);
+          // As `unchanged` keeps it: an event that does not read as written (a key given twice) is
+          // written back as standard JSON, never as it came, whose hidden part no scan read.
+          written.push(unchangedOf(slot));
           run = null;
         } else extend(compact.template, [slot.event.ms], [compact.text]);
       },
-      (start, end, template) => {
-        extend(template, this.#delays.slice(start, end), this.#slots.slice(start, end) as string[]);
-      },
+      // Copies: a later stretch of the same template is added to this run's lists.
+      (stretch) => extend(stretch.template, stretch.delays(), [...stretch.texts()]),
     );
     return pairs.length === 0 ? null : { templates: pairs, events: written };
   }
@@ -310,6 +301,14 @@ function compactable(held: Held): { template: ChunkTemplate; text: string } | nu
   return event.data.length === pieces[0].length + text.length + 2 + pieces[1].length
     ? { template, text }
     : null;
+}
+
+/** A held event as the line keeps it when nothing was scrubbed: as it came, or written back as standard JSON. */
+function unchangedOf(held: Held): RecordedStreamEvent {
+  const event = held.event;
+  if (held.asIs || !('data' in event)) return event;
+  const expanded = held.expanded ?? expandEvent(event);
+  return 'json' in expanded ? { ...event, data: JSON.stringify(expanded.json) } : event;
 }
 
 /** An event of data alone (no event name, nothing else). */

@@ -100,6 +100,34 @@ describe('a long stream written compactly', () => {
     );
   });
 
+  it('writes an event that does not read as written (a key given twice) back as standard JSON beside the runs', async () => {
+    // The first `id` is what no parse of the event sees: kept as it came, its key would reach the file unscanned.
+    const hidden = `{"id":"${KEY}","id":"chatcmpl-long","object":"chat.completion.chunk","created":1764100000,"model":"primary-flash","choices":[{"index":0,"delta":{"content":" x"},"finish_reason":null}]}`;
+    const data = [...DATA.slice(0, 20), hidden, ...DATA.slice(20)];
+    const server = await startSseServer(data);
+    try {
+      const path = cassettePath('compact-key-given-twice');
+      await streamedText(
+        recordCassette(path, new FetchTransport({ apiKey: KEY, baseUrl: server.url }), {
+          apiKey: KEY,
+          env: {},
+        }),
+      );
+      const text = readFileSync(path, 'utf8');
+      expect(text).not.toContain(KEY);
+      const entry = JSON.parse(lines(path)[1] as string) as CompactLine;
+      // Compact runs before and after it, and the event itself as one parse of it reads.
+      expect(entry.reply.events.filter((event) => 't' in event)).toHaveLength(2);
+      expect(entry.reply.events).toContainEqual({
+        ms: expect.any(Number),
+        data: JSON.stringify(JSON.parse(hidden)),
+      });
+      expect(examineCassette(path, { keys: [KEY] }).problems).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('scans strings a chunk holds on one path joined event by event, as a reader of the line does', async () => {
     // Each chunk's "parts" are one text ("AB" then "CD"): over the events, "ABCDABCD…", which holds the secret.
     const chunk = (content: string) =>
