@@ -30,6 +30,8 @@ export interface Row {
   readonly callsPerSecond: number;
   /** Calls refused because the store did not answer in time. */
   readonly refused: number;
+  /** The worker processes' own CPU time per pair over their lanes (user + system), in ms. */
+  readonly clientCpuMsPerPair: number;
   /** The machine's 1-minute load average when the row started and when it ended. */
   readonly load: readonly [number, number];
   /** redis-interleaved: the p50 of two EVALSHA of a trivial script, timed after each pair in the same lanes. */
@@ -69,6 +71,7 @@ export async function row(
     floorMs: number[];
     wallMs: number;
     refused: number;
+    cpuMs: number;
   }[];
   const both = done.flatMap((result) => result.bothMs);
   const floor = done.flatMap((result) => result.floorMs);
@@ -81,6 +84,7 @@ export async function row(
     p99Ms: percentile(both, 0.99),
     callsPerSecond: (both.length / wallMs) * 1000,
     refused: done.reduce((sum, result) => sum + result.refused, 0),
+    clientCpuMsPerPair: done.reduce((sum, result) => sum + result.cpuMs, 0) / both.length,
     load: [loadBefore, loadavg()[0] ?? 0],
     floorP50Ms: floor.length === 0 ? null : percentile(floor, 0.5),
   };

@@ -105,9 +105,13 @@ floorMs.length = 0;
 process.send?.({ type: 'ready' });
 process.once('message', async () => {
   const started = performance.now();
+  const cpuFrom = process.cpuUsage();
   await Promise.all(Array.from({ length: lanes }, () => lane()));
   const wallMs = performance.now() - started;
+  // This process's CPU over its lanes (user + system), in ms: the client's share of a machine the server shares.
+  const cpu = process.cpuUsage(cpuFrom);
+  const cpuMs = (cpu.user + cpu.system) / 1000;
   await budget.close({ timeoutMs: 10_000 });
   redisPing?.disconnect();
-  process.send?.({ type: 'done', bothMs, floorMs, wallMs, refused }, () => process.disconnect());
+  process.send?.({ type: 'done', bothMs, floorMs, wallMs, refused, cpuMs }, () => process.disconnect());
 });

@@ -114,6 +114,11 @@ if (serverCpuMs !== null) {
   console.log(
     `- PostgreSQL's own CPU: ${serverCpuMs.perPair.toFixed(2)} ms per pair of the fleet row (its warm-up and connections included) against ${serverCpuMs.perTransaction.toFixed(3)} ms per pgbench transaction (${(serverCpuMs.perPair / serverCpuMs.perTransaction).toFixed(1)}x)`,
   );
+  if (pgFleet !== undefined) {
+    console.log(
+      `- the ${workers} worker processes' own CPU: ${pgFleet.clientCpuMsPerPair.toFixed(2)} ms per pair (the server's and theirs share the machine's ${cpus().length} cores)`,
+    );
+  }
 }
 const redisSequential = find('redis', true);
 if (redisSequential?.floorP50Ms != null) {

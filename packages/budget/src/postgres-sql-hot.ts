@@ -1,4 +1,4 @@
-// The hot path of PostgresBudgetStore's SQL (functions version 6): acquisitions and settlements of one budget
+// The hot path of PostgresBudgetStore's SQL (functions version 7): acquisitions and settlements of one budget
 // tree all touch its root scope, so what runs while a transaction holds the root's row lock decides how many
 // of them one server commits per second. An acquisition does every statement that touches only its own rows
 // (its lease's record and rows, the sweep check, the settlements' shard sums) before it takes the chain's scope
@@ -6,6 +6,26 @@
 // scope (budget_scope_shards, by the lease id's hash), which readers add to the scope's own row. See
 // docs/budgets-postgres.md ("Where the time goes on one hot row") for the guarantee this rests on.
 import { PRUNE_BATCH } from './retention.js';
+
+/**
+ * What every function runs with (version 7), for its own statements only: PostgreSQL's catalog as its path (no
+ * object of another schema is ever resolved), its plans made once per connection (generic: array parameters made
+ * PostgreSQL plan them afresh on each call), and index scans, never a sequential one where an index serves: a
+ * generic plan made while a table was small kept scanning it whole once it grew (the lease records' pruning, the
+ * sweep check on every acquisition, over tables full of settled leases' dead rows).
+ */
+export const FUNCTION_SETTINGS =
+  'SET search_path = pg_catalog, pg_temp SET plan_cache_mode = force_generic_plan SET enable_seqscan = off';
+
+/**
+ * Whether a sweep is due in the chain's scopes (`keys`): a lease of them has expired, or an unsettled entry is
+ * past the retention (`retention_ms`). A condition, looked at without a lock, by index.
+ */
+export function sweepDue(s: string): string {
+  return `EXISTS (SELECT 1 FROM ${s}.budget_leases WHERE scope_key = ANY(keys) AND expires_at <= now())
+    OR EXISTS (SELECT 1 FROM ${s}.budget_unsettled
+      WHERE scope_key = ANY(keys) AND counted_at < now() - retention_ms * interval '1 millisecond')`;
+}
 
 /** Rows per scope that settlements add their changes to (a lease's by the hash of its id). */
 export const SHARDS = 16;
@@ -31,7 +51,7 @@ export function totalsSql(s: string): string {
   return `-- A chain's counters: each scope's row plus its shard rows, in the chain's order (no lock).
 CREATE OR REPLACE FUNCTION ${s}.budget_totals(keys text[],
   OUT spent bigint[], OUT reserved bigint[], OUT in_flight integer[], OUT unsettled bigint[], OUT unsettled_calls integer[])
-LANGUAGE plpgsql STABLE SET search_path = pg_catalog, pg_temp SET plan_cache_mode = force_generic_plan AS $$
+LANGUAGE plpgsql STABLE ${FUNCTION_SETTINGS} AS $$
 BEGIN
   SELECT array_agg(coalesce(scope.spent_nano_usd, 0) + coalesce(sh.spent, 0) ORDER BY chain.position),
     array_agg(coalesce(scope.reserved_nano_usd, 0) + coalesce(sh.reserved, 0) ORDER BY chain.position),
@@ -69,8 +89,9 @@ CREATE OR REPLACE FUNCTION ${s}.budget_acquire(keys text[], limits bigint[], max
   amount bigint, lease text, ttl_ms bigint, retention_ms bigint, timeout_ms bigint,
   OUT granted boolean, OUT reason text, OUT scope_index integer,
   OUT spent bigint[], OUT reserved bigint[], OUT in_flight integer[], OUT unsettled bigint[], OUT unsettled_calls integer[])
-LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp SET plan_cache_mode = force_generic_plan AS $$
+LANGUAGE plpgsql ${FUNCTION_SETTINGS} AS $$
 DECLARE
+  ignored text;
   n integer := cardinality(keys);
   sorted text[] := ARRAY(SELECT k FROM unnest(keys) AS k ORDER BY k);
   record_state text;
@@ -84,9 +105,9 @@ DECLARE
   main_calls integer[] := array_fill(0, ARRAY[n]);
   sh_spent bigint[]; sh_reserved bigint[]; sh_in_flight integer[]; sh_unsettled bigint[]; sh_calls integer[];
 BEGIN
-  PERFORM set_config('lock_timeout', timeout_ms || 'ms', true);
+  ignored := set_config('lock_timeout', timeout_ms || 'ms', true);
   IF current_setting('synchronous_commit') = 'off' THEN
-    PERFORM set_config('synchronous_commit', 'on', true);
+    ignored := set_config('synchronous_commit', 'on', true);
   END IF;
   INSERT INTO ${s}.budget_lease_records (lease_id, scope_key, state, reserved_nano_usd, forget_after)
   VALUES (lease, keys[n], 'held', amount, now() + interval '${HELD_RECORD_MS} milliseconds')
@@ -99,7 +120,9 @@ BEGIN
     IF NOT granted THEN reason := 'ended'; scope_index := 0; END IF;
     RETURN;
   END IF;
-  PERFORM ${s}.budget_sweep(keys, retention_ms);
+  IF ${sweepDue(s)} THEN
+    PERFORM ${s}.budget_sweep(keys, retention_ms);
+  END IF;
   INSERT INTO ${s}.budget_leases (scope_key, lease_id, amount_nano_usd, expires_at)
   SELECT key, lease, amount, now() + ttl_ms * interval '1 millisecond' FROM unnest(keys) AS key;
   ${readShards};
@@ -155,7 +178,7 @@ BEGIN
     DELETE FROM ${s}.budget_leases AS l WHERE l.lease_id = lease AND l.scope_key = ANY(keys);
     DELETE FROM ${s}.budget_lease_records AS r WHERE r.lease_id = lease;
     -- Nothing of this transaction outlives it: its commit need not wait for the disk.
-    PERFORM set_config('synchronous_commit', 'off', true);
+    ignored := set_config('synchronous_commit', 'off', true);
     RETURN;
   END IF;
   FOR i IN 1..n LOOP
@@ -179,8 +202,9 @@ export function settleSql(s: string): string {
 -- false: this transaction's commit does not wait for its WAL flush (synchronous_commit off, this transaction only).
 CREATE OR REPLACE FUNCTION ${s}.budget_settle(lease text, keys text[], actual bigint, is_unsettled boolean,
   leased boolean, retention_ms bigint, durable boolean, timeout_ms bigint) RETURNS boolean
-LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp SET plan_cache_mode = force_generic_plan AS $$
+LANGUAGE plpgsql ${FUNCTION_SETTINGS} AS $$
 DECLARE
+  ignored text;
   record_state text;
   record_answer boolean;
   held boolean;
@@ -209,11 +233,11 @@ DECLARE
   worst_amounts bigint[];
   at integer;
 BEGIN
-  PERFORM set_config('lock_timeout', timeout_ms || 'ms', true);
+  ignored := set_config('lock_timeout', timeout_ms || 'ms', true);
   IF NOT durable THEN
-    PERFORM set_config('synchronous_commit', 'off', true);
+    ignored := set_config('synchronous_commit', 'off', true);
   ELSIF current_setting('synchronous_commit') = 'off' THEN
-    PERFORM set_config('synchronous_commit', 'on', true);
+    ignored := set_config('synchronous_commit', 'on', true);
   END IF;
   SELECT r.state, r.answer INTO record_state, record_answer
   FROM ${s}.budget_lease_records AS r WHERE r.lease_id = lease FOR UPDATE;

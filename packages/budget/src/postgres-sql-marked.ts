@@ -1,3 +1,5 @@
+import { FUNCTION_SETTINGS } from './postgres-sql-hot.js';
+
 /**
  * `budget_settle_marked`: a settlement and the threshold marks after it in one transaction (one round trip,
  * one commit), for a budget with `onThreshold`. The marks are taken after the settlement's own changes, with
@@ -11,7 +13,7 @@ export function settleMarkedSql(s: string): string {
 CREATE OR REPLACE FUNCTION ${s}.budget_settle_marked(lease text, keys text[], actual bigint, is_unsettled boolean,
   leased boolean, retention_ms bigint, durable boolean, timeout_ms bigint, asked boolean[], levels bigint[],
   n integer, OUT held boolean, OUT marks_from integer[], OUT marks_to integer[], OUT spent bigint[])
-LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp SET plan_cache_mode = force_generic_plan AS $$
+LANGUAGE plpgsql ${FUNCTION_SETTINGS} AS $$
 BEGIN
   held := ${s}.budget_settle(lease, keys, actual, is_unsettled, leased, retention_ms, durable, timeout_ms);
   SELECT m.marks_from, m.marks_to, m.spent INTO marks_from, marks_to, spent

@@ -6,7 +6,7 @@
 // `unnest`, `cardinality`, `now()`, `=` and `+` are PostgreSQL's own, and only the budget's own tables
 // (named with their schema) are touched; the schema itself is not on the path.
 
-import { acquireSql, SHARDS, settleSql, totalsSql } from './postgres-sql-hot.js';
+import { acquireSql, FUNCTION_SETTINGS, SHARDS, settleSql, sweepDue, totalsSql } from './postgres-sql-hot.js';
 import { settleMarkedSql } from './postgres-sql-marked.js';
 import { PRUNE_BATCH } from './retention.js';
 import { PAST_WINDOW_KEEP_MS } from './scope-windows.js';
@@ -15,7 +15,7 @@ import { PAST_WINDOW_KEEP_MS } from './scope-windows.js';
  * The comment `migrate()` looks for on `budget_settle`: the functions of this version are there. Changed
  * whenever a function's text changes, so a store of a newer version replaces them (`CREATE OR REPLACE`).
  */
-export const FUNCTIONS_VERSION = 'switchboard budget functions 6';
+export const FUNCTIONS_VERSION = 'switchboard budget functions 7';
 
 /**
  * The tables, created by `migrate()` (idempotent; also run on first use, under an
@@ -84,11 +84,9 @@ CREATE INDEX IF NOT EXISTS budget_lease_records_forget ON ${s}.budget_lease_reco
 -- lock): the scopes' rows locked in key order, the expired leases made unsettled spend (their slots freed),
 -- old unsettled entries pruned.
 CREATE OR REPLACE FUNCTION ${s}.budget_sweep(keys text[], retention_ms bigint) RETURNS void
-LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp SET plan_cache_mode = force_generic_plan AS $$
+LANGUAGE plpgsql ${FUNCTION_SETTINGS} AS $$
 BEGIN
-  IF NOT EXISTS (SELECT 1 FROM ${s}.budget_leases WHERE scope_key = ANY(keys) AND expires_at <= now())
-    AND NOT EXISTS (SELECT 1 FROM ${s}.budget_unsettled
-      WHERE scope_key = ANY(keys) AND counted_at < now() - retention_ms * interval '1 millisecond') THEN
+  IF NOT (${sweepDue(s)}) THEN
     RETURN;
   END IF;
   PERFORM 1 FROM ${s}.budget_scopes WHERE scope_key = ANY(keys) ORDER BY scope_key FOR UPDATE;
@@ -125,9 +123,11 @@ ${settleSql(s)}
 -- Extends the live leases among the (lease, scope) pairs by ttl_ms; returns the pairs extended.
 CREATE OR REPLACE FUNCTION ${s}.budget_renew(lease_ids text[], keys text[], ttl_ms bigint, timeout_ms bigint)
 RETURNS TABLE (lease_id text, scope_key text)
-LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp SET plan_cache_mode = force_generic_plan AS $$
+LANGUAGE plpgsql ${FUNCTION_SETTINGS} AS $$
+DECLARE
+  ignored text;
 BEGIN
-  PERFORM set_config('lock_timeout', timeout_ms || 'ms', true);
+  ignored := set_config('lock_timeout', timeout_ms || 'ms', true);
   RETURN QUERY
   UPDATE ${s}.budget_leases AS held SET expires_at = now() + ttl_ms * interval '1 millisecond'
   FROM unnest(lease_ids, keys) AS wanted(lease_id, scope_key)
@@ -172,9 +172,11 @@ ${totalsSql(s)}
 -- The counters of a chain, in its order (after a sweep where one is due, the chain's rows locked in key order).
 CREATE OR REPLACE FUNCTION ${s}.budget_counters(keys text[], retention_ms bigint, timeout_ms bigint,
   OUT spent bigint[], OUT reserved bigint[], OUT in_flight integer[], OUT unsettled bigint[], OUT unsettled_calls integer[])
-LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp SET plan_cache_mode = force_generic_plan AS $$
+LANGUAGE plpgsql ${FUNCTION_SETTINGS} AS $$
+DECLARE
+  ignored text;
 BEGIN
-  PERFORM set_config('lock_timeout', timeout_ms || 'ms', true);
+  ignored := set_config('lock_timeout', timeout_ms || 'ms', true);
   PERFORM ${s}.budget_sweep(keys, retention_ms);
   SELECT t.spent, t.reserved, t.in_flight, t.unsettled, t.unsettled_calls
   INTO spent, reserved, in_flight, unsettled, unsettled_calls FROM ${s}.budget_totals(keys) AS t;
@@ -188,12 +190,13 @@ $$;
 -- and after, and the spend compared.
 CREATE OR REPLACE FUNCTION ${s}.budget_mark_thresholds(keys text[], asked boolean[], levels bigint[], n integer,
   retention_ms bigint, timeout_ms bigint, OUT marks_from integer[], OUT marks_to integer[], OUT spent bigint[])
-LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp SET plan_cache_mode = force_generic_plan AS $$
+LANGUAGE plpgsql ${FUNCTION_SETTINGS} AS $$
 DECLARE
+  ignored text;
   before integer;
   reached integer;
 BEGIN
-  PERFORM set_config('lock_timeout', timeout_ms || 'ms', true);
+  ignored := set_config('lock_timeout', timeout_ms || 'ms', true);
   INSERT INTO ${s}.budget_thresholds (scope_key, mark)
   SELECT k, 0 FROM unnest(keys) AS k
   WHERE NOT EXISTS (SELECT 1 FROM ${s}.budget_thresholds AS t WHERE t.scope_key = k)
@@ -232,7 +235,7 @@ CREATE OR REPLACE FUNCTION ${s}.budget_acquire_windowed(keys text[], limits bigi
   OUT granted boolean, OUT reason text, OUT scope_index integer,
   OUT spent bigint[], OUT reserved bigint[], OUT in_flight integer[], OUT unsettled bigint[], OUT unsettled_calls integer[],
   OUT now_ms bigint)
-LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp SET plan_cache_mode = force_generic_plan AS $$
+LANGUAGE plpgsql ${FUNCTION_SETTINGS} AS $$
 DECLARE
   gone text[];
 BEGIN

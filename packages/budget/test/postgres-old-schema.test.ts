@@ -1,7 +1,7 @@
 // PostgresBudgetStore on a schema made by an earlier version (its four tables, no functions, rows in
 // them): the functions are created on first use, without migrate(), and the rows already there keep
-// counting. A database of functions version 5, spent through, upgraded to version 6 on first use. And migrate()
-// run by several processes at once on an empty database: each succeeds.
+// counting. Databases of functions versions 5 and 6, spent through, upgraded to this version on first use. And
+// migrate() run by several processes at once on an empty database: each succeeds.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -33,6 +33,8 @@ function functionNames(): string[] {
 
 /** What version 5's migrate() ran for schema "v5" (test/support/postgres-v5.sql). */
 const V5_SQL = readFileSync(new URL('./support/postgres-v5.sql', import.meta.url), 'utf8');
+/** What version 6's migrate() ran for schema "v6" (test/support/postgres-v6.sql). */
+const V6_SQL = readFileSync(new URL('./support/postgres-v6.sql', import.meta.url), 'utf8');
 const V5_CHAIN: StoredScope[] = [
   { key: '{v5-run}', limitNanoUsd: 10_000, maxInFlight: 8 },
   { key: '{v5-run}/judge', limitNanoUsd: null, maxInFlight: null },
@@ -206,24 +208,24 @@ describe('PostgresBudgetStore on an earlier version’s schema, and migrate() ru
     }
   });
 
-  it('a database of functions version 5 (settlements on the scope rows), spent through, upgrades on first use; spend, leases, unsettled entries and records carry on exactly', async () => {
-    await admin.query(V5_SQL);
-    const version = async () =>
-      (
-        await admin.query(
-          "SELECT obj_description('v5.budget_settle(text, text[], bigint, boolean, boolean, bigint, boolean, bigint)'::regprocedure, 'pg_proc') AS v",
-        )
-      ).rows[0]?.v;
-    expect(await version()).toBe('switchboard budget functions 5');
-    // Version 5's functions have the same arguments as this version's: called as its store called them.
-    const sql = statementsOf('v5');
-    const keys = V5_CHAIN.map((scope) => scope.key);
+  /**
+   * Through an earlier version's own functions (same arguments as this version's, called as its store called
+   * them), on schema `schema`: a lease settled at 700 of 1000, one settled unsettled at 500, one held (2000), one
+   * granted for 1 ms (300), waited for until it expired on the server.
+   */
+  async function spendThroughOldFunctions(
+    schema: string,
+    chain: StoredScope[],
+    checkBeforeExpiry?: () => Promise<void>,
+  ) {
+    const sql = statementsOf(schema);
+    const keys = chain.map((scope) => scope.key);
     const acquire = async (lease: string, amount: number, ttlMs = 120_000) =>
       (
         await admin.query(sql.acquire, [
           keys,
-          V5_CHAIN.map((scope) => scope.limitNanoUsd),
-          V5_CHAIN.map((scope) => scope.maxInFlight),
+          chain.map((scope) => scope.limitNanoUsd),
+          chain.map((scope) => scope.maxInFlight),
           amount,
           lease,
           ttlMs,
@@ -240,62 +242,87 @@ describe('PostgresBudgetStore on an earlier version’s schema, and migrate() ru
     expect(await settle('unsettled', 500, true)).toBe(true);
     expect(await acquire('held', 2000)).toBe(true);
     expect(await acquire('expired', 300, 1)).toBe(true);
-    const { rows: before } = await admin.query(
-      'SELECT scope_key, spent_nano_usd::int AS spent, reserved_nano_usd::int AS reserved, in_flight FROM v5.budget_scopes ORDER BY scope_key',
-    );
-    expect(before).toEqual([
-      { scope_key: '{v5-run}', spent: 1200, reserved: 2300, in_flight: 2 },
-      { scope_key: '{v5-run}/judge', spent: 1200, reserved: 2300, in_flight: 2 },
-    ]);
+    await checkBeforeExpiry?.();
     await until(
       async () =>
         (
           await admin.query(
-            "SELECT count(*)::int AS n FROM v5.budget_leases WHERE lease_id = 'expired' AND expires_at <= now()",
+            `SELECT count(*)::int AS n FROM ${schema}.budget_leases WHERE lease_id = 'expired' AND expires_at <= now()`,
           )
         ).rows[0]?.n === 2,
       'the lease of 1 ms expired on the server',
     );
+  }
+
+  /**
+   * After spendThroughOldFunctions, through this version's store: its first call upgrades the schema and sweeps
+   * the expired lease (then `upgraded` checks the schema); new leases up to the limit, the earlier version's
+   * leases answered by id and settled once, the books exact.
+   */
+  async function carriesOn(store: PostgresBudgetStore, chain: StoredScope[], upgraded: () => Promise<void>) {
+    // The expired lease is swept at its worst case: 1200 + 300 spent, 2000 held.
+    expect(await store.counters(chain)).toEqual([
+      counters(1500, 2000, 1, 800, 2),
+      counters(1500, 2000, 1, 800, 2),
+    ]);
+    await upgraded();
+    // 1500 + 2000 + 6500 = 10,000: fits; 1 more does not.
+    expect(
+      await store.acquire({ leaseId: 'new', scopes: chain, amountNanoUsd: 6500, ttlMs: 60_000 }),
+    ).toMatchObject({
+      granted: true,
+    });
+    expect(
+      await store.acquire({ leaseId: 'over', scopes: chain, amountNanoUsd: 1, ttlMs: 60_000 }),
+    ).toMatchObject({
+      granted: false,
+      reason: 'reserved',
+    });
+    // The earlier version's leases, by id: held, and ended (answered as before, counted once).
+    expect(
+      await store.acquire({ leaseId: 'held', scopes: chain, amountNanoUsd: 2000, ttlMs: 60_000 }),
+    ).toMatchObject({
+      granted: true,
+    });
+    expect(await store.settle('settled', chain, { actualNanoUsd: 700, leased: true })).toBe(true);
+    expect(await store.settle('held', chain, { actualNanoUsd: 1500, leased: true })).toBe(true);
+    expect(await store.settle('held', chain, { actualNanoUsd: 1500, leased: true })).toBe(true);
+    // The expired lease's worst case replaced by its cost.
+    expect(await store.settle('expired', chain, { actualNanoUsd: 100, leased: true })).toBe(false);
+    expect(await store.settle('new', chain, { actualNanoUsd: 6000, leased: true })).toBe(true);
+    // 700 + 500 (unsettled, then its ended record answers) + 1500 + 100 + 6000.
+    const books = counters(8800, 0, 0, 500, 1);
+    expect(await store.counters(chain)).toEqual([books, books]);
+  }
+
+  it('a database of functions version 5 (settlements on the scope rows), spent through, upgrades on first use; spend, leases, unsettled entries and records carry on exactly', async () => {
+    await admin.query(V5_SQL);
+    const version = async () =>
+      (
+        await admin.query(
+          "SELECT obj_description('v5.budget_settle(text, text[], bigint, boolean, boolean, bigint, boolean, bigint)'::regprocedure, 'pg_proc') AS v",
+        )
+      ).rows[0]?.v;
+    expect(await version()).toBe('switchboard budget functions 5');
+    await spendThroughOldFunctions('v5', V5_CHAIN, async () => {
+      const { rows: before } = await admin.query(
+        'SELECT scope_key, spent_nano_usd::int AS spent, reserved_nano_usd::int AS reserved, in_flight FROM v5.budget_scopes ORDER BY scope_key',
+      );
+      expect(before).toEqual([
+        { scope_key: '{v5-run}', spent: 1200, reserved: 2300, in_flight: 2 },
+        { scope_key: '{v5-run}/judge', spent: 1200, reserved: 2300, in_flight: 2 },
+      ]);
+    });
 
     const store = new PostgresBudgetStore({ url: postgres.url, schema: 'v5' });
     try {
-      // The expired lease is swept at its worst case: 1200 + 300 spent, 2000 held.
-      expect(await store.counters(V5_CHAIN)).toEqual([
-        counters(1500, 2000, 1, 800, 2),
-        counters(1500, 2000, 1, 800, 2),
-      ]);
-      expect(await version()).toBe(FUNCTIONS_VERSION);
-      const { rows: tables } = await admin.query(
-        "SELECT count(*)::int AS n FROM pg_catalog.pg_tables WHERE schemaname = 'v5' AND tablename = 'budget_scope_shards'",
-      );
-      expect(tables).toEqual([{ n: 1 }]);
-      // 1500 + 2000 + 6500 = 10,000: fits; 1 more does not.
-      expect(
-        await store.acquire({ leaseId: 'new', scopes: V5_CHAIN, amountNanoUsd: 6500, ttlMs: 60_000 }),
-      ).toMatchObject({
-        granted: true,
+      await carriesOn(store, V5_CHAIN, async () => {
+        expect(await version()).toBe(FUNCTIONS_VERSION);
+        const { rows: tables } = await admin.query(
+          "SELECT count(*)::int AS n FROM pg_catalog.pg_tables WHERE schemaname = 'v5' AND tablename = 'budget_scope_shards'",
+        );
+        expect(tables).toEqual([{ n: 1 }]);
       });
-      expect(
-        await store.acquire({ leaseId: 'over', scopes: V5_CHAIN, amountNanoUsd: 1, ttlMs: 60_000 }),
-      ).toMatchObject({
-        granted: false,
-        reason: 'reserved',
-      });
-      // The earlier version's leases, by id: held, and ended (answered as before, counted once).
-      expect(
-        await store.acquire({ leaseId: 'held', scopes: V5_CHAIN, amountNanoUsd: 2000, ttlMs: 60_000 }),
-      ).toMatchObject({
-        granted: true,
-      });
-      expect(await store.settle('settled', V5_CHAIN, { actualNanoUsd: 700, leased: true })).toBe(true);
-      expect(await store.settle('held', V5_CHAIN, { actualNanoUsd: 1500, leased: true })).toBe(true);
-      expect(await store.settle('held', V5_CHAIN, { actualNanoUsd: 1500, leased: true })).toBe(true);
-      // The expired lease's worst case replaced by its cost.
-      expect(await store.settle('expired', V5_CHAIN, { actualNanoUsd: 100, leased: true })).toBe(false);
-      expect(await store.settle('new', V5_CHAIN, { actualNanoUsd: 6000, leased: true })).toBe(true);
-      // 700 + 500 (unsettled, then its ended record answers) + 1500 + 100 + 6000.
-      const books = counters(8800, 0, 0, 500, 1);
-      expect(await store.counters(V5_CHAIN)).toEqual([books, books]);
       // The listing reads the same figures: the scope rows plus their shards.
       const listed = [];
       for await (const scope of listBudgetScopes({ url: postgres.url, schema: 'v5' })) listed.push(scope);
@@ -309,6 +336,35 @@ describe('PostgresBudgetStore on an earlier version’s schema, and migrate() ru
       await store.close();
     }
   });
+
+  it('a database of functions version 6 (the sweep checked in a function of its own, sequential scans allowed), spent through, upgrades on first use; spend, leases, unsettled entries and records carry on exactly', async () => {
+    await admin.query(V6_SQL);
+    const settleSignature =
+      'v6.budget_settle(text, text[], bigint, boolean, boolean, bigint, boolean, bigint)';
+    const version = async () =>
+      (await admin.query(`SELECT obj_description('${settleSignature}'::regprocedure, 'pg_proc') AS v`))
+        .rows[0]?.v;
+    expect(await version()).toBe('switchboard budget functions 6');
+    const chain: StoredScope[] = [
+      { key: '{v6-run}', limitNanoUsd: 10_000, maxInFlight: 8 },
+      { key: '{v6-run}/judge', limitNanoUsd: null, maxInFlight: null },
+    ];
+    await spendThroughOldFunctions('v6', chain);
+
+    const store = new PostgresBudgetStore({ url: postgres.url, schema: 'v6' });
+    try {
+      await carriesOn(store, chain, async () => {
+        expect(await version()).toBe(FUNCTIONS_VERSION);
+        const { rows: settings } = await admin.query(
+          `SELECT proconfig AS config FROM pg_catalog.pg_proc WHERE oid = '${settleSignature}'::regprocedure`,
+        );
+        expect(settings[0]?.config).toContain('enable_seqscan=off');
+      });
+    } finally {
+      await store.close();
+    }
+  });
+
   /** One process: a store on its own pool (connected), migrate() once told to go; prints what came of it. */
   const CHILD = `
 const [storePath, url] = process.argv.slice(1);

@@ -187,12 +187,13 @@ describe('PostgresBudgetStore beside a role that may create objects in public', 
       );
       // This version's nine functions and the three of versions 1 and 2.
       expect(rows).toHaveLength(12);
-      // Version 6's functions also keep generic plans (plan_cache_mode); those of versions 1 and 2 only the path.
+      // This version's functions also keep generic plans (plan_cache_mode) and index scans (enable_seqscan); those
+      // of versions 1 and 2 only the path.
       for (const row of rows) {
         expect(row.config, row.name).toEqual(
           row.config.length === 1
             ? ['search_path=pg_catalog, pg_temp']
-            : ['search_path=pg_catalog, pg_temp', 'plan_cache_mode=force_generic_plan'],
+            : ['search_path=pg_catalog, pg_temp', 'plan_cache_mode=force_generic_plan', 'enable_seqscan=off'],
         );
       }
       expect(rows.filter((row) => row.config.length === 1)).toHaveLength(3);

@@ -1,6 +1,14 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chownSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -261,7 +269,8 @@ async function waitForExited(pids: readonly number[]): Promise<void> {
       return stat !== null && stat.state !== 'Z' && stat.state !== 'X';
     });
     if (alive.length === 0) return;
-    if (Date.now() > deadline) throw new Error(`postgres backends ${alive.join(', ')} did not exit after SIGKILL`);
+    if (Date.now() > deadline)
+      throw new Error(`postgres backends ${alive.join(', ')} did not exit after SIGKILL`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
