@@ -1,7 +1,7 @@
 import { usageOfEvents } from './call-pricing.js';
 import type { RecordedStreamEvent } from './cassette-entry.js';
 import { type ChunkTemplate, ChunkTemplates } from './chunk-template.js';
-import type { LineEvents } from './compact-events.js';
+import { type LineEvents, RunTexts } from './compact-events.js';
 import { type AddPiece, collectInto, isRecord, type PathNode } from './json-paths.js';
 import { type ExpandedEvent, expandEvent, readsAsWritten } from './json-secrets.js';
 import { TextStretch } from './text-stretch.js';
@@ -256,8 +256,8 @@ export class ArrivedEvents {
     const numbers = new Map<ChunkTemplate, number>();
     const pairs: Array<readonly [string, string]> = [];
     const written: unknown[] = [];
-    let run: { t: number; ms: unknown[]; text: string[] } | null = null;
-    const extend = (template: ChunkTemplate, ms: unknown[], text: string[]) => {
+    let run: { t: number; ms: unknown[]; text: RunTexts } | null = null;
+    const extend = (template: ChunkTemplate, ms: unknown[], add: (texts: RunTexts) => void) => {
       let number = numbers.get(template);
       if (number === undefined) {
         number = pairs.length;
@@ -267,10 +267,11 @@ export class ArrivedEvents {
       if (run?.t === number) {
         // One by one: a stretch can be 100,000 long, past what a spread's arguments may be.
         for (const delay of ms) run.ms.push(delay);
-        for (const piece of text) run.text.push(piece);
+        add(run.text);
         return;
       }
-      run = { t: number, ms, text };
+      run = { t: number, ms, text: new RunTexts() };
+      add(run.text);
       written.push(run);
     };
     this.#each(
@@ -281,10 +282,12 @@ export class ArrivedEvents {
           // written back as standard JSON, never as it came, whose hidden part no scan read.
           written.push(unchangedOf(slot));
           run = null;
-        } else extend(compact.template, [slot.event.ms], [compact.text]);
+        } else extend(compact.template, [slot.event.ms], (texts) => texts.push(compact.text));
       },
-      // Copies: a later stretch of the same template is added to this run's lists.
-      (stretch) => extend(stretch.template, stretch.delays(), [...stretch.texts()]),
+      (stretch) =>
+        extend(stretch.template, stretch.delays(), (texts) =>
+          texts.pushWritten(stretch.quoted(), () => stretch.texts()),
+        ),
     );
     return pairs.length === 0 ? null : { templates: pairs, events: written };
   }

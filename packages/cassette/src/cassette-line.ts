@@ -1,6 +1,6 @@
 import type { CassetteEntry, CassetteHeader } from './cassette-entry.js';
 import { CassetteSecretError } from './cassette-secret-error.js';
-import { expandCompactReply, lineReply } from './compact-events.js';
+import { expandCompactReply, jsonMember, jsonObject, lineReplyJson } from './compact-events.js';
 import { expandEntry, findJsonSecrets, type JsonFinding } from './json-secrets.js';
 import { CASSETTE_LIMITS } from './read-cassette.js';
 import type { SecretRules } from './secret-scan.js';
@@ -15,24 +15,27 @@ export function headerLine(header: CassetteHeader): string {
   });
 }
 
-/** The text of one entry's line (no newline), its fields always in the same order. */
+/**
+ * The text of one entry's line (no newline), its fields always in the same order: as
+ * `JSON.stringify` writes the entry, a long stream's events compactly when its recorder
+ * could (see `LineEvents`, written by `lineReplyJson` from the parts they are kept in).
+ */
 export function entryLine(entry: CassetteEntry): string {
-  return JSON.stringify({
-    ...(entry.run === undefined ? {} : { run: entry.run }),
-    process: entry.process,
-    seq: entry.seq,
-    ...(entry.test === undefined ? {} : { test: entry.test }),
-    match: entry.match,
-    key: entry.key,
-    streamed: entry.streamed,
-    request: entry.request,
-    timeoutSeconds: entry.timeoutSeconds,
-    attempts: entry.attempts,
-    // A long stream's events compactly, when its recorder could (see `LineEvents`).
-    reply: lineReply(entry.reply),
-    ms: entry.ms,
-    pricing: entry.pricing,
-  });
+  return jsonObject([
+    jsonMember('run', entry.run),
+    jsonMember('process', entry.process),
+    jsonMember('seq', entry.seq),
+    jsonMember('test', entry.test),
+    jsonMember('match', entry.match),
+    jsonMember('key', entry.key),
+    jsonMember('streamed', entry.streamed),
+    jsonMember('request', entry.request),
+    jsonMember('timeoutSeconds', entry.timeoutSeconds),
+    jsonMember('attempts', entry.attempts),
+    `"reply":${lineReplyJson(entry.reply)}`,
+    jsonMember('ms', entry.ms),
+    jsonMember('pricing', entry.pricing),
+  ]);
 }
 
 /**

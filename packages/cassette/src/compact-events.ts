@@ -25,18 +25,72 @@ export function writeCompactly(reply: object, events: LineEvents): void {
   LINE_EVENTS.set(reply, events);
 }
 
-/** The reply as its line holds it: compact when the recorder said so, else as it is. */
-export function lineReply<T>(reply: T): T | Record<string, unknown> {
+/**
+ * The texts of one compact run: texts added one by one, and stretches of them
+ * already written as JSON (see `TextStretch.quoted`), so a long stream's line
+ * is not made of 100,000 strings again. `toJSON` gives them as a list (what any
+ * `JSON.stringify` writes); `json` writes that list from the parts as they are.
+ */
+export class RunTexts {
+  readonly #parts: Array<string | { readonly json: string; readonly texts: () => readonly string[] }> = [];
+
+  /** One text. */
+  push(text: string): void {
+    this.#parts.push(text);
+  }
+
+  /** Texts already written as JSON strings, comma-separated (`"a","b"`), and how to have them one by one. */
+  pushWritten(json: string, texts: () => readonly string[]): void {
+    this.#parts.push({ json, texts });
+  }
+
+  /** The texts as a JSON list. */
+  json(): string {
+    return `[${this.#parts.map((part) => (typeof part === 'string' ? JSON.stringify(part) : part.json)).join(',')}]`;
+  }
+
+  toJSON(): string[] {
+    const texts: string[] = [];
+    for (const part of this.#parts) {
+      if (typeof part === 'string') texts.push(part);
+      else for (const text of part.texts()) texts.push(text);
+    }
+    return texts;
+  }
+}
+
+/** A JSON member `"key":value`, or '' when the value is not written (undefined), as `JSON.stringify` leaves it out. */
+export function jsonMember(key: string, value: unknown): string {
+  const json = JSON.stringify(value);
+  return json === undefined ? '' : `${JSON.stringify(key)}:${json}`;
+}
+
+/** A JSON object of members made by {@link jsonMember} (empty ones left out). */
+export function jsonObject(members: readonly string[]): string {
+  return `{${members.filter((member) => member !== '').join(',')}}`;
+}
+
+/**
+ * The reply as its line holds it, as JSON: compact when the recorder said so
+ * (written as `JSON.stringify` would write `{status, headers, templates, events,
+ * end}`, each run's texts from their parts, see `RunTexts`), else as it is.
+ */
+export function lineReplyJson(reply: unknown): string {
   const compact = typeof reply === 'object' && reply !== null ? LINE_EVENTS.get(reply) : undefined;
-  if (compact === undefined) return reply;
+  if (compact === undefined) return JSON.stringify(reply);
   const stream = reply as unknown as RecordedStream;
-  return {
-    status: stream.status,
-    headers: stream.headers,
-    templates: compact.templates,
-    events: compact.events,
-    end: stream.end,
-  };
+  const events = compact.events.map((event) =>
+    isObject(event) && event.text instanceof RunTexts
+      ? jsonObject([jsonMember('t', event.t), jsonMember('ms', event.ms), `"text":${event.text.json()}`])
+      : JSON.stringify(event),
+  );
+  return jsonObject([
+    jsonMember('status', stream.status),
+    jsonMember('headers', stream.headers),
+    jsonMember('templates', compact.templates),
+    `"events":[${events.join(',')}]`,
+    jsonMember('end', stream.end),
+  ]);
 }
 
 /** How many templates a line may name (a recorder learns at most a few per stream). */

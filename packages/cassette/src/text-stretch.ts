@@ -17,9 +17,12 @@ export class TextStretch {
   #delays = new Float64Array(64);
   #lengths = new Int32Array(64);
   readonly #chunks: string[] = [];
+  /** The same texts as JSON strings, comma-separated (`a","b`, the outer quotes left out): a text matched has no quote. */
+  readonly #quotedChunks: string[] = [];
   readonly #pending: string[] = [];
-  /** The texts joined, and one by one, made when first asked for (and again after an event is added). */
+  /** The texts joined, as JSON, and one by one, made when first asked for (and again after an event is added). */
   #joined: string | null = null;
+  #quoted: string | null = null;
   #texts: string[] | null = null;
 
   constructor(template: ChunkTemplate) {
@@ -40,6 +43,7 @@ export class TextStretch {
     this.#pending.push(text);
     if (this.#pending.length >= JOIN_EVERY) this.#flush();
     if (this.#joined !== null) this.#joined = null;
+    if (this.#quoted !== null) this.#quoted = null;
     if (this.#texts !== null) this.#texts = null;
   }
 
@@ -62,6 +66,18 @@ export class TextStretch {
     return this.#joined;
   }
 
+  /**
+   * Every text as a JSON string, comma-separated (`"a","b"`): the inside of their JSON list, made
+   * as the texts came (a matched text needs no escape: no quote, backslash or control character).
+   */
+  quoted(): string {
+    if (this.#quoted === null) {
+      this.#flush();
+      this.#quoted = `"${this.#quotedChunks.join('","')}"`;
+    }
+    return this.#quoted;
+  }
+
   /** Every text, in order (the same array until an event is added: not to be changed). */
   texts(): readonly string[] {
     if (this.#texts === null) {
@@ -81,6 +97,7 @@ export class TextStretch {
   #flush(): void {
     if (this.#pending.length === 0) return;
     this.#chunks.push(this.#pending.join(''));
+    this.#quotedChunks.push(this.#pending.join('","'));
     this.#pending.length = 0;
   }
 
