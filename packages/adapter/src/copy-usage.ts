@@ -5,34 +5,17 @@ import type { UsageEntry } from './usage-entry.js';
 // 100k-level object cannot exhaust the stack.
 const MAX_DEPTH = 8;
 
-// Copies that kept an object past MAX_DEPTH as it was (not copied, not frozen): a hostile reply's only.
-const partial = new WeakSet<object>();
-// Set by copyValue when it keeps an object as it is, for the copy under way.
-let keptAsIs = false;
-
 /**
  * A frozen plain copy of a reply's `usage` (nested objects and arrays copied and
  * frozen too), faithful to the wire: a `__proto__` member stays an own data key
  * and never becomes the copy's prototype. Throwing getters read as undefined.
  */
 export function copyUsage(usage: Record<string, unknown>): UsageEntry {
-  keptAsIs = false;
-  const copy = copyValue(usage, 0) as UsageEntry;
-  if (keptAsIs) partial.add(copy);
-  return copy;
-}
-
-/** Whether a copy of {@link copyUsage} is frozen plain data all the way down (it kept nothing as it was). */
-export function isWholeCopy(usage: UsageEntry): boolean {
-  return !partial.has(usage);
+  return copyValue(usage, 0) as UsageEntry;
 }
 
 function copyValue(value: unknown, depth: number): unknown {
-  if (typeof value !== 'object' || value === null) return value;
-  if (depth >= MAX_DEPTH) {
-    keptAsIs = true;
-    return value;
-  }
+  if (depth >= MAX_DEPTH || typeof value !== 'object' || value === null) return value;
   if (Array.isArray(value)) return Object.freeze(Array.from(value, (item) => copyValue(item, depth + 1)));
   if (!isRecord(value)) return value;
   const copy: Record<string, unknown> = {};

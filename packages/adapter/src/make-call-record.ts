@@ -1,10 +1,8 @@
 import { newCallId, processHost } from './call-identity.js';
 import type { CallRecord } from './call-record.js';
 import { ChatError } from './chat-error.js';
-import { isWholeCopy } from './copy-usage.js';
 import type { PricingOutcome } from './price-call.js';
 import type { CallFacts, RawCallSetup } from './raw-call.js';
-import { markUnchangeable } from './unchangeable-record.js';
 import type { UsageEntry } from './usage-entry.js';
 
 /** The frozen record of one raw call, from what the call did and how it was priced. */
@@ -48,8 +46,6 @@ export function makeCallRecord(
   if (pricing.providerCostUsd !== undefined) record.providerCostUsd = pricing.providerCostUsd;
   if (pricing.priceVersion !== undefined) record.priceVersion = pricing.priceVersion;
   if (pricing.costError !== null) record.costError = pricing.costError;
-  // Plain data all the way down (each field a primitive or a frozen copy): a journal may write its line later.
-  if (usage === null || isWholeCopy(usage)) markUnchangeable(record);
   return Object.freeze(record);
 }
 

@@ -2,7 +2,6 @@ import { writeSync } from 'node:fs';
 import type { CallObserver } from '@switchboard/adapter';
 import { registerExitFlush, unregisterExitFlush } from './exit-flush.js';
 import { annotationJson } from './journal-annotation.js';
-import { JOURNAL_LIMITS } from './journal-limits.js';
 import { journalEndpoint, journalLineText } from './journal-line.js';
 import { type JournalTarget, openJournalTarget, STDOUT_PATH } from './journal-target.js';
 import type { EndpointInfo, TelemetryRecord } from './telemetry-record.js';
@@ -55,20 +54,6 @@ interface Batch {
   linesDone: number;
 }
 
-/** A record's annotation as the line holds it: its JSON, or why it was left out. */
-type Annotation = { readonly json?: string; readonly error?: string } | undefined;
-
-/** A record whose line is made off the call path, with what the line needs. */
-interface Deferred {
-  readonly record: TelemetryRecord;
-  readonly endpointJson: string;
-  readonly annotation: Annotation;
-  readonly seq: number;
-}
-
-// The most bytes one line takes in the queue: the reader's cap, a torn line's newline and its own.
-const LONGEST_LINE_BYTES = JOURNAL_LIMITS.maxLineBytes + 2;
-
 const RETRY_FIRST_MS = 50;
 const RETRY_MOST_MS = 5_000;
 // Journals open in this process, by file (device and inode): a second one on the same file is refused.
@@ -79,11 +64,7 @@ const openTargets = new Map<string, string>();
  * (`seq`: 1, 2, 3… in the order this journal writes them) and naming the call (`callId`) and
  * the process that made it (`host`, `pid`).
  *
- * The call path only queues the line: a record the adapter marked as frozen plain data all the
- * way down (so it cannot change) waits as it is and its line is made just after the call, off the
- * call path (`setImmediate`), or at once when a flush, a record of another kind or a nearly full
- * queue needs it; any other record's line is made at once. Lines keep the order they were
- * numbered in. Queued lines are written
+ * The call path only serializes and queues the line. Queued lines are written
  * in batches of whole lines by one `write` each to a file opened with
  * `O_APPEND` (so writers in other processes interleave lines, never overwrite
  * them), off the call path: after `flushIntervalMs`, at `highWaterMark`, on
@@ -123,9 +104,6 @@ export class CallJournal implements CallObserver {
   #seq = 0;
   #firstError: unknown = null;
   #prefix: string;
-  // Records that cannot change (the adapter's), numbered, waiting for their line: made off the call path.
-  #deferred: Deferred[] = [];
-  #immediate: NodeJS.Immediate | null = null;
 
   /** Opens (or creates) the file for appending; a torn last line is closed off with a newline first. */
   constructor(path: string, options: CallJournalOptions = {}) {
@@ -168,7 +146,7 @@ export class CallJournal implements CallObserver {
   /** Lines queued or being retried, not yet written. */
   get pending(): number {
     const batchLines = this.#batch === null ? 0 : this.#batch.lineEnds.length - this.#batch.linesDone;
-    return this.#queue.length - this.#queueHead + batchLines + this.#deferred.length;
+    return this.#queue.length - this.#queueHead + batchLines;
   }
 
   /** Annotations lost (`annotate` threw, gave what JSON cannot hold, or too much); their lines were written. */
@@ -257,44 +235,13 @@ export class CallJournal implements CallObserver {
     // Numbered in the order lines are queued, which is the order they are written; a line dropped
     // for a full queue keeps its number, so the gap it leaves is one `report --verify` finds.
     this.#seq += 1;
-    const annotation = this.#annotation(record);
-    if (isUnchangeable(record) && this.#mayDefer()) {
-      this.#deferred.push({ record, endpointJson, annotation, seq: this.#seq });
-      if (this.#immediate === null) {
-        this.#immediate = setImmediate(this.#lineDeferred);
-        this.#immediate.unref();
-      }
-      return;
-    }
-    // Lines are queued in the order they were numbered: the deferred ones first.
-    this.#lineDeferred();
-    this.#line(record, endpointJson, annotation, this.#seq);
-  }
-
-  // Whether one more line may wait unmade: only while no line waiting could be dropped for a full
-  // queue, even if each were as long as a line can be (so `dropped` counts at once, as for the others).
-  #mayDefer(): boolean {
-    return this.#queuedBytes + (this.#deferred.length + 1) * LONGEST_LINE_BYTES <= this.#maxQueuedBytes;
-  }
-
-  // Makes and queues the lines of the deferred records, in order.
-  readonly #lineDeferred = (): void => {
-    if (this.#immediate !== null) clearImmediate(this.#immediate);
-    this.#immediate = null;
-    if (this.#deferred.length === 0) return;
-    const deferred = this.#deferred;
-    this.#deferred = [];
-    for (const entry of deferred) this.#line(entry.record, entry.endpointJson, entry.annotation, entry.seq);
-  };
-
-  #line(record: TelemetryRecord, endpointJson: string, annotation: Annotation, seq: number): void {
     // Never throws: whatever the record holds, the line is one the reader takes (see journalLineText).
-    const text = `${this.#prefix}${journalLineText(record, endpointJson, annotation, seq)}\n`;
+    const text = `${this.#prefix}${journalLineText(record, endpointJson, this.#annotation(record), this.#seq)}\n`;
     this.#prefix = '';
     this.#enqueue(text);
   }
 
-  #annotation(record: TelemetryRecord): Annotation {
+  #annotation(record: TelemetryRecord): { readonly json?: string; readonly error?: string } | undefined {
     if (this.#annotate === undefined) return undefined;
     const annotation = annotationJson(() => this.#annotate?.(record), this.#maxAnnotationBytes);
     if (annotation?.error !== undefined) {
@@ -343,7 +290,6 @@ export class CallJournal implements CallObserver {
   #drain(): void {
     const target = this.#target;
     if (target === null) return;
-    this.#lineDeferred();
     this.#clearTimer();
     for (;;) {
       const batch = this.#batch ?? this.#nextBatch();
@@ -436,12 +382,4 @@ function positive(value: number | undefined, name: string): number | undefined {
   if (!(typeof value === 'number' && Number.isFinite(value) && value > 0))
     throw new RangeError(`options.${name} must be a positive number`);
   return value;
-}
-
-// The adapter's mark of a record that is frozen plain data all the way down (see its
-// unchangeable-record.ts): its line is the same whenever it is made.
-const UNCHANGEABLE = Symbol.for('@switchboard/adapter.unchangeable-record');
-
-function isUnchangeable(record: TelemetryRecord): boolean {
-  return (record as { readonly [UNCHANGEABLE]?: unknown })[UNCHANGEABLE] === true;
 }
