@@ -1,7 +1,7 @@
 import { usageOfEvents } from './call-pricing.js';
 import type { RecordedStreamEvent } from './cassette-entry.js';
 import { type ChunkTemplate, ChunkTemplates } from './chunk-template.js';
-import { type LineEvents, RunTexts } from './compact-events.js';
+import { type LineEvents, RunList } from './compact-events.js';
 import { type AddPiece, collectInto, isRecord, type PathNode } from './json-paths.js';
 import { type ExpandedEvent, expandEvent, readsAsWritten } from './json-secrets.js';
 import { TextStretch } from './text-stretch.js';
@@ -256,23 +256,20 @@ export class ArrivedEvents {
     const numbers = new Map<ChunkTemplate, number>();
     const pairs: Array<readonly [string, string]> = [];
     const written: unknown[] = [];
-    let run: { t: number; ms: unknown[]; text: RunTexts } | null = null;
-    const extend = (template: ChunkTemplate, ms: unknown[], add: (texts: RunTexts) => void) => {
+    let run: { t: number; ms: RunList<number>; text: RunList<string> } | null = null;
+    // A run of the same template as the last one goes on (a held event matched in between, say).
+    const runOf = (template: ChunkTemplate) => {
       let number = numbers.get(template);
       if (number === undefined) {
         number = pairs.length;
         numbers.set(template, number);
         pairs.push(template.pieces as readonly [string, string]);
       }
-      if (run?.t === number) {
-        // One by one: a stretch can be 100,000 long, past what a spread's arguments may be.
-        for (const delay of ms) run.ms.push(delay);
-        add(run.text);
-        return;
+      if (run?.t !== number) {
+        run = { t: number, ms: new RunList(), text: new RunList() };
+        written.push(run);
       }
-      run = { t: number, ms, text: new RunTexts() };
-      add(run.text);
-      written.push(run);
+      return run;
     };
     this.#each(
       (slot) => {
@@ -282,12 +279,17 @@ export class ArrivedEvents {
           // written back as standard JSON, never as it came, whose hidden part no scan read.
           written.push(unchangedOf(slot));
           run = null;
-        } else extend(compact.template, [slot.event.ms], (texts) => texts.push(compact.text));
+          return;
+        }
+        const into = runOf(compact.template);
+        into.ms.push(slot.event.ms);
+        into.text.push(compact.text);
       },
-      (stretch) =>
-        extend(stretch.template, stretch.delays(), (texts) =>
-          texts.pushWritten(stretch.quoted(), () => stretch.texts()),
-        ),
+      (stretch) => {
+        const into = runOf(stretch.template);
+        into.ms.pushWritten(stretch.delaysJson(), () => stretch.delays());
+        into.text.pushWritten(stretch.quoted(), () => stretch.texts());
+      },
     );
     return pairs.length === 0 ? null : { templates: pairs, events: written };
   }

@@ -26,36 +26,39 @@ export function writeCompactly(reply: object, events: LineEvents): void {
 }
 
 /**
- * The texts of one compact run: texts added one by one, and stretches of them
- * already written as JSON (see `TextStretch.quoted`), so a long stream's line
- * is not made of 100,000 strings again. `toJSON` gives them as a list (what any
- * `JSON.stringify` writes); `json` writes that list from the parts as they are.
+ * One list of a compact run (its delays or its texts): values added one by one,
+ * and stretches of them already written as JSON (see `TextStretch`), so a long
+ * stream's line is not made of 100,000 values again. `toJSON` gives them as a
+ * list (what any `JSON.stringify` writes); `json` writes that list from the
+ * parts as they are.
  */
-export class RunTexts {
-  readonly #parts: Array<string | { readonly json: string; readonly texts: () => readonly string[] }> = [];
+export class RunList<T> {
+  readonly #parts: Array<
+    { readonly value: T } | { readonly json: string; readonly values: () => readonly T[] }
+  > = [];
 
-  /** One text. */
-  push(text: string): void {
-    this.#parts.push(text);
+  /** One value. */
+  push(value: T): void {
+    this.#parts.push({ value });
   }
 
-  /** Texts already written as JSON strings, comma-separated (`"a","b"`), and how to have them one by one. */
-  pushWritten(json: string, texts: () => readonly string[]): void {
-    this.#parts.push({ json, texts });
+  /** Values already written as JSON, comma-separated (`"a","b"`, `0,12`), and how to have them one by one. */
+  pushWritten(json: string, values: () => readonly T[]): void {
+    this.#parts.push({ json, values });
   }
 
-  /** The texts as a JSON list. */
+  /** The values as a JSON list. */
   json(): string {
-    return `[${this.#parts.map((part) => (typeof part === 'string' ? JSON.stringify(part) : part.json)).join(',')}]`;
+    return `[${this.#parts.map((part) => ('json' in part ? part.json : JSON.stringify(part.value))).join(',')}]`;
   }
 
-  toJSON(): string[] {
-    const texts: string[] = [];
+  toJSON(): T[] {
+    const values: T[] = [];
     for (const part of this.#parts) {
-      if (typeof part === 'string') texts.push(part);
-      else for (const text of part.texts()) texts.push(text);
+      if ('value' in part) values.push(part.value);
+      else for (const value of part.values()) values.push(value);
     }
-    return texts;
+    return values;
   }
 }
 
@@ -73,15 +76,15 @@ export function jsonObject(members: readonly string[]): string {
 /**
  * The reply as its line holds it, as JSON: compact when the recorder said so
  * (written as `JSON.stringify` would write `{status, headers, templates, events,
- * end}`, each run's texts from their parts, see `RunTexts`), else as it is.
+ * end}`, each run's lists from their parts, see `RunList`), else as it is.
  */
 export function lineReplyJson(reply: unknown): string {
   const compact = typeof reply === 'object' && reply !== null ? LINE_EVENTS.get(reply) : undefined;
   if (compact === undefined) return JSON.stringify(reply);
   const stream = reply as unknown as RecordedStream;
   const events = compact.events.map((event) =>
-    isObject(event) && event.text instanceof RunTexts
-      ? jsonObject([jsonMember('t', event.t), jsonMember('ms', event.ms), `"text":${event.text.json()}`])
+    isObject(event) && event.ms instanceof RunList && event.text instanceof RunList
+      ? jsonObject([jsonMember('t', event.t), `"ms":${event.ms.json()}`, `"text":${event.text.json()}`])
       : JSON.stringify(event),
   );
   return jsonObject([

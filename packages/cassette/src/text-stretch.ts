@@ -1,5 +1,8 @@
 import type { ChunkTemplate } from './chunk-template.js';
 
+/** The JSON of the integers 0 to 1023, made once. */
+const SMALL_INTEGERS: readonly string[] = Array.from({ length: 1024 }, (_, value) => String(value));
+
 /** How many texts are held apart before they are joined. */
 const JOIN_EVERY = 256;
 
@@ -16,8 +19,10 @@ export class TextStretch {
   #count = 0;
   #delays = new Float64Array(64);
   #lengths = new Int32Array(64);
-  readonly #chunks: string[] = [];
-  /** The same texts as JSON strings, comma-separated (`a","b`, the outer quotes left out): a text matched has no quote. */
+  /**
+   * The texts as JSON strings, comma-separated, a few hundred a chunk (`a","b`, the outer quotes
+   * left out): a matched text has no quote, so `","` stands only between two texts.
+   */
   readonly #quotedChunks: string[] = [];
   readonly #pending: string[] = [];
   /** The texts joined, as JSON, and one by one, made when first asked for (and again after an event is added). */
@@ -54,15 +59,28 @@ export class TextStretch {
 
   /** Every delay, in order (a new array). */
   delays(): number[] {
-    return Array.from(this.#delays.subarray(0, this.#count));
+    const delays = new Array<number>(this.#count);
+    for (let index = 0; index < this.#count; index += 1) delays[index] = this.#delays[index] as number;
+    return delays;
+  }
+
+  /** Every delay as JSON, comma-separated (`0,12,0`), as `JSON.stringify` writes each. */
+  delaysJson(): string {
+    const written = new Array<string>(this.#count);
+    for (let index = 0; index < this.#count; index += 1) {
+      const delay = this.#delays[index] as number;
+      // Most delays are a few milliseconds: their text is made once (-0 is written 0, as JSON does).
+      written[index] =
+        delay >= 0 && delay < SMALL_INTEGERS.length && Number.isInteger(delay)
+          ? (SMALL_INTEGERS[delay] as string)
+          : JSON.stringify(delay);
+    }
+    return written.join(',');
   }
 
   /** Every text, joined in order. */
   joined(): string {
-    if (this.#joined === null) {
-      this.#flush();
-      this.#joined = this.#chunks.length === 1 ? (this.#chunks[0] as string) : this.#chunks.join('');
-    }
+    this.#joined ??= this.quoted().slice(1, -1).replaceAll('","', '');
     return this.#joined;
   }
 
@@ -96,7 +114,6 @@ export class TextStretch {
 
   #flush(): void {
     if (this.#pending.length === 0) return;
-    this.#chunks.push(this.#pending.join(''));
     this.#quotedChunks.push(this.#pending.join('","'));
     this.#pending.length = 0;
   }
