@@ -133,8 +133,9 @@ export class ArrivedEvents {
         (stretch) => {
           const [before, after] = stretch.template.pieces as readonly [string, string];
           const texts = stretch.texts();
+          const delays = stretch.delays();
           for (let index = 0; index < texts.length; index += 1) {
-            recorded.push({ ms: stretch.delay(index), data: `${before}"${texts[index]}"${after}` });
+            recorded.push({ ms: delays[index] as number, data: `${before}"${texts[index]}"${after}` });
           }
         },
       );
