@@ -112,9 +112,6 @@ function utf8At(text: string, index: number): { code: number; length: number } |
   return { code, length };
 }
 
-/** The ASCII separators (`\s`, `,`, `:`), all of them. */
-const ASCII_SEPARATORS = /[\t\n\v\f\r ,:]/g;
-
 /**
  * An ASCII text's spaced-out view (the common case: a reply's text). Where each of its units
  * came from is worked out only when something asks (a finding to map back, a decoding of it):
@@ -127,7 +124,7 @@ function asciiSpacedOut(view: View): View {
     return ranges;
   };
   return {
-    text: view.text.replace(ASCII_SEPARATORS, ''),
+    text: withoutAsciiSeparators(view.text),
     get from() {
       return mapped().from;
     },
@@ -137,6 +134,23 @@ function asciiSpacedOut(view: View): View {
     form: view.form === 'as is' ? 'spaced out' : `spaced out of ${view.form}`,
     spacedOut: true,
   };
+}
+
+/**
+ * An ASCII text without its separators, made in one pass into a byte buffer: a
+ * replace by a pattern matching 100,000 spaces builds a list of every piece first.
+ */
+function withoutAsciiSeparators(text: string): string {
+  const kept = Buffer.allocUnsafe(text.length);
+  let length = 0;
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (ASCII_SEPARATOR[code] !== 1) {
+      kept[length] = code;
+      length += 1;
+    }
+  }
+  return kept.toString('latin1', 0, length);
 }
 
 /** Where each unit of an ASCII text's spaced-out view came from in the source (see `View`). */

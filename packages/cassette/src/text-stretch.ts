@@ -36,10 +36,15 @@ export class TextStretch {
   #count = 0;
   /** The texts, comma-separated JSON strings a chunk (`a","b`, outer quotes left out: `","` stands only between two). */
   readonly #textChunks: string[] = [];
+  /** The same texts joined, a chunk. */
+  readonly #plainChunks: string[] = [];
   /** The delays, comma-separated JSON numbers a chunk (`0,12,0`). */
   readonly #delayChunks: string[] = [];
-  readonly #pendingTexts: string[] = [];
-  readonly #pendingDelays: string[] = [];
+  // The events since the last chunk, in lists made once at their full size (a list emptied and filled again
+  // would be grown again from nothing each time: garbage a long stream's worth).
+  readonly #pendingTexts = new Array<string>(JOIN_EVERY);
+  readonly #pendingDelays = new Array<string>(JOIN_EVERY);
+  #pending = 0;
   /** Made when first asked for, and again after an event is added. */
   #made: Made | null = null;
 
@@ -54,9 +59,11 @@ export class TextStretch {
   /** An event of `text` that came `ms` after the one before it. */
   add(ms: number, text: string): void {
     this.#count += 1;
-    this.#pendingTexts.push(text);
-    this.#pendingDelays.push(delayJson(ms));
-    if (this.#pendingTexts.length >= JOIN_EVERY) this.#flush();
+    const at = this.#pending;
+    this.#pendingTexts[at] = text;
+    this.#pendingDelays[at] = delayJson(ms);
+    this.#pending = at + 1;
+    if (at + 1 === JOIN_EVERY) this.#flush();
     if (this.#made !== null) this.#made = null;
   }
 
@@ -73,10 +80,10 @@ export class TextStretch {
     return this.#delayChunks.join(',');
   }
 
-  /** Every text, joined in order. */
+  /** Every text, joined in order (what a scan reads). */
   joined(): string {
     const made = this.#madeNow();
-    made.joined ??= this.#textChunks.join('').replaceAll('","', '');
+    made.joined ??= this.#plainChunks.join('');
     return made.joined;
   }
 
@@ -101,10 +108,13 @@ export class TextStretch {
   }
 
   #flush(): void {
-    if (this.#pendingTexts.length === 0) return;
-    this.#textChunks.push(this.#pendingTexts.join('","'));
-    this.#delayChunks.push(this.#pendingDelays.join(','));
-    this.#pendingTexts.length = 0;
-    this.#pendingDelays.length = 0;
+    const count = this.#pending;
+    if (count === 0) return;
+    const texts = count === JOIN_EVERY ? this.#pendingTexts : this.#pendingTexts.slice(0, count);
+    const delays = count === JOIN_EVERY ? this.#pendingDelays : this.#pendingDelays.slice(0, count);
+    this.#textChunks.push(texts.join('","'));
+    this.#plainChunks.push(texts.join(''));
+    this.#delayChunks.push(delays.join(','));
+    this.#pending = 0;
   }
 }
