@@ -34,6 +34,7 @@ export interface PgPool {
 
 interface PgModule {
   Pool: new (config: Record<string, unknown>) => PgPool;
+  Client: new (config: Record<string, unknown>) => object;
 }
 
 let loaded: PgModule | undefined;

@@ -7,6 +7,7 @@ import { guardClient, guardPool, loadPg, type PgClient, type PgPool } from './lo
 import { pgErrorOf } from './postgres-error.js';
 import { FUNCTIONS_VERSION, type Statements, schemaSql, statementsOf } from './postgres-sql.js';
 import { untrustedSchema } from './postgres-trust.js';
+import { reachingClient } from './reaching-client.js';
 import { DEFAULT_RETENTION_MS } from './retention.js';
 import type { StoredScope } from './scope-limits.js';
 import { baseKeyOf } from './scope-windows.js';
@@ -114,6 +115,8 @@ export class PostgresBudgetStore implements BudgetStore {
   #migrated: Promise<void> | null = null;
   /** When the server last answered a statement (performance.now()). */
   #answeredAt = Number.NEGATIVE_INFINITY;
+  /** When a connection of this store's own pool last reached the server (TCP), before its startup. */
+  #reachedAt = Number.NEGATIVE_INFINITY;
   #closed = false;
 
   constructor(options: PostgresBudgetStoreOptions) {
@@ -173,7 +176,11 @@ export class PostgresBudgetStore implements BudgetStore {
       const password = decodeURIComponent(url.password);
       this.#secrets = password.length >= 3 ? [password, url.password] : [];
       this.#where = `${url.host}${url.pathname === '/' ? '' : url.pathname}`;
-      this.#pool = new (loadPg().Pool)({
+      const pg = loadPg();
+      this.#pool = new pg.Pool({
+        Client: reachingClient(pg.Client, () => {
+          this.#reachedAt = performance.now();
+        }),
         connectionString: options.url,
         max: POOL_SIZE,
         // Fail fast while the server is away: the budget then refuses (or falls back). The gate keeps
@@ -433,12 +440,14 @@ export class PostgresBudgetStore implements BudgetStore {
         break;
       } catch (error) {
         // A connection not made within the pool's connectionTimeoutMillis, from a server that answered within
-        // the last statementTimeoutMs: a busy server (its backends start slowly under load), not an unreachable
-        // one, so made again, until statementTimeoutMs has passed. A refused or broken connection is not.
+        // the last statementTimeoutMs, or whose socket reached the server while this call waited (the store's
+        // own pool): a busy server (its backends start slowly under load), not an unreachable one, so made
+        // again, until statementTimeoutMs has passed. A refused or broken connection is not, nor one that
+        // never reached the server (a host that does not answer at all).
         const now = performance.now();
         if (
           CONNECT_TIMEOUT.test(error instanceof Error ? error.message : '') &&
-          now - this.#answeredAt < this.#statementTimeoutMs &&
+          (now - this.#answeredAt < this.#statementTimeoutMs || this.#reachedAt >= began) &&
           now - began < this.#statementTimeoutMs
         ) {
           continue;

@@ -1,8 +1,10 @@
 // A healthy PostgreSQL that is slow to start new backends (a loaded machine: each connection's start and
 // authentication take seconds) makes calls wait, never refuses them as unreachable (issue 42): the store
-// has answered before, so a connection not made within the pool's connectionTimeoutMillis (2 s) is made
-// again, within statementTimeoutMs. A server that never answered is still refused at once.
+// has answered before, or its connection reached the server, so a connection not made within the pool's
+// connectionTimeoutMillis (2 s) is made again, within statementTimeoutMs. A host that never accepts the
+// connection is still refused at the connect timeout.
 
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
@@ -64,6 +66,38 @@ async function holdingForwarder(port: number) {
   };
 }
 
+/**
+ * A loopback port where a connection is never made: a listener with a backlog of 1, stopped (SIGSTOP) so it
+ * accepts nothing, its queue filled by two connections; the kernel then drops every further SYN.
+ */
+async function silentHost() {
+  const child = spawn(
+    process.execPath,
+    [
+      '-e',
+      "const s = require('node:net').createServer(); s.listen({ port: 0, host: '127.0.0.1', backlog: 1 }, () => console.log(s.address().port))",
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const [chunk] = (await once(child.stdout, 'data')) as [Buffer];
+  const port = Number(String(chunk).trim());
+  child.kill('SIGSTOP');
+  const fillers: Socket[] = [];
+  for (let filled = 0; filled < 2; filled++) {
+    const socket = createConnection({ host: '127.0.0.1', port });
+    socket.on('error', () => socket.destroy());
+    fillers.push(socket);
+    await once(socket, 'connect');
+  }
+  return {
+    port,
+    close() {
+      for (const socket of fillers) socket.destroy();
+      child.kill('SIGKILL');
+    },
+  };
+}
+
 const SCOPES: StoredScope[] = [{ key: '{slow-connect}', limitNanoUsd: 1_000_000, maxInFlight: null }];
 const lease = () => ({ leaseId: randomUUID(), scopes: SCOPES, amountNanoUsd: 10, ttlMs: 120_000 });
 
@@ -104,10 +138,54 @@ describe('PostgresBudgetStore on a server slow to start connections', () => {
     }
   }, 120_000);
 
-  it('a server that never answered is refused at the connect timeout, as unreachable', async () => {
+  it('a fresh store waits for a server that accepts its connection but is slow to start it', async () => {
     const forwarder = await holdingForwarder(postgres.port);
     forwarder.hold();
     const url = postgres.url.replace(`:${postgres.port}/`, `:${forwarder.port}/`);
+    const store = new PostgresBudgetStore({ url, schema: 'slow_connect' });
+    try {
+      const call = store.acquire(lease()).then(
+        (result) => ({ ok: true as const, result }),
+        (error: unknown) => ({ ok: false as const, error: String(error) }),
+      );
+      // Its first connection is given up on at 2 s and made again: the event that the store waited.
+      await until(() => forwarder.attempts() >= 2, 'the first connection made again after its timeout', {
+        deadlineMs: 60_000,
+      });
+      forwarder.release();
+      expect(await call).toMatchObject({ ok: true, result: { granted: true } });
+    } finally {
+      await store.close();
+      forwarder.release();
+      await forwarder.close();
+    }
+  }, 120_000);
+
+  it('a server that accepts connections but never starts one is refused after statementTimeoutMs', async () => {
+    const forwarder = await holdingForwarder(postgres.port);
+    forwarder.hold();
+    const url = postgres.url.replace(`:${postgres.port}/`, `:${forwarder.port}/`);
+    const store = new PostgresBudgetStore({ url, schema: 'slow_connect', statementTimeoutMs: 5_000 });
+    try {
+      const started = performance.now();
+      const error = await store.acquire(lease()).then(
+        () => null,
+        (caught: Error) => caught,
+      );
+      expect(error?.message).toMatch(/connectionTimeoutMillis/);
+      // Tried until statementTimeoutMs had passed (2 s each), then refused: not waited for without end.
+      expect(performance.now() - started).toBeGreaterThanOrEqual(5_000);
+      expect(forwarder.attempts()).toBeGreaterThanOrEqual(3);
+    } finally {
+      await store.close();
+      forwarder.release();
+      await forwarder.close();
+    }
+  }, 60_000);
+
+  it('a host that never accepts the connection is refused at the connect timeout, as unreachable', async () => {
+    const host = await silentHost();
+    const url = postgres.url.replace(`:${postgres.port}/`, `:${host.port}/`);
     const store = new PostgresBudgetStore({ url, schema: 'slow_connect' });
     try {
       const started = performance.now();
@@ -116,12 +194,11 @@ describe('PostgresBudgetStore on a server slow to start connections', () => {
         (caught: Error) => caught,
       );
       expect(error?.message).toMatch(/connectionTimeoutMillis/);
+      // One connect timeout (2 s), not statementTimeoutMs (30 s) of them.
       expect(performance.now() - started).toBeLessThan(20_000);
-      expect(forwarder.attempts()).toBe(1);
     } finally {
       await store.close();
-      forwarder.release();
-      await forwarder.close();
+      host.close();
     }
   }, 60_000);
 });
