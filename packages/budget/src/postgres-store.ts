@@ -1,5 +1,6 @@
 import type { AcquireRequest, AcquireResult, ScopeCounters, Settlement } from './acquire-request.js';
 import type { BudgetStore, ThresholdMarks } from './budget-store.js';
+import { CallBatches } from './call-batches.js';
 import { ConnectionGate } from './connection-gate.js';
 import { checkDurationMs, checkTimerRange } from './duration-ms.js';
 import { checkKnownKeys } from './known-keys.js';
@@ -48,6 +49,19 @@ export interface PostgresBudgetStoreOptions {
 }
 
 type Query = (text: string, values?: readonly unknown[]) => Promise<Record<string, unknown>[]>;
+
+/** One acquisition of a chain without windows, as budget_acquire takes it. */
+interface ChainAcquisition {
+  readonly keys: readonly string[];
+  readonly limits: readonly (number | null)[];
+  readonly maxInFlight: readonly (number | null)[];
+  readonly ttlMs: number;
+  readonly amount: number;
+  readonly leaseId: string;
+}
+
+/** Acquisitions of one chain sent together at most (`budget_acquire_many`). */
+const MAX_BATCH = 64;
 
 const REASONS = new Set(['ended', 'spend', 'reserved', 'in_flight']);
 
@@ -113,6 +127,11 @@ export class PostgresBudgetStore implements BudgetStore {
   /** At most the pool's size of statements at once: the rest wait here, never in the pool's timed queue. */
   readonly #gate: ConnectionGate;
   #migrated: Promise<void> | null = null;
+  /** Acquisitions of a chain asked while one of it is on the server: sent together once it answers. */
+  readonly #acquisitions = new CallBatches<ChainAcquisition, AcquireResult>(
+    (asked) => this.#acquireSome(asked),
+    MAX_BATCH,
+  );
   /** When the server last answered a statement (performance.now()). */
   #answeredAt = Number.NEGATIVE_INFINITY;
   /** When a connection of this store's own pool last reached the server (TCP), before its startup. */
@@ -225,6 +244,23 @@ export class PostgresBudgetStore implements BudgetStore {
   async acquire(request: AcquireRequest): Promise<AcquireResult> {
     const keys = request.scopes.map((scope) => scope.key);
     const windowed = request.scopes.some((scope) => scope.window !== null && scope.window !== undefined);
+    if (!windowed) {
+      // The chain's acquisitions asked while one of them is on the server go together once it answers.
+      const limits = request.scopes.map((scope) =>
+        scope.limitNanoUsd === null ? null : integer(scope.limitNanoUsd),
+      );
+      const maxInFlight = request.scopes.map((scope) => scope.maxInFlight);
+      const ttlMs = Math.ceil(request.ttlMs);
+      const chain = JSON.stringify([keys, limits, maxInFlight, ttlMs]);
+      return this.#acquisitions.run(chain, {
+        keys,
+        limits,
+        maxInFlight,
+        ttlMs,
+        amount: integer(request.amountNanoUsd),
+        leaseId: request.leaseId,
+      });
+    }
     // One function call: the rows locked in key order, a sweep where due, the checks and the reservation.
     const values: unknown[] = [
       keys,
@@ -235,26 +271,61 @@ export class PostgresBudgetStore implements BudgetStore {
       Math.ceil(request.ttlMs),
       this.#retentionMs,
       this.#statementTimeoutMs,
+      request.scopes.map((scope) => baseKeyOf(scope.key)),
+      request.scopes.map((scope) => scope.window?.startMs ?? -1),
+      request.scopes.map((scope) => scope.window?.endMs ?? -1),
     ];
-    if (windowed) {
-      values.push(
-        request.scopes.map((scope) => baseKeyOf(scope.key)),
-        request.scopes.map((scope) => scope.window?.startMs ?? -1),
-        request.scopes.map((scope) => scope.window?.endMs ?? -1),
+    const [row] = await this.#call(this.#sql.acquireWindowed, values);
+    return this.#acquired(row, keys.length);
+  }
+
+  /** Acquisitions of one chain: one `budget_acquire`, or `budget_acquire_many` for several. */
+  async #acquireSome(asked: readonly ChainAcquisition[]): Promise<AcquireResult[]> {
+    const [first] = asked;
+    if (first === undefined) return [];
+    const common = [this.#retentionMs, this.#statementTimeoutMs];
+    if (asked.length === 1) {
+      const [row] = await this.#call(this.#sql.acquire, [
+        first.keys,
+        first.limits,
+        first.maxInFlight,
+        first.amount,
+        first.leaseId,
+        first.ttlMs,
+        ...common,
+      ]);
+      return [this.#acquired(row, first.keys.length)];
+    }
+    const rows = await this.#call(this.#sql.acquireMany, [
+      first.keys,
+      first.limits,
+      first.maxInFlight,
+      asked.map((one) => one.amount),
+      asked.map((one) => one.leaseId),
+      first.ttlMs,
+      ...common,
+    ]);
+    if (rows.length !== asked.length) {
+      throw new StoreError(
+        `PostgreSQL at ${this.#where}: budget_acquire_many returned ${rows.length} rows for ${asked.length} leases`,
       );
     }
-    const [row] = await this.#call(windowed ? this.#sql.acquireWindowed : this.#sql.acquire, values);
+    return rows.map((row) => this.#acquired(row, first.keys.length));
+  }
+
+  /** budget_acquire's row (or budget_acquire_windowed's) as an answer. */
+  #acquired(row: Record<string, unknown> | undefined, n: number): AcquireResult {
     if (row === undefined)
       throw new StoreError(`PostgreSQL at ${this.#where}: budget_acquire returned no row`);
     const scopeIndex = Number(row.scope_index);
     const reason = String(row.reason);
     const nowMs = row.now_ms === undefined || row.now_ms === null ? undefined : Number(row.now_ms);
-    if (reason === 'window' && nowMs !== undefined && scopeIndex >= 0 && scopeIndex < keys.length) {
+    if (reason === 'window' && nowMs !== undefined && scopeIndex >= 0 && scopeIndex < n) {
       return { granted: false, reason, scopeIndex, counters: countersOf({}, 1)[0] as ScopeCounters, nowMs };
     }
-    const counters = countersOf(row, keys.length);
+    const counters = countersOf(row, n);
     if (row.granted === true) return { granted: true, counters };
-    if (!REASONS.has(reason) || !(scopeIndex >= 0 && scopeIndex < keys.length)) {
+    if (!REASONS.has(reason) || !(scopeIndex >= 0 && scopeIndex < n)) {
       throw new StoreError(`PostgreSQL at ${this.#where}: budget_acquire refused for an unknown reason`);
     }
     return {
@@ -425,10 +496,14 @@ export class PostgresBudgetStore implements BudgetStore {
   (SELECT count(*)::integer FROM pg_catalog.pg_proc AS proc JOIN pg_catalog.pg_namespace AS ns ON ns.oid = proc.pronamespace
     WHERE ns.nspname = $1 AND proc.proname = 'budget_settle' AND pg_catalog.obj_description(proc.oid, 'pg_proc') = $3) AS functions,
   (SELECT count(*)::integer FROM pg_catalog.pg_proc AS proc JOIN pg_catalog.pg_namespace AS ns ON ns.oid = proc.pronamespace
-    WHERE ns.nspname = $1 AND proc.proname = 'budget_settle_marked') AS marked`,
+    WHERE ns.nspname = $1 AND proc.proname = 'budget_settle_marked') AS marked,
+  (SELECT count(*)::integer FROM pg_catalog.pg_proc AS proc JOIN pg_catalog.pg_namespace AS ns ON ns.oid = proc.pronamespace
+    WHERE ns.nspname = $1 AND proc.proname = 'budget_acquire_many') AS many`,
       [this.schema, TABLES, FUNCTIONS_VERSION],
     );
-    return found?.tables === TABLES.length && found?.functions === 1 && found?.marked === 1;
+    return (
+      found?.tables === TABLES.length && found?.functions === 1 && found?.marked === 1 && found?.many === 1
+    );
   }
 
   async #connect(): Promise<PgClient> {

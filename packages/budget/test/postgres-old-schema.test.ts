@@ -114,6 +114,7 @@ describe('PostgresBudgetStore on an earlier version’s schema, and migrate() ru
     const names = functionNames();
     expect(names.sort()).toEqual([
       'budget_acquire',
+      'budget_acquire_many',
       'budget_acquire_windowed',
       'budget_counters',
       'budget_mark_thresholds',

@@ -116,11 +116,17 @@ describe('PostgresBudgetStore on a server slow to start connections', () => {
       // The server answers through one connection; then new connections hang until released.
       expect(await store.acquire(lease())).toMatchObject({ granted: true });
       forwarder.hold();
-      const calls = Array.from({ length: 4 }, () =>
-        store.acquire(lease()).then(
-          (result) => ({ ok: true as const, result }),
-          (error: unknown) => ({ ok: false as const, error: String(error) }),
-        ),
+      // Each in a chain of its own: acquisitions of one chain would go to the server together, on one connection.
+      const calls = Array.from({ length: 4 }, (_, index) =>
+        store
+          .acquire({
+            ...lease(),
+            scopes: [...SCOPES, { key: `{slow-connect}/c${index}`, limitNanoUsd: null, maxInFlight: null }],
+          })
+          .then(
+            (result) => ({ ok: true as const, result }),
+            (error: unknown) => ({ ok: false as const, error: String(error) }),
+          ),
       );
       // The three connections the calls wait for are tried, given up on (2 s), and tried again (one call may
       // take the connection the first call left idle): the event that the timeout passed. Then they start.

@@ -30,13 +30,21 @@ describe('PostgresBudgetStore on a busy server', () => {
     try {
       const scopes: StoredScope[] = [{ key: '{busy}', limitNanoUsd: 1_000_000, maxInFlight: null }];
       const lease = () => ({ leaseId: randomUUID(), scopes, amountNanoUsd: 10, ttlMs: 120_000 });
+      // Each call in a chain of its own under the locked root: acquisitions of one chain would go to the
+      // server together (one statement), and this is about more statements than connections.
+      let chains = 0;
+      const ownChain = () => {
+        chains += 1;
+        const chain = [...scopes, { key: `{busy}/c${chains}`, limitNanoUsd: null, maxInFlight: null }];
+        return { ...lease(), scopes: chain };
+      };
       // The scope's row exists, and the store holds its connections' sessions.
       expect(await store.acquire(lease())).toMatchObject({ granted: true });
       await locker.query('BEGIN');
       await locker.query(`SELECT * FROM ${SCHEMA}.budget_scopes WHERE scope_key = $1 FOR UPDATE`, ['{busy}']);
       const lockedAt = performance.now();
       const calls = Array.from({ length: CALLS }, () =>
-        store.acquire(lease()).then(
+        store.acquire(ownChain()).then(
           (result) => ({ ok: true as const, result }),
           (error: unknown) => ({ ok: false as const, error: String(error) }),
         ),

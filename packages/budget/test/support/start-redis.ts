@@ -128,16 +128,21 @@ async function startRedisOn(port: number, options: StartRedisOptions): Promise<T
       ...(options.password ? ['--requirepass', options.password] : []),
       ...(options.args ?? []),
     ],
-    { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...options.env } },
+    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } },
   );
-  let stderr = '';
-  child.stderr?.on('data', (chunk) => {
-    stderr += String(chunk);
-  });
+  // redis-server logs to its stdout, "Address already in use" included: both kept (the last 8 KiB).
+  let output = '';
+  const keep = (chunk: unknown) => {
+    output = (output + String(chunk)).slice(-8192);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
   const failed = new Promise<never>((_, reject) => {
     child.once('error', (error) => reject(new Error(`redis-server could not start: ${error.message}`)));
-    child.once('exit', (code) => reject(new Error(`redis-server exited with ${code}: ${stderr}`)));
+    // 'close': after its output is read to the end (the reason it gave, such as a port in use).
+    child.once('close', (code) => reject(new Error(`redis-server exited with ${code}: ${output}`)));
   });
   failed.catch(() => {});
   const url = `redis://127.0.0.1:${port}`;
@@ -156,17 +161,18 @@ async function startRedisOn(port: number, options: StartRedisOptions): Promise<T
     } catch (error) {
       if (error instanceof PortTakenError) throw error;
       // Ours could not bind (on a loaded machine it can exit before the probe is answered by the other).
-      if (child.exitCode !== null && /Address already in use/i.test(stderr)) {
+      if (child.exitCode !== null) await closed;
+      if (child.exitCode !== null && /Address already in use/i.test(output)) {
         throw new PortTakenError(
           port,
           await serverPid(url, options.password),
           child.pid,
-          `: ${stderr.trim()}`,
+          `: ${output.trim()}`,
         );
       }
       if (Date.now() > deadline || child.exitCode !== null) {
         child.kill('SIGKILL');
-        throw new Error(`redis-server on port ${port} did not answer PING: ${String(error)} ${stderr}`);
+        throw new Error(`redis-server on port ${port} did not answer PING: ${String(error)} ${output}`);
       }
       await new Promise((resolve) => setTimeout(resolve, 50));
     } finally {
