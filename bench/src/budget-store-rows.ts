@@ -11,8 +11,8 @@ const workerPath = fileURLToPath(new URL('./budget-stores-worker.ts', import.met
  * The reserve + settle pairs a worker makes before the parent's go, `lanes` at once (so every connection its
  * lanes will use is open, and its server process warm, before the row is timed): about 30 in all.
  */
-export function warmUpPairs(lanes: number): number {
-  return lanes * Math.max(2, Math.ceil(30 / lanes));
+export function warmUpPairs(lanes: number, atLeast = 30): number {
+  return lanes * Math.max(2, Math.ceil(atLeast / lanes));
 }
 
 /** The value below which `share` of `values` lie (nearest rank). */
@@ -46,9 +46,10 @@ export async function row(
   lanes: number,
   calls: number,
   role?: string,
+  warmUp?: number,
 ): Promise<Row> {
   const loadBefore = loadavg()[0] ?? 0;
-  const argv = [store, url, String(lanes), String(calls), ...(role === undefined ? [] : [role])];
+  const argv = [store, url, String(lanes), String(calls), role ?? '', String(warmUpPairs(lanes, warmUp))];
   const children = Array.from({ length: workers }, () =>
     fork(workerPath, argv, { execArgv: ['--import', 'tsx'] }),
   );

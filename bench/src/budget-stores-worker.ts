@@ -15,7 +15,8 @@ import {
 import { BUDGET_INFO, BUDGET_PRICES, BUDGET_RECORD } from './budget-settings.js';
 import { warmUpPairs } from './budget-store-rows.js';
 
-const [kindArgument, url, lanesText, callsText, role] = process.argv.slice(2);
+const [kindArgument, url, lanesText, callsText, roleText, warmUpText] = process.argv.slice(2);
+const role = roleText === '' ? undefined : roleText;
 // `<kind>+allotments`: the budget reserves from shares of the headroom (no maxInFlight: a chain with one is not served).
 const allotments = kindArgument?.endsWith('+allotments') === true;
 const kind = allotments ? kindArgument?.slice(0, -'+allotments'.length) : kindArgument;
@@ -97,7 +98,8 @@ async function lane(): Promise<void> {
 // the parent's go so all workers start together.
 await Promise.all(
   Array.from({ length: lanes }, async () => {
-    for (let warmUp = 0; warmUp < warmUpPairs(lanes) / lanes; warmUp++) await reserveAndSettle();
+    const warmUps = warmUpText === undefined ? warmUpPairs(lanes) : Number(warmUpText);
+    for (let warmUp = 0; warmUp < warmUps / lanes; warmUp++) await reserveAndSettle();
   }),
 );
 bothMs.length = 0;

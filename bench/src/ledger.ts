@@ -8,6 +8,7 @@
 // --allotments adds, per store, the N × C row with `allotments` on (each process reserving from leased shares).
 //
 // Usage: pnpm bench:ledger [--quick] [--workers 16] [--callers 8] [--stores memory,redis,postgres] [--allotments]
+//        [--pairs 2000] [--warm-up 1000]   (each worker's timed pairs in the fleet row, and its pairs before them)
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -26,12 +27,24 @@ const { values } = parseArgs({
     callers: { type: 'string', default: '8' },
     stores: { type: 'string', default: 'memory,redis,postgres' },
     allotments: { type: 'boolean', default: false },
+    pairs: { type: 'string' },
+    'warm-up': { type: 'string' },
   },
 });
 function count(name: string, text: string): number {
   const value = Number(text);
   if (!Number.isInteger(value) || value < 1 || value > 256) {
     throw new Error(`--${name}: expected a whole number from 1 to 256, got ${JSON.stringify(text)}`);
+  }
+  return value;
+}
+function pairCount(name: string, text: string | undefined, fallback: number): number {
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1 || value > 1_000_000) {
+    throw new Error(
+      `--${name}: expected a whole number of pairs from 1 to 1,000,000, got ${JSON.stringify(text)}`,
+    );
   }
   return value;
 }
@@ -46,7 +59,11 @@ const workers = count('workers', values.workers);
 const callers = count('callers', values.callers);
 const quick = values.quick === true;
 const SEQUENTIAL = quick ? 300 : 2_000;
-const PER_WORKER = quick ? 40 : 160;
+// Each worker's pairs in the fleet row, and before them its warm-up pairs: a service's code is hot, so the row is
+// timed once V8 has compiled the path (with 160 pairs after 30 of warm-up, most of a worker's CPU was the
+// compiler's and its cold code's: 0.76 ms a pair against 0.43 ms after 2,000).
+const PER_WORKER = pairCount('pairs', values.pairs, quick ? 40 : 2_000);
+const WARM_UP = pairCount('warm-up', values['warm-up'], quick ? 30 : 1_000);
 const PGBENCH_SECONDS = quick ? 3 : 10;
 const ROLE = 'judge';
 
@@ -70,13 +87,13 @@ try {
     console.error(`${store}, sequential: done`);
     const cpu = store === 'postgres' ? await serverCpu(url) : null;
     const fleetFrom = cpu?.() ?? 0;
-    rows.push(await row(store, url, workers, callers, PER_WORKER, ROLE));
+    rows.push(await row(store, url, workers, callers, PER_WORKER, ROLE, WARM_UP));
     console.error(`${store}, ${workers} × ${callers}: done`);
     // The fleet row's pairs and each worker's warm-up pairs (and its connections' start) ran on the server.
     const fleetCpuMs = (cpu?.() ?? 0) - fleetFrom;
-    const fleetPairs = (rows.at(-1)?.calls ?? 0) + warmUpPairs(callers) * workers;
+    const fleetPairs = (rows.at(-1)?.calls ?? 0) + warmUpPairs(callers, WARM_UP) * workers;
     if (values.allotments === true) {
-      rows.push(await row(`${store}+allotments`, url, workers, callers, PER_WORKER * 10, ROLE));
+      rows.push(await row(`${store}+allotments`, url, workers, callers, PER_WORKER * 10, ROLE, WARM_UP));
       console.error(`${store} with allotments, ${workers} × ${callers}: done`);
     }
     if (store === 'postgres') {

@@ -7,7 +7,7 @@
 // (named with their schema) are touched; the schema itself is not on the path.
 
 import { acquireSql, FUNCTION_SETTINGS, SHARDS, settleSql, sweepDue, totalsSql } from './postgres-sql-hot.js';
-import { acquireManySql } from './postgres-sql-many.js';
+import { acquireManySql, settleManySql } from './postgres-sql-many.js';
 import { settleMarkedSql } from './postgres-sql-marked.js';
 import { PRUNE_BATCH } from './retention.js';
 import { PAST_WINDOW_KEEP_MS } from './scope-windows.js';
@@ -226,6 +226,7 @@ $$;
 
 ${settleMarkedSql(s)}
 ${acquireManySql(s)}
+${settleManySql(s)}
 -- budget_acquire for a chain with windows (starts and ends in ms since the epoch, -1 for a scope without
 -- one): 'window' and nothing written when now() is not within a scope's window, else budget_acquire's
 -- answer; now_ms is the server's clock either way. Before it (no scope row locked yet) its windows are listed,
@@ -309,6 +310,11 @@ export interface Statements {
    */
   readonly acquireMany: string;
   /**
+   * $1 lease ids, $2 keys, $3 actuals, $4 unsettled, $5 leased (one each), $6 retention ms, $7 durable, $8 timeout
+   * ms: `held` per lease, in their order.
+   */
+  readonly settleMany: string;
+  /**
    * $1 lease id, $2 keys, $3 actual, $4 unsettled, $5 leased, $6 retention ms, $7 durable, $8 timeout ms:
    * whether the lease was still held (`held`).
    */
@@ -340,6 +346,7 @@ export function statementsOf(schema: string): Statements {
   return {
     acquire: `SELECT * FROM ${s}.budget_acquire($1::${text}[], $2::${bigint}[], $3::pg_catalog.int4[], $4::${bigint}, $5::${text}, $6::${bigint}, $7::${bigint}, $8::${bigint})`,
     acquireMany: `SELECT * FROM ${s}.budget_acquire_many($1::${text}[], $2::${bigint}[], $3::pg_catalog.int4[], $4::${bigint}[], $5::${text}[], $6::${bigint}, $7::${bigint}, $8::${bigint})`,
+    settleMany: `SELECT held FROM ${s}.budget_settle_many($1::${text}[], $2::${text}[], $3::${bigint}[], $4::${boolean}[], $5::${boolean}[], $6::${bigint}, $7::${boolean}, $8::${bigint})`,
     acquireWindowed: `SELECT * FROM ${s}.budget_acquire_windowed($1::${text}[], $2::${bigint}[], $3::pg_catalog.int4[], $4::${bigint}, $5::${text}, $6::${bigint}, $7::${bigint}, $8::${bigint}, $9::${text}[], $10::${bigint}[], $11::${bigint}[])`,
     markThresholds: `SELECT * FROM ${s}.budget_mark_thresholds($1::${text}[], $2::${boolean}[], $3::${bigint}[], $4::pg_catalog.int4, $5::${bigint}, $6::${bigint})`,
     settle: `SELECT ${s}.budget_settle($1::${text}, $2::${text}[], $3::${bigint}, $4::${boolean}, $5::${boolean}, $6::${bigint}, $7::${boolean}, $8::${bigint}) AS held`,

@@ -60,7 +60,15 @@ interface ChainAcquisition {
   readonly leaseId: string;
 }
 
-/** Acquisitions of one chain sent together at most (`budget_acquire_many`). */
+/** One settlement of a chain, as budget_settle takes it. */
+interface ChainSettlement {
+  readonly leaseId: string;
+  readonly keys: readonly string[];
+  readonly scopes: readonly StoredScope[];
+  readonly settlement: Settlement;
+}
+
+/** Acquisitions (settlements) of one chain sent together at most (`budget_acquire_many`, `budget_settle_many`). */
 const MAX_BATCH = 64;
 
 const REASONS = new Set(['ended', 'spend', 'reserved', 'in_flight']);
@@ -130,6 +138,11 @@ export class PostgresBudgetStore implements BudgetStore {
   /** Acquisitions of a chain asked while one of it is on the server: sent together once it answers. */
   readonly #acquisitions = new CallBatches<ChainAcquisition, AcquireResult>(
     (asked) => this.#acquireSome(asked),
+    MAX_BATCH,
+  );
+  /** Settlements of a chain asked while one of it is on the server: sent together once it answers. */
+  readonly #settlements = new CallBatches<ChainSettlement, boolean>(
+    (asked) => this.#settleSome(asked),
     MAX_BATCH,
   );
   /** When the server last answered a statement (performance.now()). */
@@ -337,9 +350,39 @@ export class PostgresBudgetStore implements BudgetStore {
     };
   }
 
-  async settle(leaseId: string, scopes: readonly StoredScope[], settlement: Settlement): Promise<boolean> {
-    const [row] = await this.#call(this.#sql.settle, this.#settleValues(leaseId, scopes, settlement));
-    return row?.held === true;
+  settle(leaseId: string, scopes: readonly StoredScope[], settlement: Settlement): Promise<boolean> {
+    // The chain's settlements asked while one of them is on the server go together once it answers.
+    const keys = scopes.map((scope) => scope.key);
+    return this.#settlements.run(JSON.stringify(keys), { leaseId, keys, scopes, settlement });
+  }
+
+  /** Settlements of one chain: one `budget_settle`, or `budget_settle_many` for several. */
+  async #settleSome(asked: readonly ChainSettlement[]): Promise<boolean[]> {
+    const [first] = asked;
+    if (first === undefined) return [];
+    if (asked.length === 1) {
+      const [row] = await this.#call(
+        this.#sql.settle,
+        this.#settleValues(first.leaseId, first.scopes, first.settlement),
+      );
+      return [row?.held === true];
+    }
+    const rows = await this.#call(this.#sql.settleMany, [
+      asked.map((one) => one.leaseId),
+      first.keys,
+      asked.map((one) => integer(one.settlement.actualNanoUsd)),
+      asked.map((one) => one.settlement.unsettled === true),
+      asked.map((one) => one.settlement.leased === true),
+      this.#retentionMs,
+      this.#durableSettlements,
+      this.#statementTimeoutMs,
+    ]);
+    if (rows.length !== asked.length) {
+      throw new StoreError(
+        `PostgreSQL at ${this.#where}: budget_settle_many returned ${rows.length} rows for ${asked.length} leases`,
+      );
+    }
+    return rows.map((row) => row.held === true);
   }
 
   /** budget_settle's arguments. */
@@ -498,11 +541,11 @@ export class PostgresBudgetStore implements BudgetStore {
   (SELECT count(*)::integer FROM pg_catalog.pg_proc AS proc JOIN pg_catalog.pg_namespace AS ns ON ns.oid = proc.pronamespace
     WHERE ns.nspname = $1 AND proc.proname = 'budget_settle_marked') AS marked,
   (SELECT count(*)::integer FROM pg_catalog.pg_proc AS proc JOIN pg_catalog.pg_namespace AS ns ON ns.oid = proc.pronamespace
-    WHERE ns.nspname = $1 AND proc.proname = 'budget_acquire_many') AS many`,
+    WHERE ns.nspname = $1 AND proc.proname IN ('budget_acquire_many', 'budget_settle_many')) AS many`,
       [this.schema, TABLES, FUNCTIONS_VERSION],
     );
     return (
-      found?.tables === TABLES.length && found?.functions === 1 && found?.marked === 1 && found?.many === 1
+      found?.tables === TABLES.length && found?.functions === 1 && found?.marked === 1 && found?.many === 2
     );
   }
 

@@ -120,6 +120,7 @@ describe('PostgresBudgetStore on an earlier version’s schema, and migrate() ru
       'budget_mark_thresholds',
       'budget_renew',
       'budget_settle',
+      'budget_settle_many',
       'budget_settle_marked',
       'budget_sweep',
       'budget_totals',

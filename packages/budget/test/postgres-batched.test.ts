@@ -1,6 +1,7 @@
-// Acquisitions of one chain asked while one of it is on the server go together, in one statement
-// (budget_acquire_many): each granted or refused on its own, exactly as if sent one by one, and a batch
-// that grants any of them commits to disk whatever a refusal in it set (issue 42: the hot row's floor).
+// Acquisitions (settlements) of one chain asked while one of it is on the server go together, in one
+// statement (budget_acquire_many, budget_settle_many): each answered on its own, exactly as if sent one by
+// one, and a batch that grants any of them commits to disk whatever a refusal in it set (issue 42: the hot
+// row's floor).
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,7 +36,7 @@ function countingPool(url: string, name: string) {
   return { pool: counting, end: () => pool.end(), counted: () => counted };
 }
 
-describe('PostgresBudgetStore: acquisitions of one chain sent together', () => {
+describe('PostgresBudgetStore: acquisitions and settlements of one chain sent together', () => {
   let postgres: TestPostgres;
   let admin: pg.Client;
   beforeAll(async () => {
@@ -43,6 +44,16 @@ describe('PostgresBudgetStore: acquisitions of one chain sent together', () => {
     admin = new pg.Client({ connectionString: postgres.url });
     await admin.connect();
   });
+  /** Backends waiting for a lock in a statement that names `name`. */
+  const waitingOn = async (name: string) =>
+    Number(
+      (
+        await admin.query(
+          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%' || $1 || '%'",
+          [name],
+        )
+      ).rows[0]?.n,
+    );
   afterAll(async () => {
     await admin?.end();
     await postgres?.stop();
@@ -69,15 +80,10 @@ describe('PostgresBudgetStore: acquisitions of one chain sent together', () => {
       ]);
       const first = store.acquire(lease());
       // The first waits on the server for the row; the others are asked while it does.
-      const waiting = async () =>
-        Number(
-          (
-            await admin.query(
-              "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%budget_acquire%'",
-            )
-          ).rows[0]?.n,
-        );
-      await until(async () => (await waiting()) === 1, 'the first acquisition waits on the row');
+      await until(
+        async () => (await waitingOn('budget_acquire')) === 1,
+        'the first acquisition waits on the row',
+      );
       const rest = Array.from({ length: CALLS - 1 }, () => store.acquire(lease()));
       await locker.query('COMMIT');
       const answers = await Promise.all([first, ...rest]);
@@ -89,6 +95,54 @@ describe('PostgresBudgetStore: acquisitions of one chain sent together', () => {
       const [root, judge] = await store.counters(scopes);
       expect(root).toMatchObject({ reservedNanoUsd: 100, inFlight: 10 });
       expect(judge).toMatchObject({ reservedNanoUsd: 100, inFlight: 10 });
+    } finally {
+      await locker.end().catch(() => {});
+      await store.close();
+      await counting.end();
+    }
+  }, 60_000);
+
+  it(`${CALLS} settlements asked while one waits on its lease's record go in one statement; each counted once`, async () => {
+    const counting = countingPool(postgres.url, 'budget_settle_many');
+    const store = new PostgresBudgetStore({ pool: counting.pool, schema: 'batched_settle' });
+    const locker = new pg.Client({ connectionString: postgres.url });
+    await locker.connect();
+    try {
+      const scopes: StoredScope[] = [
+        { key: '{settled}', limitNanoUsd: 1_000_000, maxInFlight: null },
+        { key: '{settled}/judge', limitNanoUsd: null, maxInFlight: null },
+      ];
+      const leases = Array.from({ length: CALLS }, () => randomUUID());
+      for (const leaseId of leases) {
+        expect(await store.acquire({ leaseId, scopes, amountNanoUsd: 100, ttlMs: 120_000 })).toMatchObject({
+          granted: true,
+        });
+      }
+      const before = counting.counted();
+      // The first settlement waits for its lease's record, which another session holds.
+      await locker.query('BEGIN');
+      await locker.query('SELECT * FROM batched_settle.budget_lease_records WHERE lease_id = $1 FOR UPDATE', [
+        leases[0],
+      ]);
+      const settle = (leaseId: string, index: number) =>
+        store.settle(leaseId, scopes, { actualNanoUsd: index + 1, leased: true });
+      const first = settle(leases[0] as string, 0);
+      await until(
+        async () => (await waitingOn('budget_settle')) === 1,
+        'the first settlement waits on its record',
+      );
+      const rest = leases.slice(1).map((leaseId, index) => settle(leaseId, index + 1));
+      await locker.query('COMMIT');
+      expect(await Promise.all([first, ...rest])).toEqual(leases.map(() => true));
+      expect(counting.counted() - before).toBe(1);
+      // Each once: sent again (together), each answers as it did, and the books do not move.
+      expect(await Promise.all(leases.map((leaseId, index) => settle(leaseId, index)))).toEqual(
+        leases.map(() => true),
+      );
+      const spent = (CALLS * (CALLS + 1)) / 2;
+      for (const scope of await store.counters(scopes)) {
+        expect(scope).toMatchObject({ spentNanoUsd: spent, reservedNanoUsd: 0, inFlight: 0 });
+      }
     } finally {
       await locker.end().catch(() => {});
       await store.close();
