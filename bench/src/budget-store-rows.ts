@@ -53,14 +53,16 @@ export async function row(
   const children = Array.from({ length: workers }, () =>
     fork(workerPath, argv, { execArgv: ['--import', 'tsx'] }),
   );
-  // Each worker's next message; a worker that exits first fails the run (rather than leaving it waiting forever).
+  // Each worker's next message; a worker that ends first fails the run (rather than leaving it waiting forever).
+  // 'close', not 'exit': a worker exits right after its last (large) message is sent, and 'exit' can come
+  // before that message has been read; 'close' comes once its IPC channel has been read to the end.
   const next = (child: ChildProcess) =>
     new Promise<unknown>((resolve, reject) => {
       const exited = (code: number | null) =>
         reject(new Error(`a ${store} worker exited with ${code} before it reported`));
-      child.once('exit', exited);
+      child.once('close', exited);
       child.once('message', (message) => {
-        child.off('exit', exited);
+        child.off('close', exited);
         resolve(message);
       });
     });

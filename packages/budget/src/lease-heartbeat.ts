@@ -17,6 +17,8 @@ export interface LiveLease {
  */
 export class LeaseHeartbeat {
   readonly #live = new Map<string, LiveLease>();
+  /** Live leases whose settlement was sent: renewed still, but not lost when a renewal no longer finds them. */
+  readonly #settling = new Set<string>();
   readonly #ttlMs: number;
   readonly #onWarning: (message: string) => void;
   #timer: NodeJS.Timeout | null = null;
@@ -37,6 +39,16 @@ export class LeaseHeartbeat {
   delete(leaseId: string): void {
     // The timer stops at its next tick when nothing is live: calls one after another reuse it.
     this.#live.delete(leaseId);
+    this.#settling.delete(leaseId);
+  }
+
+  /**
+   * The lease's settlement is being sent: a renewal that does not find it held may have run after the
+   * settlement committed, before its answer came back (settlements of a chain go together, behind the one on
+   * the server), so that is no loss. A lease that did expire is told by its settlement's answer.
+   */
+  settling(leaseId: string): void {
+    if (this.#live.has(leaseId)) this.#settling.add(leaseId);
   }
 
   stop(): void {
@@ -61,7 +73,7 @@ export class LeaseHeartbeat {
         .then(
           (lost) => {
             // A lease settled while the renewal ran is gone too, and is no loss.
-            const expired = lost.filter((leaseId) => this.#live.has(leaseId));
+            const expired = lost.filter((leaseId) => this.#live.has(leaseId) && !this.#settling.has(leaseId));
             for (const leaseId of expired) this.#live.get(leaseId)?.onLost?.();
             if (expired.length > 0) {
               this.#onWarning(`${expired.length} budget lease(s) expired while their calls ran`);
