@@ -9,7 +9,8 @@ const workerPath = fileURLToPath(new URL('./budget-stores-worker.ts', import.met
 
 /**
  * The reserve + settle pairs a worker makes before the parent's go, `lanes` at once (so every connection its
- * lanes will use is open, and its server process warm, before the row is timed): about 30 in all.
+ * lanes will use is open, and its server process warm, before the row is timed): about `atLeast` in all, at least
+ * 2 a lane.
  */
 export function warmUpPairs(lanes: number, atLeast = 30): number {
   return lanes * Math.max(2, Math.ceil(atLeast / lanes));

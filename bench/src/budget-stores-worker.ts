@@ -3,7 +3,8 @@
 // Kind redis-ping: no budget, two PINGs back to back on one ioredis connection (the client the Redis store uses),
 // the floor of reserve + settle's two round trips on this machine. Kind redis-interleaved: a Redis budget's pair,
 // then two EVALSHA of a trivial script on an ioredis connection of its own, one after the other (floorMs: the
-// EVALSHA pairs). A fifth argument names a role: the budget tree is then a root and that role's scope.
+// EVALSHA pairs). The fifth argument names a role (empty: none), and the budget tree is then a root and that role's
+// scope; the sixth is how many pairs to make, all lanes at once, before the parent's go (the warm-up).
 import { createRequire } from 'node:module';
 import {
   type BudgetStore,
@@ -13,10 +14,10 @@ import {
   RedisBudgetStore,
 } from '@switchboard/budget';
 import { BUDGET_INFO, BUDGET_PRICES, BUDGET_RECORD } from './budget-settings.js';
-import { warmUpPairs } from './budget-store-rows.js';
 
 const [kindArgument, url, lanesText, callsText, roleText, warmUpText] = process.argv.slice(2);
 const role = roleText === '' ? undefined : roleText;
+const warmUps = Number(warmUpText);
 // `<kind>+allotments`: the budget reserves from shares of the headroom (no maxInFlight: a chain with one is not served).
 const allotments = kindArgument?.endsWith('+allotments') === true;
 const kind = allotments ? kindArgument?.slice(0, -'+allotments'.length) : kindArgument;
@@ -98,7 +99,6 @@ async function lane(): Promise<void> {
 // the parent's go so all workers start together.
 await Promise.all(
   Array.from({ length: lanes }, async () => {
-    const warmUps = warmUpText === undefined ? warmUpPairs(lanes) : Number(warmUpText);
     for (let warmUp = 0; warmUp < warmUps / lanes; warmUp++) await reserveAndSettle();
   }),
 );

@@ -254,9 +254,8 @@ export class Allotments {
       // The room it held is free: calls waiting for the store may fit now.
       for (const queue of shared.queues.values()) queue.leaseEnded();
     };
-    const settleWhole = (settlement: Settlement) => {
-      shared.heartbeat.settling(leaseId);
-      return shared.settle(store, {
+    const settleWhole = (settlement: Settlement) =>
+      shared.settle(store, {
         leaseId,
         scopes,
         settlement,
@@ -265,7 +264,6 @@ export class Allotments {
           finished();
         },
       });
-    };
     if (unsettled === 0) {
       settleWhole({ actualNanoUsd: exact, leased: true });
       return;

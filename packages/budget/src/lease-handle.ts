@@ -72,7 +72,6 @@ export class LeaseHandle implements AttemptHandle {
     // in the settlement's own round trip where it can (settleAndMark), else just after it.
     const spends = settlement.actualNanoUsd > 0 && store === this.#shared.store;
     const levels = spends ? this.#shared.thresholds.levelsFor(store, scopes) : null;
-    this.#shared.heartbeat.settling(leaseId);
     const settled = this.#shared.settle(store, {
       leaseId,
       scopes,

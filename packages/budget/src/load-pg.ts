@@ -32,9 +32,12 @@ export interface PgPool {
   };
 }
 
+/** A `pg.Client` class, as `pg.Pool` takes one (its `Client` option). */
+export type PgClientClass = new (config: Record<string, unknown>) => object;
+
 interface PgModule {
   Pool: new (config: Record<string, unknown>) => PgPool;
-  Client: new (config: Record<string, unknown>) => object;
+  Client: PgClientClass;
 }
 
 let loaded: PgModule | undefined;

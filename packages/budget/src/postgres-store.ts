@@ -63,7 +63,6 @@ interface ChainAcquisition {
 /** One settlement of a chain, as budget_settle takes it. */
 interface ChainSettlement {
   readonly leaseId: string;
-  readonly keys: readonly string[];
   readonly scopes: readonly StoredScope[];
   readonly settlement: Settlement;
 }
@@ -352,8 +351,8 @@ export class PostgresBudgetStore implements BudgetStore {
 
   settle(leaseId: string, scopes: readonly StoredScope[], settlement: Settlement): Promise<boolean> {
     // The chain's settlements asked while one of them is on the server go together once it answers.
-    const keys = scopes.map((scope) => scope.key);
-    return this.#settlements.run(JSON.stringify(keys), { leaseId, keys, scopes, settlement });
+    const chain = JSON.stringify(scopes.map((scope) => scope.key));
+    return this.#settlements.run(chain, { leaseId, scopes, settlement });
   }
 
   /** Settlements of one chain: one `budget_settle`, or `budget_settle_many` for several. */
@@ -369,7 +368,7 @@ export class PostgresBudgetStore implements BudgetStore {
     }
     const rows = await this.#call(this.#sql.settleMany, [
       asked.map((one) => one.leaseId),
-      first.keys,
+      first.scopes.map((scope) => scope.key),
       asked.map((one) => integer(one.settlement.actualNanoUsd)),
       asked.map((one) => one.settlement.unsettled === true),
       asked.map((one) => one.settlement.leased === true),

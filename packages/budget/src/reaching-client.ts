@@ -1,5 +1,4 @@
-/** A `pg.Client` class, as `pg.Pool` takes one (its `Client` option). */
-export type PgClientClass = new (config: Record<string, unknown>) => object;
+import type { PgClientClass } from './load-pg.js';
 
 /**
  * `Client` with one addition: `onReached` is told each time a client's socket reaches the server (the

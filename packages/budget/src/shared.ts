@@ -234,6 +234,8 @@ export function sharedOf(options: BudgetOptions): Shared {
       return closing;
     },
     settle(target, pending) {
+      // A renewal that no longer finds a lease whose settlement was sent is no loss (lease-heartbeat.ts).
+      this.heartbeat.settling(pending.leaseId);
       let queue = settlements.get(target);
       if (!queue) {
         queue = new SettlementQueue(target, (error, waiting) => {

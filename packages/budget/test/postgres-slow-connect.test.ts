@@ -101,16 +101,28 @@ async function silentHost() {
 const SCOPES: StoredScope[] = [{ key: '{slow-connect}', limitNanoUsd: 1_000_000, maxInFlight: null }];
 const lease = () => ({ leaseId: randomUUID(), scopes: SCOPES, amountNanoUsd: 10, ttlMs: 120_000 });
 
+/** What the store's acquisition was refused with (it must be refused). */
+async function refusalOf(store: PostgresBudgetStore): Promise<string> {
+  const error = await store.acquire(lease()).then(
+    () => null,
+    (caught: Error) => caught,
+  );
+  expect(error).toBeInstanceOf(Error);
+  return (error as Error).message;
+}
+
 describe('PostgresBudgetStore on a server slow to start connections', () => {
   let postgres: TestPostgres;
   beforeAll(async () => {
     postgres = await startPostgres();
   });
   afterAll(() => postgres?.stop());
+  /** The server's url with another port: a forwarder's, or a host's that never answers. */
+  const urlVia = (port: number) => postgres.url.replace(`:${postgres.port}/`, `:${port}/`);
 
   it('calls that need new connections wait past connectionTimeoutMillis and are granted', async () => {
     const forwarder = await holdingForwarder(postgres.port);
-    const url = postgres.url.replace(`:${postgres.port}/`, `:${forwarder.port}/`);
+    const url = urlVia(forwarder.port);
     const store = new PostgresBudgetStore({ url, schema: 'slow_connect' });
     try {
       // The server answers through one connection; then new connections hang until released.
@@ -147,7 +159,7 @@ describe('PostgresBudgetStore on a server slow to start connections', () => {
   it('a fresh store waits for a server that accepts its connection but is slow to start it', async () => {
     const forwarder = await holdingForwarder(postgres.port);
     forwarder.hold();
-    const url = postgres.url.replace(`:${postgres.port}/`, `:${forwarder.port}/`);
+    const url = urlVia(forwarder.port);
     const store = new PostgresBudgetStore({ url, schema: 'slow_connect' });
     try {
       const call = store.acquire(lease()).then(
@@ -170,15 +182,11 @@ describe('PostgresBudgetStore on a server slow to start connections', () => {
   it('a server that accepts connections but never starts one is refused after statementTimeoutMs', async () => {
     const forwarder = await holdingForwarder(postgres.port);
     forwarder.hold();
-    const url = postgres.url.replace(`:${postgres.port}/`, `:${forwarder.port}/`);
+    const url = urlVia(forwarder.port);
     const store = new PostgresBudgetStore({ url, schema: 'slow_connect', statementTimeoutMs: 5_000 });
     try {
       const started = performance.now();
-      const error = await store.acquire(lease()).then(
-        () => null,
-        (caught: Error) => caught,
-      );
-      expect(error?.message).toMatch(/connectionTimeoutMillis/);
+      expect(await refusalOf(store)).toMatch(/connectionTimeoutMillis/);
       // Tried until statementTimeoutMs had passed (2 s each), then refused: not waited for without end.
       expect(performance.now() - started).toBeGreaterThanOrEqual(5_000);
       expect(forwarder.attempts()).toBeGreaterThanOrEqual(3);
@@ -191,15 +199,11 @@ describe('PostgresBudgetStore on a server slow to start connections', () => {
 
   it('a host that never accepts the connection is refused at the connect timeout, as unreachable', async () => {
     const host = await silentHost();
-    const url = postgres.url.replace(`:${postgres.port}/`, `:${host.port}/`);
+    const url = urlVia(host.port);
     const store = new PostgresBudgetStore({ url, schema: 'slow_connect' });
     try {
       const started = performance.now();
-      const error = await store.acquire(lease()).then(
-        () => null,
-        (caught: Error) => caught,
-      );
-      expect(error?.message).toMatch(/connectionTimeoutMillis/);
+      expect(await refusalOf(store)).toMatch(/connectionTimeoutMillis/);
       // One connect timeout (2 s), not statementTimeoutMs (30 s) of them.
       expect(performance.now() - started).toBeLessThan(20_000);
     } finally {
