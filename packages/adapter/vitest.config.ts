@@ -1,7 +1,7 @@
 import { defineProject } from 'vitest/config';
-import { sourceAliases } from '../../vitest.shared.ts';
+import { hangGuards, sourceAliases } from '../../vitest.shared.ts';
 
 export default defineProject({
   resolve: { alias: sourceAliases },
-  test: { include: ['src/**/*.test.ts', 'test/**/*.test.ts'] },
+  test: { include: ['src/**/*.test.ts', 'test/**/*.test.ts'], ...hangGuards },
 });

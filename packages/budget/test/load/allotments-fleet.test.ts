@@ -8,7 +8,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { ChatAdapter, OpenAITransport } from '@switchboard/adapter';
 import { type Emulator, startEmulator } from '@switchboard/emulator';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { createBudget } from '../../src/budget.js';
 import type { BudgetStore } from '../../src/budget-store.js';
 import { MemoryBudgetStore } from '../../src/memory-store.js';
@@ -122,6 +122,14 @@ describe.each([
     const scopeOf = (index: number) => reader.child({ name: `worker-${index}` });
 
     const children: ChildProcess[] = [];
+    // Where each worker got to (its last report, its exit): printed if the test fails or times out.
+    const seen = Array.from({ length: WORKERS }, () => 'started');
+    let step = 'starting the workers';
+    onTestFailed(() => {
+      console.error(
+        `allotments fleet on ${server.kind}, the test at: ${step}; where each worker got to:\n${seen.map((state, index) => `  worker ${index}: ${state}`).join('\n')}`,
+      );
+    });
     const done = new Map<number, Extract<AllotmentWorkerReport, { type: 'done' }>>();
     let victimHolding: () => void = () => {};
     const holding = new Promise<void>((resolve) => {
@@ -147,13 +155,17 @@ describe.each([
       children.push(child);
       const ready = new Promise<void>((resolve) =>
         child.on('message', (report: AllotmentWorkerReport) => {
+          seen[index] = JSON.stringify(report);
           if (report.type === 'ready') resolve();
           if (report.type === 'holding') victimHolding();
           if (report.type === 'done') done.set(index, report);
         }),
       );
       const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
-        child.on('exit', (code, signal) => resolve({ code, signal })),
+        child.on('exit', (code, signal) => {
+          seen[index] += `, exited ${JSON.stringify({ code, signal })}`;
+          resolve({ code, signal });
+        }),
       );
       return { ready, exited };
     });
@@ -165,6 +177,7 @@ describe.each([
         }),
       ]);
 
+      step = 'the victim leasing and holding';
       // The victim alone first: it leases a share and holds a call of it, provably, before it is killed.
       children[VICTIM]?.send('go');
       await holding;
@@ -183,6 +196,7 @@ describe.each([
           spentUsd: 0,
         }),
       ]);
+      step = 'the victim killed';
       children[VICTIM]?.kill('SIGKILL');
       expect(await exits[VICTIM]?.exited).toEqual({ code: null, signal: 'SIGKILL' });
       const killedAt = performance.now();
@@ -197,6 +211,7 @@ describe.each([
       await new Promise((resolve) =>
         setTimeout(resolve, Math.max(0, killedAt + LEASE_TTL_MS - performance.now())),
       );
+      step = "the victim's share expired";
       const [, dead] = await scopeOf(VICTIM).usage();
       expect(dead).toMatchObject({
         reservedNanoUsd: 0,
@@ -206,8 +221,10 @@ describe.each([
         unsettledCalls: 1,
       });
 
+      step = 'waiting for the workers to end';
       const ended = await Promise.all(exits.map((exit) => exit.exited));
       expect(ended.filter((exit) => exit.code === 0)).toHaveLength(WORKERS - 1);
+      step = 'reading the books';
       const [books] = await reader.usage();
       const bill = emulator.bill().totalNanoUsd;
       const reports = [...done.values()];

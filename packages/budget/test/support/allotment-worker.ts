@@ -24,6 +24,8 @@ export interface AllotmentWorkerSettings {
 export type AllotmentWorkerReport =
   | { readonly type: 'ready' }
   | { readonly type: 'holding'; readonly granted: number }
+  /** Its lanes ended (each refused for spend, or out of calls): it closes its budget next. */
+  | { readonly type: 'closing'; readonly calls: number; readonly records: number }
   | {
       readonly type: 'done';
       readonly records: number;
@@ -51,10 +53,8 @@ const budget = createBudget({
   allotments: true,
   leaseTtlMs: settings.leaseTtlMs,
   onThreshold: (event) => thresholds.push(`${event.scope} ${event.fraction}`),
-  onWarning: (message) => {
-    if (process.env.BUDGET_WORKER_VERBOSE === '1')
-      process.stderr.write(`worker ${settings.index}: ${message}\n`);
-  },
+  // A handful a run at most: printed, so a run that fails says what the budget saw.
+  onWarning: (message) => process.stderr.write(`allotment worker ${settings.index}: ${message}\n`),
 }).child({ name: `worker-${settings.index}` });
 
 let granted = 0;
@@ -107,6 +107,7 @@ async function lane(): Promise<void> {
 
 process.once('message', async () => {
   await Promise.all(Array.from({ length: settings.lanes }, () => lane()));
+  send({ type: 'closing', calls, records });
   const flushed = await budget.close({ timeoutMs: 30_000 });
   send({ type: 'done', records, recordsNanoUsd, refusals, failures, flushed, thresholds });
   process.disconnect();
