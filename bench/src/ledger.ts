@@ -17,6 +17,7 @@ import { startRedis } from '../../packages/budget/test/support/start-redis.js';
 import { type Row, row, warmUpPairs } from './budget-store-rows.js';
 import { type Floor, pgbenchHotRow, redisBenchmarkEvalsha } from './ledger-floors.js';
 import { serverCpu } from './ledger-server-cpu.js';
+import { serverWaits } from './ledger-server-waits.js';
 import { machineInfo } from './machine.js';
 
 const { values } = parseArgs({
@@ -78,6 +79,8 @@ const rows: Row[] = [];
 const floors: Record<string, Floor> = {};
 /** PostgreSQL's CPU time per pair of the fleet row and per pgbench transaction, in ms. */
 let serverCpuMs: { perPair: number; perTransaction: number } | null = null;
+/** What PostgreSQL's backends did during the fleet row (ledger-server-waits.ts). */
+let serverWaitLines: string[] = [];
 try {
   for (const store of stores) {
     const url = store === 'redis' ? (redis?.url ?? '') : store === 'postgres' ? (postgres?.url ?? '') : '';
@@ -87,7 +90,9 @@ try {
     console.error(`${store}, sequential: done`);
     const cpu = store === 'postgres' ? await serverCpu(url) : null;
     const fleetFrom = cpu?.() ?? 0;
+    const waits = store === 'postgres' ? await serverWaits(url) : null;
     rows.push(await row(store, url, workers, callers, PER_WORKER, ROLE, WARM_UP));
+    if (waits !== null) serverWaitLines = await waits.stop();
     console.error(`${store}, ${workers} × ${callers}: done`);
     // The fleet row's pairs and each worker's warm-up pairs (and its connections' start) ran on the server.
     const fleetCpuMs = (cpu?.() ?? 0) - fleetFrom;
@@ -137,6 +142,8 @@ if (serverCpuMs !== null) {
     );
   }
 }
+for (const line of serverWaitLines)
+  console.log(`- PostgreSQL during the fleet row (its warm-up included): ${line}`);
 const redisSequential = find('redis', true);
 if (redisSequential?.floorP50Ms != null) {
   console.log(
@@ -178,5 +185,5 @@ const folder = new URL('../results/', import.meta.url);
 mkdirSync(folder, { recursive: true });
 writeFileSync(
   new URL('ledger.json', folder),
-  `${JSON.stringify({ machine: machineInfo(), workers, callers, quick, rows, floors, serverCpuMs }, null, 2)}\n`,
+  `${JSON.stringify({ machine: machineInfo(), workers, callers, quick, rows, floors, serverCpuMs, serverWaitLines }, null, 2)}\n`,
 );

@@ -19,6 +19,12 @@ export class LeaseHeartbeat {
   readonly #live = new Map<string, LiveLease>();
   /** Live leases whose settlement was sent: renewed still, but not lost when a renewal no longer finds them. */
   readonly #settling = new Set<string>();
+  /**
+   * Stores with a renewal on the server: a beat skips them. A second renewal would pile up behind a slow
+   * server, and a renewal passes over lease rows another transaction holds (PostgreSQL), so it would miss
+   * the leases the first one holds and report them lost.
+   */
+  readonly #renewing = new Set<BudgetStore>();
   readonly #ttlMs: number;
   readonly #onWarning: (message: string) => void;
   #timer: NodeJS.Timeout | null = null;
@@ -68,8 +74,11 @@ export class LeaseHeartbeat {
       else byStore.set(lease.store, [lease]);
     }
     for (const [store, leases] of byStore) {
+      if (this.#renewing.has(store)) continue;
+      this.#renewing.add(store);
       Promise.resolve()
         .then(() => store.renew(leases, this.#ttlMs))
+        .finally(() => this.#renewing.delete(store))
         .then(
           (lost) => {
             // A lease settled while the renewal ran is gone too, and is no loss.

@@ -16,7 +16,7 @@ import { PAST_WINDOW_KEEP_MS } from './scope-windows.js';
  * The comment `migrate()` looks for on `budget_settle`: the functions of this version are there. Changed
  * whenever a function's text changes, so a store of a newer version replaces them (`CREATE OR REPLACE`).
  */
-export const FUNCTIONS_VERSION = 'switchboard budget functions 7';
+export const FUNCTIONS_VERSION = 'switchboard budget functions 8';
 
 /**
  * The tables, created by `migrate()` (idempotent; also run on first use, under an
@@ -121,7 +121,10 @@ $$;
 
 ${acquireSql(s)}
 ${settleSql(s)}
--- Extends the live leases among the (lease, scope) pairs by ttl_ms; returns the pairs extended.
+-- Extends the live leases among the (lease, scope) pairs by ttl_ms; returns the pairs extended. A row locked
+-- by another transaction is left out, never waited for: only its lease's settlement or a sweep (of an expired
+-- lease) locks it, and either ends the lease. Waiting would take the rows in this statement's order while a
+-- settlement takes them in its own: a deadlock, which stalls both for the server's deadlock_timeout.
 CREATE OR REPLACE FUNCTION ${s}.budget_renew(lease_ids text[], keys text[], ttl_ms bigint, timeout_ms bigint)
 RETURNS TABLE (lease_id text, scope_key text)
 LANGUAGE plpgsql ${FUNCTION_SETTINGS} AS $$
@@ -130,9 +133,15 @@ DECLARE
 BEGIN
   ignored := set_config('lock_timeout', timeout_ms || 'ms', true);
   RETURN QUERY
+  WITH free AS (
+    SELECT held.scope_key, held.lease_id FROM ${s}.budget_leases AS held
+    JOIN unnest(lease_ids, keys) AS wanted(lease_id, scope_key)
+      ON held.lease_id = wanted.lease_id AND held.scope_key = wanted.scope_key
+    WHERE held.expires_at > now()
+    FOR UPDATE OF held SKIP LOCKED
+  )
   UPDATE ${s}.budget_leases AS held SET expires_at = now() + ttl_ms * interval '1 millisecond'
-  FROM unnest(lease_ids, keys) AS wanted(lease_id, scope_key)
-  WHERE held.lease_id = wanted.lease_id AND held.scope_key = wanted.scope_key AND held.expires_at > now()
+  FROM free WHERE held.scope_key = free.scope_key AND held.lease_id = free.lease_id
   RETURNING held.lease_id, held.scope_key;
 END
 $$;

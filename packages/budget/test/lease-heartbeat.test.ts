@@ -1,6 +1,8 @@
 // The heartbeat reports a lease lost only when no settlement of it was sent: a renewal that runs after a
-// settlement committed, before its answer came back, finds the lease gone, and that is no loss.
-import { describe, expect, it } from 'vitest';
+// settlement committed, before its answer came back, finds the lease gone, and that is no loss. One renewal
+// per store at a time: a beat while one is on the server skips that store.
+import { describe, expect, it, vi } from 'vitest';
+import type { BudgetStore } from '../src/budget-store.js';
 import { LeaseHeartbeat } from '../src/lease-heartbeat.js';
 import { MemoryBudgetStore } from '../src/memory-store.js';
 import type { StoredScope } from '../src/scope-limits.js';
@@ -50,6 +52,44 @@ describe('LeaseHeartbeat', () => {
       expect(warnings[0]).toBe('1 budget lease(s) expired while their calls ran');
     } finally {
       heartbeat.stop();
+    }
+  });
+
+  it('sends no renewal to a store while its last one is unanswered', async () => {
+    vi.useFakeTimers();
+    const memory = new MemoryBudgetStore();
+    const answers: Array<() => void> = [];
+    let asked = 0;
+    // The memory store's answers, each held until the test lets it through.
+    const store = new Proxy(memory, {
+      get(target, name, receiver) {
+        if (name !== 'renew') return Reflect.get(target, name, receiver);
+        return (...args: Parameters<MemoryBudgetStore['renew']>) => {
+          asked += 1;
+          const answer = target.renew(...args);
+          return new Promise((resolve) => answers.push(() => resolve(answer)));
+        };
+      },
+    }) as BudgetStore;
+    const warnings: string[] = [];
+    const heartbeat = new LeaseHeartbeat(30, (message) => warnings.push(message));
+    try {
+      expect(
+        memory.acquire({ leaseId: 'held', scopes: SCOPES, amountNanoUsd: 10, ttlMs: 60_000 }),
+      ).toMatchObject({
+        granted: true,
+      });
+      heartbeat.add({ leaseId: 'held', scopes: SCOPES, store });
+      // Ten beats (every 10 ms): the first sends a renewal, the nine after it find it unanswered.
+      await vi.advanceTimersByTimeAsync(100);
+      expect(asked).toBe(1);
+      answers.shift()?.();
+      await vi.advanceTimersByTimeAsync(10);
+      expect(asked).toBe(2);
+      expect(warnings).toEqual([]);
+    } finally {
+      heartbeat.stop();
+      vi.useRealTimers();
     }
   });
 });

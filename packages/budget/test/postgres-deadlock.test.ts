@@ -1,7 +1,10 @@
 // Deadlocks on PostgreSQL never drop or double an amount (issue 42): two stores on two pools spend the same
 // two scopes with their chains given in opposite orders, many times at once, and the books are exact; and a
 // deadlock the server does detect (another session takes the scope rows in the other order) is retried as
-// the same operation: the call is granted once, counted once.
+// the same operation: the call is granted once, counted once. Renewals never wait on a lease's row: one held
+// by a settlement (or a sweep) is left out, so renewals and batched settlements of the same leases, in any
+// order, never deadlock (they did: a renewal took the rows in its own order, and each deadlock stalled both
+// for the server's deadlock_timeout, 1 s).
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +17,16 @@ const A: StoredScope = { key: '{dl-a}', limitNanoUsd: 1_000_000_000, maxInFlight
 const B: StoredScope = { key: '{dl-b}', limitNanoUsd: null, maxInFlight: null };
 const PAIRS_PER_STORE = 200;
 const CONCURRENT = 8;
+const RENEWED_LEASES = 600;
+
+/** A scope's counters once every lease settled, for `spent` in all. */
+const settledOnly = (spent: number) => ({
+  spentNanoUsd: spent,
+  reservedNanoUsd: 0,
+  inFlight: 0,
+  unsettledNanoUsd: 0,
+  unsettledCalls: 0,
+});
 
 describe('PostgresBudgetStore and deadlocks', () => {
   let postgres: TestPostgres;
@@ -72,17 +85,70 @@ describe('PostgresBudgetStore and deadlocks', () => {
       );
       expect(failures).toEqual([]);
       expect(granted).toBe(2 * PAIRS_PER_STORE);
-      const expected = {
-        spentNanoUsd: settled,
-        reservedNanoUsd: 0,
-        inFlight: 0,
-        unsettledNanoUsd: 0,
-        unsettledCalls: 0,
-      };
+      const expected = settledOnly(settled);
       expect(await stores[0]?.counters([A, B])).toEqual([expected, expected]);
       expect(await stores[1]?.counters([B, A])).toEqual([expected, expected]);
     } finally {
       await Promise.all(pools.map((pool) => pool.end()));
+    }
+  }, 120_000);
+
+  it('renewals and batched settlements of the same leases at once, in any order: no deadlock, every settlement counted once', async () => {
+    // Two stores, as two processes: one renews every lease still held, over and over, two renewals at a
+    // time, each in its own order; the other settles them, 8 at a time (batched behind one another).
+    const renewing = new PostgresBudgetStore({ url: postgres.url, schema: 'renewals' });
+    const settling = new PostgresBudgetStore({ url: postgres.url, schema: 'renewals' });
+    const admin = new pg.Client({ connectionString: postgres.url });
+    await admin.connect();
+    const deadlocks = async () =>
+      Number(
+        (
+          await admin.query(
+            'SELECT deadlocks::int AS n FROM pg_stat_database WHERE datname = current_database()',
+          )
+        ).rows[0]?.n,
+      );
+    const chain = [A, B];
+    let settled = 0;
+    try {
+      const before = await deadlocks();
+      const held = Array.from({ length: RENEWED_LEASES }, () => ({ leaseId: randomUUID(), scopes: chain }));
+      const granted = await Promise.all(
+        held.map(({ leaseId }) =>
+          settling.acquire({ leaseId, scopes: chain, amountNanoUsd: 100, ttlMs: 120_000 }),
+        ),
+      );
+      expect(granted.every((result) => result.granted)).toBe(true);
+      const left = new Set(held);
+      let renewals = 0;
+      const renewer = async () => {
+        while (left.size > 0) {
+          await renewing.renew(
+            [...left].sort(() => Math.random() - 0.5),
+            120_000,
+          );
+          renewals += 1;
+        }
+      };
+      const queue = [...held];
+      const settler = async () => {
+        for (let lease = queue.shift(); lease !== undefined; lease = queue.shift()) {
+          const actual = 1 + Math.floor(Math.random() * 50);
+          expect(await settling.settle(lease.leaseId, chain, { actualNanoUsd: actual, leased: true })).toBe(
+            true,
+          );
+          settled += actual;
+          left.delete(lease);
+        }
+      };
+      await Promise.all([renewer(), renewer(), ...Array.from({ length: 8 }, settler)]);
+      expect(renewals).toBeGreaterThan(0);
+      expect((await deadlocks()) - before).toBe(0);
+      const expected = settledOnly(settled);
+      expect(await settling.counters(chain)).toEqual([expected, expected]);
+    } finally {
+      await admin.end();
+      await Promise.all([renewing.close(), settling.close()]);
     }
   }, 120_000);
 
@@ -119,13 +185,7 @@ describe('PostgresBudgetStore and deadlocks', () => {
       await other.query('COMMIT');
       expect(await asked).toMatchObject({ granted: true });
       expect(await store.settle('second', chain, { actualNanoUsd: 15, leased: true })).toBe(true);
-      const expected = {
-        spentNanoUsd: 25,
-        reservedNanoUsd: 0,
-        inFlight: 0,
-        unsettledNanoUsd: 0,
-        unsettledCalls: 0,
-      };
+      const expected = settledOnly(25);
       expect(await store.counters(chain)).toEqual([expected, expected]);
     } finally {
       await other.end().catch(() => {});
