@@ -64,7 +64,10 @@ const holding: CallObserver = {
     const handle = await budget.beforeAttempt(info);
     granted += 1;
     if (settings.holdAfterGrants !== null && granted >= settings.holdAfterGrants) {
-      // Never ended: the share it came from stays held (renewed) while the process lives.
+      // Never ended: the share it came from stays held (renewed) while the process lives. A timer keeps it
+      // alive until it is killed: with every lane held here, nothing else may (the heartbeat's timer and the
+      // pool's idle connections do not hold a process open), and it would exit on its own.
+      if (granted === settings.holdAfterGrants) setInterval(() => {}, 60_000);
       send({ type: 'holding', granted });
       await new Promise<never>(() => {});
     }
