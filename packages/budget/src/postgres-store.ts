@@ -79,6 +79,13 @@ const REASONS = new Set(['ended', 'spend', 'reserved', 'in_flight']);
  * transactions that met once do not meet again in step).
  */
 const RETRIED = new Set(['40P01', '40001']);
+/**
+ * A statement cancelled (`57014`) sooner than `statement_timeout` could have passed by this process's clock:
+ * not the store's timeout (a server whose clock was stepped forward fires its timers early; an operator's
+ * `pg_cancel_backend`). It ran nothing (rolled back), so it is run again as the deadlocks are, within the same
+ * bounds. One cancelled after its full timeout is a slow server's answer, and stays an error.
+ */
+const CANCELLED = '57014';
 const ATTEMPTS = 8;
 /** The pause before a retry: up to this many ms times the tries so far. */
 const RETRY_PAUSE_MS = 5;
@@ -600,6 +607,7 @@ export class PostgresBudgetStore implements BudgetStore {
       const client = await this.#connect();
       let broken: Error | undefined;
       let released = false;
+      const sent = performance.now();
       try {
         const { rows } = await this.#query(client, text, values);
         this.#answeredAt = performance.now();
@@ -611,9 +619,10 @@ export class PostgresBudgetStore implements BudgetStore {
         // connection, and the statement may have committed before its answer was lost.
         const sqlState = typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code);
         if (!sqlState) broken = error instanceof Error ? error : new Error(String(error));
+        const early = code === CANCELLED && performance.now() - sent < this.#statementTimeoutMs;
         if (
           sqlState &&
-          RETRIED.has(code) &&
+          (RETRIED.has(code) || early) &&
           attempt < ATTEMPTS &&
           performance.now() - began < this.#statementTimeoutMs
         ) {
