@@ -7,6 +7,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresBudgetStore } from '../src/postgres-store.js';
 import type { StoredScope } from '../src/scope-limits.js';
+import { lockWaiters } from './support/lock-waiters.js';
 import { startPostgres, type TestPostgres } from './support/start-postgres.js';
 import { until } from './support/until.js';
 
@@ -45,15 +46,7 @@ describe('PostgresBudgetStore: acquisitions and settlements of one chain sent to
     await admin.connect();
   });
   /** Backends waiting for a lock in a statement that names `name`. */
-  const waitingOn = async (name: string) =>
-    Number(
-      (
-        await admin.query(
-          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%' || $1 || '%'",
-          [name],
-        )
-      ).rows[0]?.n,
-    );
+  const waitingOn = async (name: string) => (await lockWaiters(admin, name)).length;
   afterAll(async () => {
     await admin?.end();
     await postgres?.stop();

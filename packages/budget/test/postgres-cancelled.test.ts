@@ -5,6 +5,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresBudgetStore } from '../src/postgres-store.js';
 import type { StoredScope } from '../src/scope-limits.js';
+import { lockWaiters } from './support/lock-waiters.js';
 import { startPostgres, type TestPostgres } from './support/start-postgres.js';
 import { until } from './support/until.js';
 
@@ -35,12 +36,7 @@ describe('PostgresBudgetStore and a cancelled statement', () => {
         "UPDATE cancelled.budget_scopes SET updated_at = now() WHERE scope_key = '{cancelled}'",
       );
       const asked = store.acquire({ leaseId: 'second', scopes: [ROOT], amountNanoUsd: 20, ttlMs: 60_000 });
-      const waiting = async () =>
-        (
-          await admin.query(
-            "SELECT pid, query_start FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%budget_acquire%'",
-          )
-        ).rows as { pid: number; query_start: Date }[];
+      const waiting = () => lockWaiters(admin, 'budget_acquire');
       await until(async () => (await waiting()).length === 1, 'the acquisition waiting on the row');
       const [first] = await waiting();
       expect((await admin.query('SELECT pg_cancel_backend($1) AS done', [first?.pid])).rows[0]?.done).toBe(
@@ -48,8 +44,7 @@ describe('PostgresBudgetStore and a cancelled statement', () => {
       );
       // Cancelled (57014), it is sent again (a statement that started later) and waits again; then the row comes free.
       await until(
-        async () =>
-          (await waiting()).some((row) => row.query_start.getTime() > (first?.query_start.getTime() ?? 0)),
+        async () => (await waiting()).some((row) => row.startedAt > (first?.startedAt ?? 0)),
         'the acquisition sent again, waiting on the row',
       );
       await other.query('COMMIT');

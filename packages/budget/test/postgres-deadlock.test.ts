@@ -10,6 +10,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresBudgetStore } from '../src/postgres-store.js';
 import type { StoredScope } from '../src/scope-limits.js';
+import { lockWaiters } from './support/lock-waiters.js';
 import { startPostgres, type TestPostgres } from './support/start-postgres.js';
 import { until } from './support/until.js';
 
@@ -169,14 +170,7 @@ describe('PostgresBudgetStore and deadlocks', () => {
       await other.query('BEGIN');
       await other.query("UPDATE detected.budget_scopes SET updated_at = now() WHERE scope_key = '{dl-b}'");
       const asked = store.acquire({ leaseId: 'second', scopes: chain, amountNanoUsd: 20, ttlMs: 120_000 });
-      const waitingOn = async () =>
-        Number(
-          (
-            await admin.query(
-              "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%budget_acquire%'",
-            )
-          ).rows[0]?.n,
-        );
+      const waitingOn = async () => (await lockWaiters(admin, 'budget_acquire')).length;
       // The acquisition holds {dl-a} and waits for {dl-b}; the other session now asks for {dl-a}.
       await until(async () => (await waitingOn()) === 1, 'the acquisition waiting on {dl-b}');
       // It gets {dl-a} only once the server broke the deadlock by rolling the acquisition back (the other
