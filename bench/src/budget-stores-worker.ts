@@ -5,7 +5,6 @@
 // then two EVALSHA of a trivial script on an ioredis connection of its own, one after the other (floorMs: the
 // EVALSHA pairs). The fifth argument names a role (empty: none), and the budget tree is then a root and that role's
 // scope; the sixth is how many pairs to make, all lanes at once, before the parent's go (the warm-up).
-import { createRequire } from 'node:module';
 import {
   type BudgetStore,
   createBudget,
@@ -13,6 +12,7 @@ import {
   PostgresBudgetStore,
   RedisBudgetStore,
 } from '@switchboard/budget';
+import { requireFromBudget } from './budget-dependencies.js';
 import { BUDGET_INFO, BUDGET_PRICES, BUDGET_RECORD } from './budget-settings.js';
 
 const [kindArgument, url, lanesText, callsText, roleText, warmUpText] = process.argv.slice(2);
@@ -31,8 +31,6 @@ interface PingClient {
   script(command: 'LOAD', source: string): Promise<string>;
   disconnect(): void;
 }
-// ioredis is the budget package's (optional) dependency, not the bench's.
-const requireFromBudget = createRequire(new URL('../../packages/budget/package.json', import.meta.url));
 const redisPing: PingClient | null =
   kind === 'redis-ping' || kind === 'redis-interleaved'
     ? new (requireFromBudget('ioredis') as { Redis: new (url: string) => PingClient }).Redis(url ?? '')

@@ -4,14 +4,12 @@
 // redis-tools); the clients are theirs, so the floor is the server's, not Node's.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { connectPg, requireFromBudget } from './budget-dependencies.js';
 
 const run = promisify(execFile);
-// pg and ioredis are the budget package's (optional) dependencies, not the bench's.
-const requireFromBudget = createRequire(new URL('../../packages/budget/package.json', import.meta.url));
 
 /** What a floor measured: operations per second, and the mean latency of one as its program reports it. */
 export interface Floor {
@@ -26,17 +24,7 @@ const HOT_ROW_SCRIPT = 'UPDATE ledger_floor SET spent = spent + 1 WHERE id = 1 A
 
 /** `pgbench -c clients -T seconds` with a one-row conditional UPDATE: the hot row's transactions per second. */
 export async function pgbenchHotRow(url: string, clients: number, seconds: number): Promise<Floor> {
-  const pg = requireFromBudget('pg') as {
-    Client: new (options: {
-      connectionString: string;
-    }) => {
-      connect(): Promise<void>;
-      query(sql: string): Promise<unknown>;
-      end(): Promise<void>;
-    };
-  };
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
+  const client = await connectPg(url);
   try {
     await client.query(
       'CREATE TABLE IF NOT EXISTS ledger_floor (id int PRIMARY KEY, spent bigint NOT NULL, cap bigint NOT NULL)',

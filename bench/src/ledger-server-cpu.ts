@@ -3,9 +3,7 @@
 // around pgbench, it says how much of the server one pair costs beside one hot-row transaction: on a machine
 // whose cores are all busy, that, more than the row's lock, bounds the pairs per second.
 import { readdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-
-const requireFromBudget = createRequire(new URL('../../packages/budget/package.json', import.meta.url));
+import { connectPg } from './budget-dependencies.js';
 
 /** utime, stime, cutime, cstime and ppid of a process, or null once it is gone. */
 function statOf(pid: number): { ppid: number; own: number; children: number } | null {
@@ -20,17 +18,7 @@ function statOf(pid: number): { ppid: number; own: number; children: number } | 
 
 /** A reader of the server's CPU time in ms so far (the server at `url`, on this machine). */
 export async function serverCpu(url: string): Promise<() => number> {
-  const pg = requireFromBudget('pg') as {
-    Client: new (options: {
-      connectionString: string;
-    }) => {
-      connect(): Promise<void>;
-      query(sql: string): Promise<{ rows: { pid: number }[] }>;
-      end(): Promise<void>;
-    };
-  };
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
+  const client = await connectPg(url);
   const backend = Number((await client.query('SELECT pg_backend_pid() AS pid')).rows[0]?.pid);
   // Read while the backend lives: it exits when the client ends.
   const postmaster = statOf(backend)?.ppid;

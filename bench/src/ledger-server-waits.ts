@@ -3,15 +3,7 @@
 // the WAL's flush, or idle, waiting for its client), and what the server counted meanwhile (commits, rollbacks,
 // deadlocks, WAL flushes). So a row that leaves the CPU idle says where its time went: on the server's row
 // locks or disk, or in the workers, whose connections then sit idle.
-import { createRequire } from 'node:module';
-
-const requireFromBudget = createRequire(new URL('../../packages/budget/package.json', import.meta.url));
-
-interface Client {
-  connect(): Promise<void>;
-  query(sql: string): Promise<{ rows: Record<string, unknown>[] }>;
-  end(): Promise<void>;
-}
+import { connectPg, type PgClient } from './budget-dependencies.js';
 
 const SAMPLE_EVERY_MS = 10;
 
@@ -30,7 +22,7 @@ function stateOf(row: Record<string, unknown>): string {
   return `${String(row.wait_event_type)}:${String(row.wait_event)}`;
 }
 
-async function counters(client: Client): Promise<Record<string, number>> {
+async function counters(client: PgClient): Promise<Record<string, number>> {
   const [row] = (await client.query(COUNTERS)).rows;
   return Object.fromEntries(Object.entries(row ?? {}).map(([name, value]) => [name, Number(value)]));
 }
@@ -40,9 +32,7 @@ async function counters(client: Client): Promise<Record<string, number>> {
  * each state (the largest first, those under 1 % left out) and the counters' growth.
  */
 export async function serverWaits(url: string): Promise<{ stop(): Promise<string[]> }> {
-  const pg = requireFromBudget('pg') as { Client: new (options: { connectionString: string }) => Client };
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
+  const client = await connectPg(url);
   const before = await counters(client);
   const tally = new Map<string, number>();
   let samples = 0;
