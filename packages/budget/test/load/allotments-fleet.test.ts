@@ -17,6 +17,7 @@ import { RedisBudgetStore } from '../../src/redis-store.js';
 import { listBudgetScopes } from '../../src/show/scope-listing.js';
 // Types only: importing the worker's module would run it.
 import type { AllotmentWorkerReport, AllotmentWorkerSettings } from '../support/allotment-worker.js';
+import { serverActivity } from '../support/server-activity.js';
 import { startPostgres } from '../support/start-postgres.js';
 import { startRedis } from '../support/start-redis.js';
 
@@ -28,6 +29,13 @@ const MAX_TOKENS = 24;
 const API_KEY = 'sk-allotments-fleet';
 /** The workers' model (allotment-worker.ts). */
 const ALLOTMENT_MODEL = 'primary-flash';
+/**
+ * A hang guard below the test's own limit, so that a run that hangs fails with where it stopped in its
+ * message: the step, each worker's state and last words, and what the server is doing.
+ */
+const WATCHDOG_MS = 240_000;
+/** How long a worker is given to answer a `status` request, when the watchdog fired. */
+const STATUS_MS = 2_000;
 
 /** A shared store for the fleet: started, read by the parent, listed as budget show lists it, stopped. */
 interface Server {
@@ -38,6 +46,8 @@ interface Server {
     scope: string,
   ): AsyncIterable<{ scope: string; reservedUsd: number; inFlight: number; spentUsd: number }>;
   stop(): Promise<void>;
+  /** The server's last log lines (PostgreSQL's; none kept for redis-server). */
+  logTail(): string;
 }
 
 async function redisServer(): Promise<Server> {
@@ -48,6 +58,7 @@ async function redisServer(): Promise<Server> {
     store: new RedisBudgetStore({ url: redis.url, prefix: 'allot:', commandTimeoutMs: 15_000 }),
     list: (scope) => listBudgetScopes({ url: redis.url, prefix: 'allot:', scope }),
     stop: () => redis.stop(),
+    logTail: () => '',
   };
 }
 
@@ -59,6 +70,7 @@ async function postgresServer(): Promise<Server> {
     store: new PostgresBudgetStore({ url: postgres.url, schema: 'allot' }),
     list: (scope) => listBudgetScopes({ url: postgres.url, schema: 'allot', scope }),
     stop: () => postgres.stop(),
+    logTail: () => `its log:\n${postgres.logTail()}`,
   };
 }
 const packageRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -79,8 +91,21 @@ describe.each([
   }, 120_000);
 
   afterAll(async () => {
-    await server?.store.close();
-    await emulator?.close();
+    // Each bounded, so a close that hangs says which one and what the server was doing.
+    const within = async (what: string, closing: Promise<void> | void | undefined) => {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        closing,
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(async () => {
+            const activity = server ? await serverActivity(server.kind, server.url) : '';
+            reject(new Error(`${what} did not end within 15 s\n${activity}`));
+          }, 15_000);
+        }),
+      ]).finally(() => clearTimeout(timer));
+    };
+    await within('the parent store closing', server?.store.close());
+    await within('the emulator closing', emulator?.close());
     await server?.stop();
   }, 60_000);
 
@@ -124,11 +149,34 @@ describe.each([
     const children: ChildProcess[] = [];
     // Where each worker got to (its last report, its exit): printed if the test fails or times out.
     const seen = Array.from({ length: WORKERS }, () => 'started');
+    const statuses: string[] = Array.from({ length: WORKERS }, () => '');
+    const lastWords: string[][] = Array.from({ length: WORKERS }, () => []);
     let step = 'starting the workers';
-    onTestFailed(() => {
-      console.error(
-        `allotments fleet on ${server.kind}, the test at: ${step}; where each worker got to:\n${seen.map((state, index) => `  worker ${index}: ${state}`).join('\n')}`,
+    const whereItStopped = async () => {
+      for (const child of children) if (child.connected) child.send('status');
+      await new Promise((resolve) => setTimeout(resolve, STATUS_MS));
+      const workers = seen.map(
+        (state, index) =>
+          `  worker ${index}: ${state}${statuses[index] ? `; now ${statuses[index]}` : ''}${lastWords[index]?.length ? `\n    ${lastWords[index]?.join('\n    ')}` : ''}`,
       );
+      return `the test at: ${step}; each worker's last report:\n${workers.join('\n')}\n${await serverActivity(server.kind, server.url)}\n${server.logTail()}`;
+    };
+    let watchdog: NodeJS.Timeout | undefined;
+    const hung = new Promise<never>((_, reject) => {
+      watchdog = setTimeout(
+        async () =>
+          reject(
+            new Error(
+              `allotments fleet on ${server.kind}: no end within ${WATCHDOG_MS / 1000} s; ${await whereItStopped()}`,
+            ),
+          ),
+        WATCHDOG_MS,
+      );
+    });
+    hung.catch(() => {});
+    onTestFailed(() => {
+      console.error(`allotments fleet on ${server.kind} failed; the test at: ${step}`);
+      console.error(seen.map((state, index) => `  worker ${index}: ${state}`).join('\n'));
     });
     const done = new Map<number, Extract<AllotmentWorkerReport, { type: 'done' }>>();
     let victimHolding: () => void = () => {};
@@ -150,11 +198,22 @@ describe.each([
       const child = fork(workerPath, [JSON.stringify(settings)], {
         cwd: packageRoot,
         execArgv: ['--import', 'tsx'],
-        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+        stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
       });
       children.push(child);
+      // Printed as they come, and the last few kept for a failure's message.
+      child.stderr?.on('data', (chunk: Buffer) => {
+        process.stderr.write(chunk);
+        const lines = lastWords[index] ?? [];
+        lines.push(...String(chunk).trimEnd().split('\n'));
+        lines.splice(0, Math.max(0, lines.length - 6));
+      });
       const ready = new Promise<void>((resolve) =>
         child.on('message', (report: AllotmentWorkerReport) => {
+          if (report.type === 'status') {
+            statuses[index] = JSON.stringify(report);
+            return;
+          }
           seen[index] = JSON.stringify(report);
           if (report.type === 'ready') resolve();
           if (report.type === 'holding') victimHolding();
@@ -170,86 +229,91 @@ describe.each([
       return { ready, exited };
     });
     try {
-      await Promise.race([
-        Promise.all(exits.map((exit) => exit.ready)),
-        Promise.race(exits.map((exit) => exit.exited)).then((exit) => {
-          throw new Error(`a worker exited before it was ready: ${JSON.stringify(exit)}`);
-        }),
-      ]);
+      // The body against the watchdog: a hang fails with where it stopped.
+      const body = async () => {
+        await Promise.race([
+          Promise.all(exits.map((exit) => exit.ready)),
+          Promise.race(exits.map((exit) => exit.exited)).then((exit) => {
+            throw new Error(`a worker exited before it was ready: ${JSON.stringify(exit)}`);
+          }),
+        ]);
 
-      step = 'the victim leasing and holding';
-      // The victim alone first: it leases a share and holds a call of it, provably, before it is killed.
-      children[VICTIM]?.send('go');
-      await holding;
-      const [, held] = await scopeOf(VICTIM).usage();
-      expect(held?.inFlight).toBe(1);
-      const share = held?.reservedNanoUsd ?? 0;
-      expect(share).toBeGreaterThanOrEqual(worst);
-      // budget show (listBudgetScopes) counts what the share holds: one reservation, one call in flight.
-      const shown = [];
-      for await (const listing of server.list('fleet/worker-0')) shown.push(listing);
-      expect(shown).toEqual([
-        expect.objectContaining({
-          scope: 'fleet/worker-0',
-          reservedUsd: share / 1e9,
-          inFlight: 1,
-          spentUsd: 0,
-        }),
-      ]);
-      step = 'the victim killed';
-      children[VICTIM]?.kill('SIGKILL');
-      expect(await exits[VICTIM]?.exited).toEqual({ code: null, signal: 'SIGKILL' });
-      const killedAt = performance.now();
-      for (const [index, child] of children.entries()) if (index !== VICTIM) child.send('go');
+        step = 'the victim leasing and holding';
+        // The victim alone first: it leases a share and holds a call of it, provably, before it is killed.
+        children[VICTIM]?.send('go');
+        await holding;
+        const [, held] = await scopeOf(VICTIM).usage();
+        expect(held?.inFlight).toBe(1);
+        const share = held?.reservedNanoUsd ?? 0;
+        expect(share).toBeGreaterThanOrEqual(worst);
+        // budget show (listBudgetScopes) counts what the share holds: one reservation, one call in flight.
+        const shown = [];
+        for await (const listing of server.list('fleet/worker-0')) shown.push(listing);
+        expect(shown).toEqual([
+          expect.objectContaining({
+            scope: 'fleet/worker-0',
+            reservedUsd: share / 1e9,
+            inFlight: 1,
+            spentUsd: 0,
+          }),
+        ]);
+        step = 'the victim killed';
+        children[VICTIM]?.kill('SIGKILL');
+        expect(await exits[VICTIM]?.exited).toEqual({ code: null, signal: 'SIGKILL' });
+        const killedAt = performance.now();
+        for (const [index, child] of children.entries()) if (index !== VICTIM) child.send('go');
 
-      // Its share stays reserved until its lease expires: at the latest a TTL after its last renewal,
-      // before the kill. So once a TTL has passed since the kill was seen (a timer never fires early),
-      // the store shows it released, counted at its worst case.
-      const [, justKilled] = await scopeOf(VICTIM).usage();
-      const stillHeld = performance.now() - killedAt < LEASE_TTL_MS;
-      if (stillHeld) expect(justKilled?.reservedNanoUsd).toBe(share);
-      await new Promise((resolve) =>
-        setTimeout(resolve, Math.max(0, killedAt + LEASE_TTL_MS - performance.now())),
-      );
-      step = "the victim's share expired";
-      const [, dead] = await scopeOf(VICTIM).usage();
-      expect(dead).toMatchObject({
-        reservedNanoUsd: 0,
-        inFlight: 0,
-        spentNanoUsd: share,
-        unsettledUsd: share / 1e9,
-        unsettledCalls: 1,
-      });
+        // Its share stays reserved until its lease expires: at the latest a TTL after its last renewal,
+        // before the kill. So once a TTL has passed since the kill was seen (a timer never fires early),
+        // the store shows it released, counted at its worst case.
+        const [, justKilled] = await scopeOf(VICTIM).usage();
+        const stillHeld = performance.now() - killedAt < LEASE_TTL_MS;
+        if (stillHeld) expect(justKilled?.reservedNanoUsd).toBe(share);
+        await new Promise((resolve) =>
+          setTimeout(resolve, Math.max(0, killedAt + LEASE_TTL_MS - performance.now())),
+        );
+        step = "the victim's share expired";
+        const [, dead] = await scopeOf(VICTIM).usage();
+        expect(dead).toMatchObject({
+          reservedNanoUsd: 0,
+          inFlight: 0,
+          spentNanoUsd: share,
+          unsettledUsd: share / 1e9,
+          unsettledCalls: 1,
+        });
 
-      step = 'waiting for the workers to end';
-      const ended = await Promise.all(exits.map((exit) => exit.exited));
-      expect(ended.filter((exit) => exit.code === 0)).toHaveLength(WORKERS - 1);
-      step = 'reading the books';
-      const [books] = await reader.usage();
-      const bill = emulator.bill().totalNanoUsd;
-      const reports = [...done.values()];
-      const recorded = reports.reduce((sum, report) => sum + report.recordsNanoUsd, 0);
-      console.log(
-        `allotments fleet on ${server.kind}: spent ${books?.spentNanoUsd} of ${limitNanoUsd} nano-USD (${(((books?.spentNanoUsd ?? 0) / limitNanoUsd) * 100).toFixed(2)} %), bill ${bill}, worst case ${worst}, the killed share ${share}`,
-      );
-      expect(reports).toHaveLength(WORKERS - 1);
-      for (const report of reports) {
-        expect(report.failures).toBe(0);
-        expect(report.flushed).toBe(true);
-        expect(report.refusals.spend).toBeGreaterThanOrEqual(1);
-      }
-      expect(books).toMatchObject({ reservedNanoUsd: 0, inFlight: 0 });
-      // The root passed 0.8 of its limit (not 1): fired once across the processes, by whichever settled a share past it.
-      expect(reports.flatMap((report) => report.thresholds).sort()).toEqual(['fleet 0.8']);
-      // Never over the limit, never below the bill; the survivors' known costs are settled exactly.
-      expect(books?.spentNanoUsd).toBeLessThanOrEqual(limitNanoUsd);
-      expect(bill).toBeLessThanOrEqual(limitNanoUsd);
-      expect(books?.spentNanoUsd).toBeGreaterThanOrEqual(bill);
-      expect((books?.spentNanoUsd ?? 0) - Math.round((books?.unsettledUsd ?? 0) * 1e9)).toBe(recorded);
-      // Spent to its end: each lane stopped only when less than one worst case was left.
-      expect(books?.spentNanoUsd).toBeGreaterThan(limitNanoUsd - worst);
-      expect((books?.spentNanoUsd ?? 0) / limitNanoUsd).toBeGreaterThanOrEqual(0.99);
+        step = 'waiting for the workers to end';
+        const ended = await Promise.all(exits.map((exit) => exit.exited));
+        expect(ended.filter((exit) => exit.code === 0)).toHaveLength(WORKERS - 1);
+        step = 'reading the books';
+        const [books] = await reader.usage();
+        const bill = emulator.bill().totalNanoUsd;
+        const reports = [...done.values()];
+        const recorded = reports.reduce((sum, report) => sum + report.recordsNanoUsd, 0);
+        console.log(
+          `allotments fleet on ${server.kind}: spent ${books?.spentNanoUsd} of ${limitNanoUsd} nano-USD (${(((books?.spentNanoUsd ?? 0) / limitNanoUsd) * 100).toFixed(2)} %), bill ${bill}, worst case ${worst}, the killed share ${share}`,
+        );
+        expect(reports).toHaveLength(WORKERS - 1);
+        for (const report of reports) {
+          expect(report.failures).toBe(0);
+          expect(report.flushed).toBe(true);
+          expect(report.refusals.spend).toBeGreaterThanOrEqual(1);
+        }
+        expect(books).toMatchObject({ reservedNanoUsd: 0, inFlight: 0 });
+        // The root passed 0.8 of its limit (not 1): fired once across the processes, by whichever settled a share past it.
+        expect(reports.flatMap((report) => report.thresholds).sort()).toEqual(['fleet 0.8']);
+        // Never over the limit, never below the bill; the survivors' known costs are settled exactly.
+        expect(books?.spentNanoUsd).toBeLessThanOrEqual(limitNanoUsd);
+        expect(bill).toBeLessThanOrEqual(limitNanoUsd);
+        expect(books?.spentNanoUsd).toBeGreaterThanOrEqual(bill);
+        expect((books?.spentNanoUsd ?? 0) - Math.round((books?.unsettledUsd ?? 0) * 1e9)).toBe(recorded);
+        // Spent to its end: each lane stopped only when less than one worst case was left.
+        expect(books?.spentNanoUsd).toBeGreaterThan(limitNanoUsd - worst);
+        expect((books?.spentNanoUsd ?? 0) / limitNanoUsd).toBeGreaterThanOrEqual(0.99);
+      };
+      await Promise.race([body(), hung]);
     } finally {
+      clearTimeout(watchdog);
       for (const child of children)
         if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       await reader.close();

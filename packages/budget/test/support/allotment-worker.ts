@@ -26,6 +26,16 @@ export type AllotmentWorkerReport =
   | { readonly type: 'holding'; readonly granted: number }
   /** Its lanes ended (each refused for spend, or out of calls): it closes its budget next. */
   | { readonly type: 'closing'; readonly calls: number; readonly records: number }
+  /** Asked for (`status`): where it is, for a test that hangs to say. */
+  | {
+      readonly type: 'status';
+      readonly phase: string;
+      readonly calls: number;
+      readonly records: number;
+      /** Lanes waiting for the budget's grant, and lanes in a call past it. */
+      readonly awaitingGrant: number;
+      readonly inCall: number;
+    }
   | {
       readonly type: 'done';
       readonly records: number;
@@ -59,9 +69,15 @@ const budget = createBudget({
 
 let granted = 0;
 const thresholds: string[] = [];
+let awaitingGrant = 0;
+let lanesInCall = 0;
+let phase = 'waiting for go';
 const holding: CallObserver = {
   async beforeAttempt(info) {
-    const handle = await budget.beforeAttempt(info);
+    awaitingGrant += 1;
+    const handle = await Promise.resolve(budget.beforeAttempt(info)).finally(() => {
+      awaitingGrant -= 1;
+    });
     granted += 1;
     if (settings.holdAfterGrants !== null && granted >= settings.holdAfterGrants) {
       // Never ended: the share it came from stays held (renewed) while the process lives. A timer keeps it
@@ -89,6 +105,7 @@ const refusals: Record<string, number> = {};
 async function lane(): Promise<void> {
   while (calls < MAX_CALLS) {
     calls += 1;
+    lanesInCall += 1;
     try {
       const response = await adapter.complete({
         model: ALLOTMENT_MODEL,
@@ -104,15 +121,28 @@ async function lane(): Promise<void> {
       if (kind !== 'budget' || reason === undefined) failures += 1;
       else refusals[reason] = (refusals[reason] ?? 0) + 1;
       if (reason === 'spend') return;
+    } finally {
+      lanesInCall -= 1;
     }
   }
 }
 
-process.once('message', async () => {
+async function run(): Promise<void> {
+  phase = 'calling';
   await Promise.all(Array.from({ length: settings.lanes }, () => lane()));
+  phase = 'closing its budget';
   send({ type: 'closing', calls, records });
   const flushed = await budget.close({ timeoutMs: 30_000 });
+  phase = 'done';
   send({ type: 'done', records, recordsNanoUsd, refusals, failures, flushed, thresholds });
   process.disconnect();
+}
+
+process.on('message', (message) => {
+  if (message === 'go') void run();
+  if (message === 'status') {
+    const inCall = lanesInCall - awaitingGrant;
+    send({ type: 'status', phase, calls, records, awaitingGrant, inCall });
+  }
 });
 send({ type: 'ready' });

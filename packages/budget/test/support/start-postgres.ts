@@ -26,6 +26,8 @@ export interface TestPostgres {
   kill(): Promise<void>;
   /** Starts it again on the same directory and port (crash recovery replays the WAL). */
   restart(): Promise<void>;
+  /** The last lines the server wrote to its log (stderr), for a failure's message. */
+  logTail(lines?: number): string;
 }
 
 /** The user the server runs as when the tests run as root (initdb and postgres refuse root). */
@@ -142,6 +144,7 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
   const url = `postgres://switchboard:${password}@127.0.0.1:${port}/postgres`;
   let child: ChildProcess | null = null;
   let exited: Promise<void> = Promise.resolve();
+  let log = '';
 
   async function start(): Promise<void> {
     // The extra environment is set by `env` after setpriv, so only the server itself gets it (a clock shim
@@ -169,6 +172,7 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
     let stderr = '';
     server.stderr?.on('data', (chunk) => {
       stderr = (stderr + String(chunk)).slice(-4000);
+      log = (log + String(chunk)).slice(-8000);
     });
     exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
     const failed = new Promise<never>((_, reject) => {
@@ -218,6 +222,7 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
       await waitForExited(backends);
     },
     restart: start,
+    logTail: (lines = 12) => log.trimEnd().split('\n').slice(-lines).join('\n'),
   };
 }
 
