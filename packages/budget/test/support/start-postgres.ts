@@ -20,7 +20,10 @@ export interface TestPostgres {
   readonly url: string;
   readonly port: number;
   readonly password: string;
-  /** Stops the server (SIGTERM, a smart shutdown) and removes its directory. */
+  /**
+   * Stops the server (SIGINT, a fast shutdown: clients still connected, such as a failed test's workers, are
+   * disconnected rather than waited for) and removes its directory.
+   */
   stop(): Promise<void>;
   /** Kills the server and every backend (SIGKILL to its process group), as a crash does. */
   kill(): Promise<void>;
@@ -205,7 +208,7 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
     port,
     password,
     async stop() {
-      if (child !== null && child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      if (child !== null && child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
       await exited;
       rmSync(root, { recursive: true, force: true });
     },
