@@ -1,4 +1,4 @@
-// The hot path of PostgresBudgetStore's SQL (functions version 8): acquisitions and settlements of one budget
+// The hot path of PostgresBudgetStore's SQL (functions version 9): acquisitions and settlements of one budget
 // tree all touch its root scope, so what runs while a transaction holds the root's row lock decides how many
 // of them one server commits per second. An acquisition does every statement that touches only its own rows
 // (its lease's record and rows, the sweep check, the settlements' shard sums) before it takes the chain's scope

@@ -16,7 +16,7 @@ import { PAST_WINDOW_KEEP_MS } from './scope-windows.js';
  * The comment `migrate()` looks for on `budget_settle`: the functions of this version are there. Changed
  * whenever a function's text changes, so a store of a newer version replaces them (`CREATE OR REPLACE`).
  */
-export const FUNCTIONS_VERSION = 'switchboard budget functions 8';
+export const FUNCTIONS_VERSION = 'switchboard budget functions 9';
 
 /**
  * The tables, created by `migrate()` (idempotent; also run on first use, under an
@@ -194,10 +194,14 @@ END
 $$;
 
 -- Per scope (asked[i]), the number of its n levels (levels[(i-1)*n+1 .. i*n], ascending nano-dollars)
--- its spend reaches, after a sweep where due; its mark raised to that. The chain's threshold rows (made when
--- missing) are locked in key order first, so two processes never both raise one mark, and the spend is read
--- after: the scope rows acquisitions lock are not waited on (but by a sweep). Returns per scope the mark before
--- and after, and the spend compared.
+-- its spend reaches; its mark raised to that. The chain's threshold rows (made when missing) are locked in key
+-- order first, so two processes never both raise one mark, and the spend is read after, with no other lock:
+-- the spend a sweep would leave (each expired lease at its worst case), read without one. A sweep here would
+-- lock the scope rows, then the expired lease rows, while holding the threshold rows and, in
+-- budget_settle_marked, the settled lease's rows: against an acquisition's sweep (scope rows, then lease
+-- rows) and a settlement waiting for the threshold rows, a cycle (version 8 deadlocked so once leases expired,
+-- after a stall). retention_ms is not used (pruning is left to sweeps). Returns per scope the mark before and
+-- after, and the spend compared.
 CREATE OR REPLACE FUNCTION ${s}.budget_mark_thresholds(keys text[], asked boolean[], levels bigint[], n integer,
   retention_ms bigint, timeout_ms bigint, OUT marks_from integer[], OUT marks_to integer[], OUT spent bigint[])
 LANGUAGE plpgsql ${FUNCTION_SETTINGS} AS $$
@@ -212,7 +216,11 @@ BEGIN
   WHERE NOT EXISTS (SELECT 1 FROM ${s}.budget_thresholds AS t WHERE t.scope_key = k)
   ORDER BY k ON CONFLICT (scope_key) DO NOTHING;
   PERFORM 1 FROM ${s}.budget_thresholds WHERE scope_key = ANY(keys) ORDER BY scope_key FOR UPDATE;
-  SELECT c.spent INTO spent FROM ${s}.budget_counters(keys, retention_ms, timeout_ms) AS c;
+  SELECT t.spent INTO spent FROM ${s}.budget_totals(keys) AS t;
+  FOR i IN 1..cardinality(keys) LOOP
+    spent[i] := spent[i] + coalesce((SELECT sum(l.amount_nano_usd) FROM ${s}.budget_leases AS l
+      WHERE l.scope_key = keys[i] AND l.expires_at <= now()), 0);
+  END LOOP;
   marks_from := '{}';
   marks_to := '{}';
   FOR i IN 1..cardinality(keys) LOOP

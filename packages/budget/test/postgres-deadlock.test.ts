@@ -10,6 +10,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresBudgetStore } from '../src/postgres-store.js';
 import type { StoredScope } from '../src/scope-limits.js';
+import { deadlocks } from './support/deadlocks.js';
 import { lockWaiters } from './support/lock-waiters.js';
 import { startPostgres, type TestPostgres } from './support/start-postgres.js';
 import { until } from './support/until.js';
@@ -101,18 +102,10 @@ describe('PostgresBudgetStore and deadlocks', () => {
     const settling = new PostgresBudgetStore({ url: postgres.url, schema: 'renewals' });
     const admin = new pg.Client({ connectionString: postgres.url });
     await admin.connect();
-    const deadlocks = async () =>
-      Number(
-        (
-          await admin.query(
-            'SELECT deadlocks::int AS n FROM pg_stat_database WHERE datname = current_database()',
-          )
-        ).rows[0]?.n,
-      );
     const chain = [A, B];
     let settled = 0;
     try {
-      const before = await deadlocks();
+      const before = await deadlocks(admin);
       const held = Array.from({ length: RENEWED_LEASES }, () => ({ leaseId: randomUUID(), scopes: chain }));
       const granted = await Promise.all(
         held.map(({ leaseId }) =>
@@ -144,7 +137,7 @@ describe('PostgresBudgetStore and deadlocks', () => {
       };
       await Promise.all([renewer(), renewer(), ...Array.from({ length: 8 }, settler)]);
       expect(renewals).toBeGreaterThan(0);
-      expect((await deadlocks()) - before).toBe(0);
+      expect((await deadlocks(admin)) - before).toBe(0);
       const expected = settledOnly(settled);
       expect(await settling.counters(chain)).toEqual([expected, expected]);
     } finally {

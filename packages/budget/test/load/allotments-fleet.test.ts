@@ -20,6 +20,7 @@ import type { AllotmentWorkerReport, AllotmentWorkerSettings } from '../support/
 import { serverActivity } from '../support/server-activity.js';
 import { startPostgres } from '../support/start-postgres.js';
 import { startRedis } from '../support/start-redis.js';
+import { until } from '../support/until.js';
 
 const WORKERS = 16;
 const LANES = 4;
@@ -48,6 +49,8 @@ interface Server {
   stop(): Promise<void>;
   /** The server's last log lines (PostgreSQL's; none kept for redis-server). */
   logTail(): string;
+  /** Stops the server answering for `ms` (PostgreSQL's, see startPostgres). */
+  stall?(ms: number): Promise<void>;
 }
 
 async function redisServer(): Promise<Server> {
@@ -71,15 +74,19 @@ async function postgresServer(): Promise<Server> {
     list: (scope) => listBudgetScopes({ url: postgres.url, schema: 'allot', scope }),
     stop: () => postgres.stop(),
     logTail: () => `its log:\n${postgres.logTail()}`,
+    stall: (ms) => postgres.stall(ms),
   };
 }
 const packageRoot = fileURLToPath(new URL('../../', import.meta.url));
 const workerPath = fileURLToPath(new URL('../support/allotment-worker.ts', import.meta.url));
 
 describe.each([
-  { name: 'redis-server', start: redisServer },
-  { name: 'PostgreSQL', start: postgresServer },
-])('allotments: 16 processes spend a budget on $name to its end', ({ start }) => {
+  { name: 'redis-server', start: redisServer, stalled: false },
+  { name: 'PostgreSQL', start: postgresServer, stalled: false },
+  // Every lease expires in the stall: after it, sweeps are due while settlements mark thresholds (version 8 of
+  // the functions deadlocked there, and the fleet stalled for minutes).
+  { name: 'PostgreSQL, stalled for twice the lease TTL mid-run', start: postgresServer, stalled: true },
+])('allotments: 16 processes spend a budget on $name to its end', ({ start, stalled }) => {
   let server: Server;
   let emulator: Emulator;
   let store: BudgetStore;
@@ -262,6 +269,21 @@ describe.each([
         expect(await exits[VICTIM]?.exited).toEqual({ code: null, signal: 'SIGKILL' });
         const killedAt = performance.now();
         for (const [index, child] of children.entries()) if (index !== VICTIM) child.send('go');
+        // The stall: once a quarter of the limit is spent, the server answers nothing for twice the lease TTL.
+        let spentAtStall: number | null = null;
+        const stalling = stalled
+          ? (async () => {
+              await until(
+                async () => ((await reader.usage())[0]?.spentNanoUsd ?? 0) >= limitNanoUsd / 4,
+                'a quarter of the budget spent',
+                { deadlineMs: 120_000 },
+              );
+              spentAtStall = (await reader.usage())[0]?.spentNanoUsd ?? 0;
+              await server.stall?.(2 * LEASE_TTL_MS);
+            })()
+          : Promise.resolve();
+        // Awaited below; a failure of it before then is not unhandled.
+        stalling.catch(() => {});
 
         // Its share stays reserved until its lease expires: at the latest a TTL after its last renewal,
         // before the kill. So once a TTL has passed since the kill was seen (a timer never fires early),
@@ -282,6 +304,10 @@ describe.each([
           unsettledCalls: 1,
         });
 
+        step = stalled ? 'the stall' : 'waiting for the workers to end';
+        await stalling;
+        // Mid-run: the workers spent the larger part of the budget after it.
+        if (stalled) expect(spentAtStall).toBeLessThan(limitNanoUsd / 2);
         step = 'waiting for the workers to end';
         const ended = await Promise.all(exits.map((exit) => exit.exited));
         expect(ended.filter((exit) => exit.code === 0)).toHaveLength(WORKERS - 1);
@@ -295,7 +321,7 @@ describe.each([
         );
         expect(reports).toHaveLength(WORKERS - 1);
         for (const report of reports) {
-          expect(report.failures).toBe(0);
+          expect(report.failures, `failures: ${report.failed.join('; ')}`).toBe(0);
           expect(report.flushed).toBe(true);
           expect(report.refusals.spend).toBeGreaterThanOrEqual(1);
         }

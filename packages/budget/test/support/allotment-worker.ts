@@ -43,6 +43,8 @@ export type AllotmentWorkerReport =
       readonly recordsNanoUsd: number;
       readonly refusals: Readonly<Record<string, number>>;
       readonly failures: number;
+      /** The first few failures' messages, for a test that fails to say what they were. */
+      readonly failed: readonly string[];
       readonly flushed: boolean;
       /** The threshold events this process fired: `<scope> <fraction>`. */
       readonly thresholds: readonly string[];
@@ -99,6 +101,7 @@ let calls = 0;
 let records = 0;
 let recordsNanoUsd = 0;
 let failures = 0;
+const failed: string[] = [];
 const refusals: Record<string, number> = {};
 
 /** Calls until the budget refuses a call for spend. */
@@ -118,7 +121,10 @@ async function lane(): Promise<void> {
       recordsNanoUsd += Math.round((response.costUsd ?? 0) * 1e9);
     } catch (error) {
       const { kind, reason } = error as { kind?: string; reason?: string };
-      if (kind !== 'budget' || reason === undefined) failures += 1;
+      if (kind !== 'budget' || reason === undefined) {
+        failures += 1;
+        if (failed.length < 3) failed.push(error instanceof Error ? error.message : String(error));
+      }
       else refusals[reason] = (refusals[reason] ?? 0) + 1;
       if (reason === 'spend') return;
     } finally {
@@ -134,7 +140,7 @@ async function run(): Promise<void> {
   send({ type: 'closing', calls, records });
   const flushed = await budget.close({ timeoutMs: 30_000 });
   phase = 'done';
-  send({ type: 'done', records, recordsNanoUsd, refusals, failures, flushed, thresholds });
+  send({ type: 'done', records, recordsNanoUsd, refusals, failures, failed, flushed, thresholds });
   process.disconnect();
 }
 

@@ -29,6 +29,11 @@ export interface TestPostgres {
   kill(): Promise<void>;
   /** Starts it again on the same directory and port (crash recovery replays the WAL). */
   restart(): Promise<void>;
+  /**
+   * Stalls the whole server for `ms` (SIGSTOP to the postmaster and every backend, then SIGCONT), as a paused
+   * machine or a server starved of CPU does: connections stay open, nothing is answered.
+   */
+  stall(ms: number): Promise<void>;
   /** The last lines the server wrote to its log (stderr), for a failure's message. */
   logTail(lines?: number): string;
 }
@@ -225,6 +230,18 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
       await waitForExited(backends);
     },
     restart: start,
+    async stall(ms) {
+      if (child === null) return;
+      const server = child;
+      const backends = stopAndListChildren(server);
+      for (const pid of backends) signal(pid, 'SIGSTOP');
+      try {
+        await new Promise((resolve) => setTimeout(resolve, ms));
+      } finally {
+        for (const pid of backends) signal(pid, 'SIGCONT');
+        if (server.pid !== undefined) signal(server.pid, 'SIGCONT');
+      }
+    },
     logTail: (lines = 12) => log.trimEnd().split('\n').slice(-lines).join('\n'),
   };
 }
