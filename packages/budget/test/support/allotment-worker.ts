@@ -124,8 +124,7 @@ async function lane(): Promise<void> {
       if (kind !== 'budget' || reason === undefined) {
         failures += 1;
         if (failed.length < 3) failed.push(error instanceof Error ? error.message : String(error));
-      }
-      else refusals[reason] = (refusals[reason] ?? 0) + 1;
+      } else refusals[reason] = (refusals[reason] ?? 0) + 1;
       if (reason === 'spend') return;
     } finally {
       lanesInCall -= 1;
