@@ -4,7 +4,9 @@
 // and a summary when done. Run with `node --import tsx`.
 import { type CallObserver, ChatAdapter, OpenAITransport } from '@switchboard/adapter';
 import { costOf, priceOf } from '@switchboard/prices';
+import type { AcquireRequest, AcquireResult } from '../../src/acquire-request.js';
 import { createBudget } from '../../src/budget.js';
+import { MemoryBudgetStore } from '../../src/memory-store.js';
 import { RedisBudgetStore } from '../../src/redis-store.js';
 
 /** The worker's settings, passed as JSON in argv[2]. */
@@ -72,6 +74,13 @@ export type WorkerReport =
       readonly flushed: boolean;
       /** Acquisitions that went to the fallback store while Redis was unreachable. */
       readonly fallbackUses: number;
+      /**
+       * The in-flight slots its fallback was given: per outage (a fallback scope of its own), the share of the
+       * root's free slots as it last heard from Redis, summed over outages.
+       */
+      readonly fallbackSlots: number;
+      /** The outages its fallback served (its fallback scopes). */
+      readonly fallbackOutages: number;
       readonly refusalMessages: Readonly<Record<string, string>>;
     };
 
@@ -89,12 +98,24 @@ const store = new RedisBudgetStore({
   commandTimeoutMs: settings.commandTimeoutMs,
   onWarning: warn,
 });
+/** The fallback store, noting the root's slot limit of each outage's scope (the root is a chain's first scope). */
+class NotedFallback extends MemoryBudgetStore {
+  readonly slots = new Map<string, number>();
+  override acquire(request: AcquireRequest): AcquireResult {
+    const [first] = request.scopes;
+    if (first?.maxInFlight != null) this.slots.set(first.key, first.maxInFlight);
+    return super.acquire(request);
+  }
+}
+const fallbackStore = new NotedFallback();
 const root = createBudget({
   store,
   scope: settings.root,
   leaseTtlMs: settings.leaseTtlMs,
   slotWaitMs: 60_000,
-  ...(settings.fallbackShare === null ? {} : { fallback: { share: settings.fallbackShare } }),
+  ...(settings.fallbackShare === null
+    ? {}
+    : { fallback: { share: settings.fallbackShare, store: fallbackStore } }),
   onWarning: warn,
 });
 // Each worker also has a scope of its own, so its spend can be compared exactly with its records.
@@ -220,6 +241,8 @@ process.send?.(
     ended,
     flushed,
     fallbackUses,
+    fallbackSlots: [...fallbackStore.slots.values()].reduce((sum, slots) => sum + slots, 0),
+    fallbackOutages: fallbackStore.slots.size,
     refusalMessages,
   } satisfies WorkerReport,
   () => process.disconnect(),
