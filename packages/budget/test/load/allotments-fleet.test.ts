@@ -323,7 +323,9 @@ describe.each([
         for (const report of reports) {
           expect(report.failures, `failures: ${report.failed.join('; ')}`).toBe(0);
           expect(report.flushed).toBe(true);
-          expect(report.refusals.spend).toBeGreaterThanOrEqual(1);
+          // Each lane ended on a refusal for spend, and nothing else was refused: a store that is slow (or
+          // stalled, shorter than its statement timeout) makes calls wait, never refuses them as unreachable.
+          expect(report.refusals).toEqual({ spend: LANES });
         }
         expect(books).toMatchObject({ reservedNanoUsd: 0, inFlight: 0 });
         // The root passed 0.8 of its limit (not 1): fired once across the processes, by whichever settled a share past it.
