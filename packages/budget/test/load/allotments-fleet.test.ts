@@ -3,7 +3,8 @@
 // budget to its end, each reserving from shares of the headroom it leases. One worker is SIGKILLed holding its share
 // (a call of it in flight): the share stays reserved until its lease expires, within the TTL, then counts
 // at its worst case, unsettled. Spend never passes the limit, the books are never below the emulator's
-// bill, and the others still spend the budget to ≥ 99 % of its limit.
+// bill, and the others still spend the budget to ≥ 99 % of its limit. Twice more with the server stalled mid-run
+// for twice the lease TTL: the same guarantees, and no call refused but for spend.
 import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { ChatAdapter, OpenAITransport } from '@switchboard/adapter';
@@ -49,8 +50,8 @@ interface Server {
   stop(): Promise<void>;
   /** The server's last log lines (PostgreSQL's; none kept for redis-server). */
   logTail(): string;
-  /** Stops the server answering for `ms` (PostgreSQL's, see startPostgres). */
-  stall?(ms: number): Promise<void>;
+  /** Stops the server answering for `ms` (SIGSTOP, then SIGCONT). */
+  stall(ms: number): Promise<void>;
 }
 
 async function redisServer(): Promise<Server> {
@@ -62,6 +63,7 @@ async function redisServer(): Promise<Server> {
     list: (scope) => listBudgetScopes({ url: redis.url, prefix: 'allot:', scope }),
     stop: () => redis.stop(),
     logTail: () => '',
+    stall: (ms) => redis.stall(ms),
   };
 }
 
@@ -83,9 +85,11 @@ const workerPath = fileURLToPath(new URL('../support/allotment-worker.ts', impor
 describe.each([
   { name: 'redis-server', start: redisServer, stalled: false },
   { name: 'PostgreSQL', start: postgresServer, stalled: false },
-  // Every lease expires in the stall: after it, sweeps are due while settlements mark thresholds (version 8 of
-  // the functions deadlocked there, and the fleet stalled for minutes).
+  // A server stalled (SIGSTOP) once a quarter of the budget is spent: every lease expires in the stall. After
+  // it, PostgreSQL's sweeps are due while settlements mark thresholds (version 8 of its functions deadlocked
+  // there, and the fleet stalled for minutes); Redis's scripts purge the expired leases.
   { name: 'PostgreSQL, stalled for twice the lease TTL mid-run', start: postgresServer, stalled: true },
+  { name: 'redis-server, stalled for twice the lease TTL mid-run', start: redisServer, stalled: true },
 ])('allotments: 16 processes spend a budget on $name to its end', ({ start, stalled }) => {
   let server: Server;
   let emulator: Emulator;
@@ -279,7 +283,7 @@ describe.each([
                 { deadlineMs: 120_000 },
               );
               spentAtStall = (await reader.usage())[0]?.spentNanoUsd ?? 0;
-              await server.stall?.(2 * LEASE_TTL_MS);
+              await server.stall(2 * LEASE_TTL_MS);
             })()
           : Promise.resolve();
         // Awaited below; a failure of it before then is not unhandled.

@@ -12,6 +12,8 @@ export interface TestRedis {
   stop(): Promise<void>;
   /** Kills the server (SIGKILL), as a crash does, and waits for it to exit. */
   kill(): Promise<void>;
+  /** Stops the server answering for `ms` (SIGSTOP, then SIGCONT): connections stay open, nothing is answered. */
+  stall(ms: number): Promise<void>;
 }
 
 /** How to start it. */
@@ -190,6 +192,15 @@ async function startRedisOn(port: number, options: StartRedisOptions): Promise<T
     async kill() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       await exited;
+    },
+    async stall(ms) {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGSTOP');
+      try {
+        await new Promise((resolve) => setTimeout(resolve, ms));
+      } finally {
+        child.kill('SIGCONT');
+      }
     },
   };
 }
