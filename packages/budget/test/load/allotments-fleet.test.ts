@@ -278,11 +278,13 @@ describe.each([
         const stalling = stalled
           ? (async () => {
               await until(
-                async () => ((await reader.usage())[0]?.spentNanoUsd ?? 0) >= limitNanoUsd / 4,
+                async () => {
+                  spentAtStall = (await reader.usage())[0]?.spentNanoUsd ?? 0;
+                  return spentAtStall >= limitNanoUsd / 4;
+                },
                 'a quarter of the budget spent',
                 { deadlineMs: 120_000 },
               );
-              spentAtStall = (await reader.usage())[0]?.spentNanoUsd ?? 0;
               await server.stall(2 * LEASE_TTL_MS);
             })()
           : Promise.resolve();
