@@ -1,4 +1,4 @@
-// The hot path of PostgresBudgetStore's SQL (functions version 9): acquisitions and settlements of one budget
+// The hot path of PostgresBudgetStore's SQL (functions version 10): acquisitions and settlements of one budget
 // tree all touch its root scope, so what runs while a transaction holds the root's row lock decides how many
 // of them one server commits per second. An acquisition does every statement that touches only its own rows
 // (its lease's record and rows, the sweep check, the settlements' shard sums) before it takes the chain's scope
@@ -34,7 +34,7 @@ export const SHARDS = 16;
 const PRUNE_EVERY = SHARDS;
 
 /** How long a lease's record lives while held (renewals do not extend it): a late settlement is still recognised. */
-const HELD_RECORD_MS = 24 * 3_600_000;
+export const HELD_RECORD_MS = 24 * 3_600_000;
 
 /** Per scope of the chain (`chain.key`), the sums of its shard rows, as `sh`: a LATERAL join's text. */
 function shardSums(s: string): string {
@@ -67,15 +67,34 @@ $$;
 `;
 }
 
-/** `budget_acquire` (version 6): see the comment in its text. */
-export function acquireSql(s: string): string {
-  // The chain's shard sums, in its order: read before the scope rows are locked, and again before a refusal.
-  const readShards = `SELECT array_agg(coalesce(sh.spent, 0) ORDER BY chain.position),
+/**
+ * The chain's shard sums, in its order, into `sh_spent`, `sh_reserved`, `sh_in_flight`, `sh_unsettled` and
+ * `sh_calls`: a statement's text. Read before the scope rows are locked, and again before a refusal.
+ */
+export function readShardsSql(s: string): string {
+  return `SELECT array_agg(coalesce(sh.spent, 0) ORDER BY chain.position),
     array_agg(coalesce(sh.reserved, 0) ORDER BY chain.position), array_agg(coalesce(sh.in_flight, 0) ORDER BY chain.position),
     array_agg(coalesce(sh.unsettled, 0) ORDER BY chain.position), array_agg(coalesce(sh.calls, 0) ORDER BY chain.position)
   INTO sh_spent, sh_reserved, sh_in_flight, sh_unsettled, sh_calls
   FROM unnest(keys) WITH ORDINALITY AS chain(key, position)
   ${shardSums(s)}`;
+}
+
+/**
+ * The variables an acquisition keeps a chain's counters in (`n` scopes): each scope's row as locked (`row_*`, then
+ * `main_*` in the chain's order) and its shard sums (`sh_*`, from {@link readShardsSql}). Declarations' text.
+ */
+export const CHAIN_COUNTERS = `row_spent bigint; row_reserved bigint; row_in_flight integer; row_unsettled bigint; row_calls integer;
+  main_spent bigint[] := array_fill(0::bigint, ARRAY[n]);
+  main_reserved bigint[] := array_fill(0::bigint, ARRAY[n]);
+  main_in_flight integer[] := array_fill(0, ARRAY[n]);
+  main_unsettled bigint[] := array_fill(0::bigint, ARRAY[n]);
+  main_calls integer[] := array_fill(0, ARRAY[n]);
+  sh_spent bigint[]; sh_reserved bigint[]; sh_in_flight integer[]; sh_unsettled bigint[]; sh_calls integer[];`;
+
+/** `budget_acquire` (version 6): see the comment in its text. */
+export function acquireSql(s: string): string {
+  const readShards = readShardsSql(s);
   return `-- A reservation of amount in every scope of the chain, or in none. First what touches only this lease's rows:
 -- its record (the same lease id asked twice waits for the first here, then answers as it did), a sweep where
 -- one is due, its lease rows, the chain's shard sums. Last, in key order (two chains never deadlock), each
@@ -97,13 +116,7 @@ DECLARE
   record_state text;
   scope_name text;
   at integer;
-  row_spent bigint; row_reserved bigint; row_in_flight integer; row_unsettled bigint; row_calls integer;
-  main_spent bigint[] := array_fill(0::bigint, ARRAY[n]);
-  main_reserved bigint[] := array_fill(0::bigint, ARRAY[n]);
-  main_in_flight integer[] := array_fill(0, ARRAY[n]);
-  main_unsettled bigint[] := array_fill(0::bigint, ARRAY[n]);
-  main_calls integer[] := array_fill(0, ARRAY[n]);
-  sh_spent bigint[]; sh_reserved bigint[]; sh_in_flight integer[]; sh_unsettled bigint[]; sh_calls integer[];
+  ${CHAIN_COUNTERS}
 BEGIN
   ignored := set_config('lock_timeout', timeout_ms || 'ms', true);
   IF current_setting('synchronous_commit') = 'off' THEN

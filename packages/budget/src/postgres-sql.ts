@@ -6,8 +6,9 @@
 // `unnest`, `cardinality`, `now()`, `=` and `+` are PostgreSQL's own, and only the budget's own tables
 // (named with their schema) are touched; the schema itself is not on the path.
 
+import { acquireManySql } from './postgres-sql-acquire-many.js';
 import { acquireSql, FUNCTION_SETTINGS, SHARDS, settleSql, sweepDue, totalsSql } from './postgres-sql-hot.js';
-import { acquireManySql, settleManySql } from './postgres-sql-many.js';
+import { settleManySql } from './postgres-sql-many.js';
 import { settleMarkedSql } from './postgres-sql-marked.js';
 import { PRUNE_BATCH } from './retention.js';
 import { PAST_WINDOW_KEEP_MS } from './scope-windows.js';
@@ -16,7 +17,7 @@ import { PAST_WINDOW_KEEP_MS } from './scope-windows.js';
  * The comment `migrate()` looks for on `budget_settle`: the functions of this version are there. Changed
  * whenever a function's text changes, so a store of a newer version replaces them (`CREATE OR REPLACE`).
  */
-export const FUNCTIONS_VERSION = 'switchboard budget functions 9';
+export const FUNCTIONS_VERSION = 'switchboard budget functions 10';
 
 /**
  * The tables, created by `migrate()` (idempotent; also run on first use, under an
