@@ -74,7 +74,7 @@ BEGIN
     RETURNING lease_id
   )
   SELECT coalesce(array_agg(made.lease_id), '{}') INTO fresh FROM made;
-  is_fresh := ARRAY(SELECT l = ANY(fresh) FROM unnest(leases) AS l);
+  is_fresh := ARRAY(SELECT l.id = ANY(fresh) FROM unnest(leases) WITH ORDINALITY AS l(id, position) ORDER BY l.position);
   IF cardinality(fresh) > 0 THEN
     IF ${sweepDue(s)} THEN
       PERFORM ${s}.budget_sweep(keys, retention_ms);
