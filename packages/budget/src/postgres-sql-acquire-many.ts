@@ -8,8 +8,8 @@ import {
 
 /**
  * `budget_acquire_many` (version 10): the acquisitions of one chain that a process asked for while its previous
- * one was on the server, in one transaction (one round trip, one commit). Version 8 ran `budget_acquire` once per
- * lease, so every lease but the first did its own rows' work (record, lease rows, sweep check, shard sums) while
+ * one was on the server, in one transaction (one round trip, one commit). Versions 8 and 9 ran `budget_acquire` once
+ * per lease, so every lease but the first did its own rows' work (record, lease rows, sweep check, shard sums) while
  * the transaction held the root's row: the batches of 7 a fleet makes held the hottest row for 7 acquisitions'
  * work. Now every lease's own rows come first, in bulk; the chain's scope rows are locked last, once, in key
  * order; the checks run in memory, lease by lease in the order asked, each seeing the grants before it (as
@@ -85,15 +85,14 @@ BEGIN
     WHERE l.id = ANY(fresh);
     ${readShards};
     FOREACH scope_name IN ARRAY sorted LOOP
-      SELECT scope.spent_nano_usd, scope.reserved_nano_usd, scope.in_flight, scope.unsettled_nano_usd, scope.unsettled_calls
-      INTO row_spent, row_reserved, row_in_flight, row_unsettled, row_calls
-      FROM ${s}.budget_scopes AS scope WHERE scope.scope_key = scope_name FOR UPDATE;
-      IF NOT FOUND THEN
-        INSERT INTO ${s}.budget_scopes (scope_key) VALUES (scope_name) ON CONFLICT (scope_key) DO NOTHING;
+      -- The row locked; a missing one made first (another transaction making it too: waited for, then locked).
+      LOOP
         SELECT scope.spent_nano_usd, scope.reserved_nano_usd, scope.in_flight, scope.unsettled_nano_usd, scope.unsettled_calls
         INTO row_spent, row_reserved, row_in_flight, row_unsettled, row_calls
         FROM ${s}.budget_scopes AS scope WHERE scope.scope_key = scope_name FOR UPDATE;
-      END IF;
+        EXIT WHEN FOUND;
+        INSERT INTO ${s}.budget_scopes (scope_key) VALUES (scope_name) ON CONFLICT (scope_key) DO NOTHING;
+      END LOOP;
       at := array_position(keys, scope_name);
       main_spent[at] := row_spent; main_reserved[at] := row_reserved; main_in_flight[at] := row_in_flight;
       main_unsettled[at] := row_unsettled; main_calls[at] := row_calls;
