@@ -22,21 +22,24 @@ end
 -- The scope's marker for a caller that knows the marker 'known' ('' when it never
 -- saw one), or false when that caller must count scope i's ledger as lost (a loss
 -- found is marked for every process). A scope that never had a ledger gets the
--- marker 'fresh'; with fresh nil, none is made and nil is returned.
-local function ledger(i, known, fresh)
-  local state = KEYS[3 * i - 2]
-  local current = redis.call('HGET', state, 'ledger')
+-- marker 'fresh'; with fresh nil, none is made and nil is returned. 'current' and
+-- 'origin' are the state hash's fields \`ledger\` and \`origin\` as just read.
+local function ledgerFrom(i, current, origin, known, fresh)
   if not current then
     if known ~= '' or orphaned(i) then
       tombstone(i)
       return false
     end
-    if fresh then redis.call('HSET', state, 'ledger', fresh) end
+    if fresh then redis.call('HSET', KEYS[3 * i - 2], 'ledger', fresh) end
     return fresh
   end
   if known == '' or known == current then return current end
-  if redis.call('HGET', state, 'origin') ~= 'reset' then return false end
+  if origin ~= 'reset' then return false end
   return current
+end
+local function ledger(i, known, fresh)
+  local read = redis.call('HMGET', KEYS[3 * i - 2], 'ledger', 'origin')
+  return ledgerFrom(i, read[1], read[2], known, fresh)
 end
 -- Whether a caller that knows the marker 'known' must count scope i's ledger as
 -- lost: ledger() without making a marker.

@@ -6,7 +6,12 @@
 // with its lease id in the scope's `unsettled` sorted set (scored by Redis time in
 // ms), so a late settlement can replace the worst case by the cost. Entries older
 // than the retention are pruned, at most PRUNE_BATCH per scope by each script that
-// touches the scope; the figures keep their amount and call.
+// touches the scope; the figures keep their amount and call. The state hash's
+// \`unsettledFrom\` (Redis ms, written only beside the ledger marker) is a time no
+// entry is older than: while the retention's cutoff is before it, nothing is due
+// and the set is not read. Every entry is scored by Redis's clock when counted, so
+// an entry counted later, by any process or version, is never older; after Redis's
+// clock moves back, entries counted then are pruned late (kept longer), never early.
 // Needs NOW_LUA (`now`, `keys(i)`).
 import { PRUNE_BATCH } from './retention.js';
 
@@ -33,7 +38,9 @@ local function uncount(i, lease)
   return worst
 end
 -- Expired leases become spend at their worst case, counted as unsettled; their slot is freed.
-local function purge(i)
+-- Returns how many expired (0 without reading when the caller counted no lease: held = 0).
+local function purge(i, held)
+  if held == 0 then return 0 end
   local state, leases = keys(i)
   local expired = redis.call('ZRANGEBYSCORE', leases, '-inf', now)
   for _, lease in ipairs(expired) do
@@ -45,15 +52,26 @@ local function purge(i)
     end
   end
   if #expired > 0 then redis.call('ZREMRANGEBYSCORE', leases, '-inf', now) end
+  return #expired
 end
-local function prune(i, retention)
+-- 'from': the scope's \`unsettledFrom\` as read (false: unknown); 'marked': whether the
+-- hash has its ledger marker, the only hash the new \`unsettledFrom\` is written to
+-- (any other field would make a scope without a ledger look like a lost one).
+local function prune(i, retention, from, marked)
+  local cutoff = now - retention
+  if from and cutoff < tonumber(from) then return end
   local state, _, unsettled = keys(i)
-  local old = redis.call('ZRANGEBYSCORE', unsettled, '-inf', now - retention, 'LIMIT', 0, ${PRUNE_BATCH})
-  if #old == 0 then return end
-  local fields = {}
-  for n, lease in ipairs(old) do fields[n] = 'u:' .. lease end
-  redis.call('HDEL', state, unpack(fields))
-  redis.call('ZREM', unsettled, unpack(old))
+  local old = redis.call('ZRANGEBYSCORE', unsettled, '-inf', cutoff, 'LIMIT', 0, ${PRUNE_BATCH})
+  if #old > 0 then
+    local fields = {}
+    for n, lease in ipairs(old) do fields[n] = 'u:' .. lease end
+    redis.call('HDEL', state, unpack(fields))
+    redis.call('ZREM', unsettled, unpack(old))
+  end
+  if marked then
+    local first = redis.call('ZRANGE', unsettled, 0, 0, 'WITHSCORES')
+    redis.call('HSET', state, 'unsettledFrom', first[2] or now)
+  end
 end
 local function counters(i)
   local state, leases = keys(i)

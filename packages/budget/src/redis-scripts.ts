@@ -6,8 +6,9 @@
 // State hash fields: `ledger` (the marker written when the ledger was made),
 // `origin` ('reset' after resetLedger), `lost` (a tombstone, see
 // redis-lua-ledger.ts), `spent`, `reserved`, `unsettled`, `unsettledCalls`,
-// `r:<lease>` (amount held by a live lease) and `u:<lease>` (the worst case
-// counted for a lease that ended unsettled, until pruned).
+// `r:<lease>` (amount held by a live lease), `u:<lease>` (the worst case
+// counted for a lease that ended unsettled, until pruned) and `unsettledFrom`
+// (see redis-lua-unsettled.ts).
 // The lease record (`state` held|ended, `answer`) makes every script idempotent
 // by lease id: a command re-sent after a lost reply changes nothing and answers
 // as the first run did. Redis's own TIME is the only clock.
@@ -21,6 +22,8 @@ local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local scopes = (#KEYS - 1) / 3
 local record = KEYS[#KEYS]
 local function keys(i) return KEYS[3 * i - 2], KEYS[3 * i - 1], KEYS[3 * i] end
+-- A count for HSET: all digits (a number's own tostring would write 1e+15, which HINCRBY refuses).
+local function integer(x) return string.format('%.0f', x) end
 `;
 
 // A windowed scope's keys are kept PAST_WINDOW_KEEP_MS after its window's end (end < 0: no window).
@@ -59,14 +62,24 @@ for i = 1, scopes do
   if ending >= 0 and (now < tonumber(ARGV[5 + 5 * i]) or now >= ending) then return {'window', i, now} end
 end
 for i = 1, scopes do
-  local marker = ledger(i, ARGV[4 + 5 * i], fresh)
+  local state, leases = keys(i)
+  -- One read of the hash: the marker, the counters and the unsettled entries' floor.
+  local read = redis.call('HMGET', state, 'ledger', 'origin', 'spent', 'reserved', 'unsettled', 'unsettledCalls',
+    'unsettledFrom')
+  local marker = ledgerFrom(i, read[1], read[2], ARGV[4 + 5 * i], fresh)
   if not marker then return refusal('ledger_lost', i, counters(i)) end
   ledgers[i] = marker
-  purge(i)
-  prune(i, tonumber(ARGV[5]))
+  local held = redis.call('ZCARD', leases)
+  local expired = purge(i, held)
+  prune(i, tonumber(ARGV[5]), read[7], true)
+  if expired > 0 then
+    rows[i] = counters(i)
+  else
+    rows[i] = {tonumber(read[3] or '0'), tonumber(read[4] or '0'), held, tonumber(read[5] or '0'),
+      tonumber(read[6] or '0')}
+  end
   -- A window's keys expire after its keep, refused or granted (the marker was written either way).
   keepWindow(i, ARGV[6 + 5 * i])
-  rows[i] = counters(i)
 end
 -- Each scope's marker and counters: as read above (a repeat changes nothing), or with
 -- this lease added (granted now), without reading them again.
@@ -102,8 +115,7 @@ end
 for i = 1, scopes do
   local state, leases = keys(i)
   redis.call('ZADD', leases, now + ttl, id)
-  redis.call('HINCRBY', state, 'reserved', ARGV[2])
-  redis.call('HSET', state, 'r:' .. id, ARGV[2])
+  redis.call('HSET', state, 'reserved', integer(rows[i][2] + amount), 'r:' .. id, ARGV[2])
   -- The lease set may be new: it expires with the window's other keys.
   keepWindow(i, ARGV[6 + 5 * i])
 end
@@ -136,16 +148,13 @@ if seen[1] == 'ended' then return tonumber(seen[2]) end
 local held = seen[1] == 'held' and 1 or 0
 for i = 1, scopes do
   local state, leases = keys(i)
-  local read = redis.call('HMGET', state, 'ledger', 'r:' .. id)
+  local read = redis.call('HMGET', state, 'ledger', 'r:' .. id, 'origin', 'reserved', 'spent', 'unsettledFrom')
   local marker, reserved = read[1], read[2]
   local count = true
-  if reserved then
-    redis.call('HINCRBY', state, 'reserved', -tonumber(reserved))
-    redis.call('HDEL', state, 'r:' .. id)
-  else
+  if not reserved then
     held = 0
     if not uncount(i, id) and marker then
-      count = not (seen[1] == 'held' or (leased and redis.call('HGET', state, 'origin') ~= 'reset'))
+      count = not (seen[1] == 'held' or (leased and read[3] ~= 'reset'))
     end
   end
   if not marker then
@@ -156,12 +165,23 @@ for i = 1, scopes do
     end
   end
   redis.call('ZREM', leases, id)
+  if reserved then
+    -- The lease's reservation leaves and, for a cost, the spend comes in: one write of both counters.
+    local update = {'reserved', integer(tonumber(read[4] or '0') - tonumber(reserved))}
+    if count and not unsettled then
+      table.insert(update, 'spent')
+      table.insert(update, integer(tonumber(read[5] or '0') + amount))
+      count = false
+    end
+    redis.call('HSET', state, unpack(update))
+    redis.call('HDEL', state, 'r:' .. id)
+  end
   if count and unsettled then
     countUnsettled(i, id, ARGV[2])
   elseif count then
     redis.call('HINCRBY', state, 'spent', ARGV[2])
   end
-  prune(i, retention)
+  prune(i, retention, read[6], marker)
   keepWindow(i, ARGV[5 + i] or '-1')
 end
 redis.call('HSET', record, 'state', 'ended', 'answer', held)

@@ -33,13 +33,19 @@ describe('RedisBudgetStore', () => {
           'layout:{run-7}:state',
         ]);
         const state = await client.hgetall('layout:{run-7}/judge:state');
-        expect(Object.keys(state).sort()).toEqual(['ledger', expect.stringMatching(/^r:/), 'reserved']);
+        expect(Object.keys(state).sort()).toEqual([
+          'ledger',
+          expect.stringMatching(/^r:/),
+          'reserved',
+          'unsettledFrom',
+        ]);
         expect(state.reserved).toBe('2000000000');
         await handle.end({ record: callRecord(0.123456789), error: null, mayHaveBeenBilled: true });
         expect(await client.hgetall('layout:{run-7}:state')).toEqual({
           ledger: expect.any(String),
           reserved: '0',
           spent: '123456789',
+          unsettledFrom: expect.stringMatching(/^\d+$/),
         });
         expect(await client.zcard('layout:{run-7}:leases')).toBe(0);
       } finally {
