@@ -8,7 +8,7 @@
 // saw gone leaves the tombstone `lost` (Redis time in ms), so the loss stays known
 // to late processes even when nothing else was written. Only RESET_SCRIPT (a new
 // marker, `origin` 'reset') starts a new ledger; it keeps what the hash holds.
-// Needs NOW_LUA (`now`, `keys(i)`).
+// Needs NOW_LUA (`clock()`, `keys(i)`).
 
 export const LEDGER_LUA = `
 local function orphaned(i)
@@ -17,7 +17,7 @@ local function orphaned(i)
   return redis.call('HLEN', state) > 0 or redis.call('ZCARD', leases) > 0 or redis.call('ZCARD', unsettled) > 0
 end
 local function tombstone(i)
-  redis.call('HSETNX', KEYS[3 * i - 2], 'lost', now)
+  redis.call('HSETNX', KEYS[3 * i - 2], 'lost', clock())
 end
 -- The scope's marker for a caller that knows the marker 'known' ('' when it never
 -- saw one), or false when that caller must count scope i's ledger as lost (a loss

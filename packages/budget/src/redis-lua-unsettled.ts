@@ -12,7 +12,7 @@
 // and the set is not read. Every entry is scored by Redis's clock when counted, so
 // an entry counted later, by any process or version, is never older; after Redis's
 // clock moves back, entries counted then are pruned late (kept longer), never early.
-// Needs NOW_LUA (`now`, `keys(i)`).
+// Needs NOW_LUA (`clock()`, `keys(i)`).
 import { PRUNE_BATCH } from './retention.js';
 
 export const UNSETTLED_LUA = `
@@ -22,7 +22,7 @@ local function countUnsettled(i, lease, amount)
   redis.call('HINCRBY', state, 'spent', amount)
   redis.call('HINCRBY', state, 'unsettled', amount)
   redis.call('HINCRBY', state, 'unsettledCalls', 1)
-  redis.call('ZADD', unsettled, now, lease)
+  redis.call('ZADD', unsettled, clock(), lease)
 end
 -- Takes back a lease's entry (its settlement replaces it): its amount, or false.
 local function uncount(i, lease)
@@ -42,6 +42,7 @@ end
 local function purge(i, held)
   if held == 0 then return 0 end
   local state, leases = keys(i)
+  local now = clock()
   local expired = redis.call('ZRANGEBYSCORE', leases, '-inf', now)
   for _, lease in ipairs(expired) do
     local held = redis.call('HGET', state, 'r:' .. lease)
@@ -58,6 +59,7 @@ end
 -- hash has its ledger marker, the only hash the new \`unsettledFrom\` is written to
 -- (any other field would make a scope without a ledger look like a lost one).
 local function prune(i, retention, from, marked)
+  local now = clock()
   local cutoff = now - retention
   if from and cutoff < tonumber(from) then return end
   local state, _, unsettled = keys(i)

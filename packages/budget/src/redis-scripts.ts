@@ -17,8 +17,16 @@ import { UNSETTLED_LUA } from './redis-lua-unsettled.js';
 import { PAST_WINDOW_KEEP_MS } from './scope-windows.js';
 
 const NOW_LUA = `
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local now
+-- Redis's clock in ms (TIME), read once per script, when first needed: a settlement that counts no
+-- worst case, in a scope with its ledger and no window, never reads it.
+local function clock()
+  if now == nil then
+    local time = redis.call('TIME')
+    now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+  end
+  return now
+end
 local scopes = (#KEYS - 1) / 3
 local record = KEYS[#KEYS]
 local function keys(i) return KEYS[3 * i - 2], KEYS[3 * i - 1], KEYS[3 * i] end
@@ -31,7 +39,7 @@ const KEEP_LUA = `
 local function keepWindow(i, ending)
   local stop = tonumber(ending)
   if stop < 0 then return end
-  local ttl = math.max(1, stop + ${PAST_WINDOW_KEEP_MS} - now)
+  local ttl = math.max(1, stop + ${PAST_WINDOW_KEEP_MS} - clock())
   local state, leases, unsettled = keys(i)
   redis.call('PEXPIRE', state, ttl)
   redis.call('PEXPIRE', leases, ttl)
@@ -40,6 +48,8 @@ end
 `;
 
 const PARTS = `${NOW_LUA}${LEDGER_LUA}${UNSETTLED_LUA}${KEEP_LUA}`;
+/** What every script but SETTLE_SCRIPT does first: read Redis's clock into `now`. */
+const NOW = 'clock()';
 
 /**
  * ARGV: lease id, amount, ttl ms, held record retention ms, unsettled retention
@@ -51,6 +61,7 @@ const PARTS = `${NOW_LUA}${LEDGER_LUA}${UNSETTLED_LUA}${KEEP_LUA}`;
  * (nothing is written).
  */
 export const ACQUIRE_SCRIPT = `${PARTS}
+${NOW}
 local id, amount, ttl, heldFor, fresh = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4], ARGV[6]
 local ledgers, rows = {}, {}
 -- A refusal: why, the refusing scope, its counters and Redis's time.
@@ -178,10 +189,11 @@ for i = 1, scopes do
   end
   if count and unsettled then
     countUnsettled(i, id, ARGV[2])
+    -- A settlement that adds an entry prunes as a reservation does, so pruning keeps up with any rate.
+    prune(i, retention, read[6], marker)
   elseif count then
     redis.call('HINCRBY', state, 'spent', ARGV[2])
   end
-  prune(i, retention, read[6], marker)
   keepWindow(i, ARGV[5 + i] or '-1')
 end
 redis.call('HSET', record, 'state', 'ended', 'answer', held)
@@ -196,6 +208,7 @@ return held
  * marked (a tombstone) for every process.
  */
 export const RENEW_SCRIPT = `${NOW_LUA}${LEDGER_LUA}
+${NOW}
 local held = 1
 for i = 1, scopes do
   local state, leases = keys(i)
@@ -217,6 +230,7 @@ return held
  * unsettledCalls, lost (1 or 0)}.
  */
 export const COUNTERS_SCRIPT = `${PARTS}
+${NOW}
 local result = {}
 for i = 1, scopes do
   local gone = lost(i, ARGV[1 + i]) and 1 or 0
@@ -257,6 +271,7 @@ return tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
  * {mark before, mark after, spent}.
  */
 export const THRESHOLDS_SCRIPT = `${PARTS}
+${NOW}
 local n = tonumber(ARGV[2])
 local result = {}
 for i = 1, scopes do

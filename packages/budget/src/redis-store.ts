@@ -100,6 +100,8 @@ export class RedisBudgetStore implements BudgetStore {
    * come and go): a scope forgotten is asked as one never seen, its loss found only while it holds figures.
    */
   readonly #ledgers = new RecentMap<string>(10_000);
+  /** Each recent scope's three keys (state, leases, unsettled), built once. */
+  readonly #scopeKeys = new RecentMap<readonly [string, string, string]>(10_000);
   #policyChecked = false;
   /** The server behind this connection was checked (INFO cluster) not to be a node of a Redis Cluster. */
   #standalone = false;
@@ -208,34 +210,40 @@ export class RedisBudgetStore implements BudgetStore {
 
   async acquire(request: AcquireRequest): Promise<AcquireResult> {
     if (!this.#standalone) await this.#checkStandalone();
-    const perScope = request.scopes.flatMap((scope) => [
-      scope.limitNanoUsd ?? -1,
-      scope.maxInFlight ?? -1,
-      this.#ledgers.get(scope.key) ?? '',
-      scope.window?.startMs ?? -1,
-      scope.window?.endMs ?? -1,
-    ]);
-    const reply = await this.#run(() =>
-      this.#commands.budgetAcquire(
-        request.scopes.length * 3 + 1,
-        ...this.#keys(request.scopes),
-        this.#recordKey(request.scopes, request.leaseId),
-        request.leaseId,
-        request.amountNanoUsd,
-        Math.ceil(request.ttlMs),
-        HELD_RECORD_MS,
-        this.#retentionMs,
-        // A fresh marker is only ever written into a scope this process knows no marker of.
-        request.scopes.every((scope) => this.#ledgers.has(scope.key)) ? '' : randomUUID(),
-        ...perScope,
-      ),
+    const { scopes, leaseId } = request;
+    const args: (string | number)[] = this.#keys(scopes);
+    args.push(
+      this.#recordKey(scopes, leaseId),
+      leaseId,
+      request.amountNanoUsd,
+      Math.ceil(request.ttlMs),
+      HELD_RECORD_MS,
+      this.#retentionMs,
+      '',
     );
+    const freshAt = args.length - 1;
+    let known = true;
+    for (const scope of scopes) {
+      const ledger = this.#ledgers.get(scope.key);
+      if (ledger === undefined) known = false;
+      const window = scope.window;
+      args.push(
+        scope.limitNanoUsd ?? -1,
+        scope.maxInFlight ?? -1,
+        ledger ?? '',
+        window?.startMs ?? -1,
+        window?.endMs ?? -1,
+      );
+    }
+    // A fresh marker is only ever written into a scope this process knows no marker of.
+    if (!known) args[freshAt] = randomUUID();
+    const reply = await this.#run(() => this.#commands.budgetAcquire(scopes.length * 3 + 1, ...args));
     if (reply[0] === 'ok') {
       const counters: ScopeCounters[] = [];
-      for (const [index, scope] of request.scopes.entries()) {
+      for (let index = 0; index < scopes.length; index++) {
         const at = 1 + index * 6;
-        this.#ledgers.set(scope.key, String(reply[at]));
-        counters.push(countersOf(reply.slice(at + 1, at + 6) as Row));
+        this.#ledgers.set((scopes[index] as StoredScope).key, String(reply[at]));
+        counters.push(countersOf(reply, at + 1));
       }
       this.#checkPolicy();
       return { granted: true, counters };
@@ -257,19 +265,17 @@ export class RedisBudgetStore implements BudgetStore {
   async settle(leaseId: string, scopes: readonly StoredScope[], settlement: Settlement): Promise<boolean> {
     // Nothing was granted on a Cluster node: nothing is written there either.
     if (this.#clusterNode !== null) throw this.#clusterNode;
-    const held = await this.#run(() =>
-      this.#commands.budgetSettle(
-        scopes.length * 3 + 1,
-        ...this.#keys(scopes),
-        this.#recordKey(scopes, leaseId),
-        leaseId,
-        settlement.actualNanoUsd,
-        settlement.unsettled === true ? 1 : 0,
-        this.#retentionMs,
-        settlement.leased === true ? 1 : 0,
-        ...windowEnds(scopes),
-      ),
+    const args: (string | number)[] = this.#keys(scopes);
+    args.push(
+      this.#recordKey(scopes, leaseId),
+      leaseId,
+      settlement.actualNanoUsd,
+      settlement.unsettled === true ? 1 : 0,
+      this.#retentionMs,
+      settlement.leased === true ? 1 : 0,
     );
+    for (const scope of scopes) args.push(scope.window?.endMs ?? -1);
+    const held = await this.#run(() => this.#commands.budgetSettle(scopes.length * 3 + 1, ...args));
     return held === 1;
   }
 
@@ -410,10 +416,17 @@ export class RedisBudgetStore implements BudgetStore {
   }
 
   #keys(scopes: readonly StoredScope[]): string[] {
-    return scopes.flatMap((scope) => {
-      const keys = this.keysOf(scope);
-      return [keys.state, keys.leases, keys.unsettled];
-    });
+    const keys: string[] = [];
+    for (const scope of scopes) {
+      let own = this.#scopeKeys.get(scope.key);
+      if (own === undefined) {
+        const { state, leases, unsettled } = this.keysOf(scope);
+        own = [state, leases, unsettled];
+        this.#scopeKeys.set(scope.key, own);
+      }
+      keys.push(own[0], own[1], own[2]);
+    }
+    return keys;
   }
 
   /** The lease's record, under the root's hash tag like every key of its chain. */
@@ -527,13 +540,14 @@ function windowEnds(scopes: readonly StoredScope[]): number[] {
   return scopes.map((scope) => scope.window?.endMs ?? -1);
 }
 
-function countersOf(row: readonly (string | number)[]): ScopeCounters {
+/** The five counters of a reply from `at` (spent, reserved, in flight, unsettled, unsettled calls). */
+function countersOf(row: readonly (string | number)[], at = 0): ScopeCounters {
   return {
-    spentNanoUsd: Number(row[0] ?? 0),
-    reservedNanoUsd: Number(row[1] ?? 0),
-    inFlight: Number(row[2] ?? 0),
-    unsettledNanoUsd: Number(row[3] ?? 0),
-    unsettledCalls: Number(row[4] ?? 0),
+    spentNanoUsd: Number(row[at] ?? 0),
+    reservedNanoUsd: Number(row[at + 1] ?? 0),
+    inFlight: Number(row[at + 2] ?? 0),
+    unsettledNanoUsd: Number(row[at + 3] ?? 0),
+    unsettledCalls: Number(row[at + 4] ?? 0),
   };
 }
 
