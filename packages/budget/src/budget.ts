@@ -181,8 +181,18 @@ export class Budget implements CallObserver {
       return this.#asking(this.#waitOrRefuse(info, chain, ask, null));
     }
     const first = this.#acquire(chain, ask.amount, info);
-    if (!isThenable(first) && first.result.granted) return this.#handle(first, chain, ask);
-    return this.#asking(this.#waitOrRefuse(info, chain, ask, first));
+    if (!isThenable(first)) {
+      if (first.result.granted) return this.#handle(first, chain, ask);
+      return this.#asking(this.#waitOrRefuse(info, chain, ask, first));
+    }
+    // A grant, the common answer, goes straight to its handle; anything else waits or is refused.
+    return this.#asking(
+      first.then((acquired) =>
+        acquired.result.granted
+          ? this.#handle(acquired, chain, ask)
+          : this.#waitOrRefuse(info, chain, ask, acquired),
+      ),
+    );
   }
 
   /** An acquisition under way, known to `close()` until it ends (granted or refused). */

@@ -86,6 +86,8 @@ export class LeaseHandle implements AttemptHandle {
         }
       },
     });
+    // Without thresholds watched, the settlement's own promise: nothing is checked after it.
+    if (!spends || !this.#shared.thresholds.watched) return settled;
     if (settled instanceof Promise) return settled.then(() => thresholds ?? undefined);
     return thresholds ?? undefined;
   }

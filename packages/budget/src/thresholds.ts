@@ -60,6 +60,11 @@ export class Thresholds {
     this.#onWarning = onWarning;
   }
 
+  /** Whether any threshold is watched (onThreshold and at least one fraction): else no check ever runs. */
+  get watched(): boolean {
+    return this.#onThreshold !== null && this.#fractions.length > 0;
+  }
+
   /**
    * The levels to ask `store` for with a settlement in `scopes` (`settleAndMark`, one round trip), or null
    * when there is nothing to ask or the store cannot (then {@link Thresholds.check} after it).
@@ -70,7 +75,7 @@ export class Thresholds {
 
   /** The levels each scope is asked for (null: none, or all known reached); null when none is asked. */
   #levelsOf(scopes: readonly StoredScope[]): (readonly number[] | null)[] | null {
-    if (this.#onThreshold === null || this.#fractions.length === 0) return null;
+    if (!this.watched) return null;
     const levels = scopes.map((scope) =>
       scope.limitNanoUsd === null || (this.#known.get(scope.key) ?? 0) >= this.#fractions.length
         ? null
