@@ -53,8 +53,9 @@ const NOW = 'clock()';
 
 /**
  * ARGV: lease id, amount, ttl ms, held record retention ms, unsettled retention
- * ms, a fresh ledger marker, then per scope its limit, max in flight (-1: none),
- * the ledger it knows ('') and its window's start and end in ms (-1: none).
+ * ms, a fresh ledger marker, then per scope one argument: its limit, max in flight
+ * (-1: none), its window's start and end in ms (-1: none) and the ledger it knows
+ * (''), joined by commas (one argument, not five: each costs at both ends).
  * Returns {'ok', ledger, spent, reserved, inFlight, unsettled, unsettledCalls per
  * scope}, {reason, i, spent, reserved, inFlight, unsettled, unsettledCalls, now},
  * or {'window', i, now} when Redis's clock is not within scope i's window
@@ -64,20 +65,25 @@ export const ACQUIRE_SCRIPT = `${PARTS}
 ${NOW}
 local id, amount, ttl, heldFor, fresh = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4], ARGV[6]
 local ledgers, rows = {}, {}
+local limits, maxes, starts, ends, knowns = {}, {}, {}, {}, {}
+for i = 1, scopes do
+  local limit, max, start, stop, known = string.match(ARGV[6 + i], '^([^,]*),([^,]*),([^,]*),([^,]*),(.*)$')
+  limits[i], maxes[i], starts[i], ends[i], knowns[i] = tonumber(limit), tonumber(max), tonumber(start), stop, known
+end
 -- A refusal: why, the refusing scope, its counters and Redis's time.
 local function refusal(reason, i, row)
   return {reason, i, row[1], row[2], row[3], row[4], row[5], now}
 end
 for i = 1, scopes do
-  local ending = tonumber(ARGV[6 + 5 * i])
-  if ending >= 0 and (now < tonumber(ARGV[5 + 5 * i]) or now >= ending) then return {'window', i, now} end
+  local ending = tonumber(ends[i])
+  if ending >= 0 and (now < starts[i] or now >= ending) then return {'window', i, now} end
 end
 for i = 1, scopes do
   local state, leases = keys(i)
   -- One read of the hash: the marker, the counters and the unsettled entries' floor.
   local read = redis.call('HMGET', state, 'ledger', 'origin', 'spent', 'reserved', 'unsettled', 'unsettledCalls',
     'unsettledFrom')
-  local marker = ledgerFrom(i, read[1], read[2], ARGV[4 + 5 * i], fresh)
+  local marker = ledgerFrom(i, read[1], read[2], knowns[i], fresh)
   if not marker then return refusal('ledger_lost', i, counters(i)) end
   ledgers[i] = marker
   local held = redis.call('ZCARD', leases)
@@ -90,7 +96,7 @@ for i = 1, scopes do
       tonumber(read[6] or '0')}
   end
   -- A window's keys expire after its keep, refused or granted (the marker was written either way).
-  keepWindow(i, ARGV[6 + 5 * i])
+  keepWindow(i, ends[i])
 end
 -- Each scope's marker and counters: as read above (a repeat changes nothing), or with
 -- this lease added (granted now), without reading them again.
@@ -113,14 +119,14 @@ if seen then return refusal('ended', 1, rows[1]) end
 -- Spend in every scope first, then spend and reservations: 'reserved' means no scope is out of money.
 for _, reason in ipairs({'spend', 'reserved'}) do
   for i = 1, scopes do
-    local limit = tonumber(ARGV[2 + 5 * i])
+    local limit = limits[i]
     local row = rows[i]
     local held = reason == 'reserved' and row[2] or 0
     if limit >= 0 and row[1] + held + amount > limit then return refusal(reason, i, row) end
   end
 end
 for i = 1, scopes do
-  local maxInFlight = tonumber(ARGV[3 + 5 * i])
+  local maxInFlight = maxes[i]
   if maxInFlight >= 0 and rows[i][3] >= maxInFlight then return refusal('in_flight', i, rows[i]) end
 end
 for i = 1, scopes do
@@ -128,7 +134,7 @@ for i = 1, scopes do
   redis.call('ZADD', leases, now + ttl, id)
   redis.call('HSET', state, 'reserved', integer(rows[i][2] + amount), 'r:' .. id, ARGV[2])
   -- The lease set may be new: it expires with the window's other keys.
-  keepWindow(i, ARGV[6 + 5 * i])
+  keepWindow(i, ends[i])
 end
 redis.call('HSET', record, 'state', 'held')
 redis.call('PEXPIRE', record, heldFor)

@@ -227,12 +227,9 @@ export class RedisBudgetStore implements BudgetStore {
       const ledger = this.#ledgers.get(scope.key);
       if (ledger === undefined) known = false;
       const window = scope.window;
+      // One argument per scope (ACQUIRE_SCRIPT): the numbers, then the ledger known, which holds no comma.
       args.push(
-        scope.limitNanoUsd ?? -1,
-        scope.maxInFlight ?? -1,
-        ledger ?? '',
-        window?.startMs ?? -1,
-        window?.endMs ?? -1,
+        `${scope.limitNanoUsd ?? -1},${scope.maxInFlight ?? -1},${window?.startMs ?? -1},${window?.endMs ?? -1},${ledger ?? ''}`,
       );
     }
     // A fresh marker is only ever written into a scope this process knows no marker of.
