@@ -17,8 +17,8 @@ const TEST_TIMEOUT_MS = 60_000;
 
 const emulator = sharedEmulator({ key: KEY });
 
-function newAdapter(wire: WireTransportCase): ChatAdapter {
-  return new ChatAdapter(wire.make({ apiKey: KEY, baseUrl: emulator().url, maxAttempts: 3 }), {
+function newAdapter(wire: WireTransportCase, maxAttempts = 3): ChatAdapter {
+  return new ChatAdapter(wire.make({ apiKey: KEY, baseUrl: emulator().url, maxAttempts }), {
     endpoint: costModel,
   });
 }
@@ -72,7 +72,10 @@ describe.each(WIRE_TRANSPORTS)('over $name', (wire) => {
             { requests: resets, reset: true },
             { requests: limited, status: 429, retryAfterMs: 5 },
           ]);
-          const adapter = newAdapter(wire);
+          // A fault hits a request number, not a call: a retry may land on another faulted number, so
+          // one call may meet several faults, in any order the machine's speed gives. Each faulted number
+          // fails exactly one attempt, so with one attempt more than there are faults no call can run out.
+          const adapter = newAdapter(wire, faulted.length + 1);
           await Promise.all(
             Array.from({ length: CALLS }, (_, index) =>
               adapter.complete({ model: MODEL, messages: question(index) }),
