@@ -268,11 +268,11 @@ export class Budget implements CallObserver {
     info: AttemptInfo,
     chain: Chain,
     ask: AttemptAsk,
-    firstTry: Acquired | Promise<Acquired> | null,
+    firstTry: Acquired | null,
   ): Promise<AttemptHandle> {
     const innermost = chain.paths.at(-1) ?? '';
     const { slotWaitMs } = this.#shared;
-    const first = firstTry === null ? null : await this.#fitting(info, chain, ask, await firstTry, false);
+    const first = firstTry === null ? null : await this.#fitting(info, chain, ask, firstTry, false);
     if (first !== null) {
       if (first.result.granted) return this.#handle(first, chain, ask);
       this.#refuseUnlessWaiting(info, chain, first, ask);

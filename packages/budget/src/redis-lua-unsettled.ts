@@ -38,9 +38,9 @@ local function uncount(i, lease)
   return worst
 end
 -- Expired leases become spend at their worst case, counted as unsettled; their slot is freed.
--- Returns how many expired (0 without reading when the caller counted no lease: held = 0).
-local function purge(i, held)
-  if held == 0 then return 0 end
+-- Returns how many expired; 0 without reading when the caller counted the scope's leases and found none.
+local function purge(i, leaseCount)
+  if leaseCount == 0 then return 0 end
   local state, leases = keys(i)
   local now = clock()
   local expired = redis.call('ZRANGEBYSCORE', leases, '-inf', now)

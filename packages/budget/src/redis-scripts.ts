@@ -86,13 +86,13 @@ for i = 1, scopes do
   local marker = ledgerFrom(i, read[1], read[2], knowns[i], fresh)
   if not marker then return refusal('ledger_lost', i, counters(i)) end
   ledgers[i] = marker
-  local held = redis.call('ZCARD', leases)
-  local expired = purge(i, held)
+  local leaseCount = redis.call('ZCARD', leases)
+  local expired = purge(i, leaseCount)
   prune(i, tonumber(ARGV[5]), read[7], true)
   if expired > 0 then
     rows[i] = counters(i)
   else
-    rows[i] = {tonumber(read[3] or '0'), tonumber(read[4] or '0'), held, tonumber(read[5] or '0'),
+    rows[i] = {tonumber(read[3] or '0'), tonumber(read[4] or '0'), leaseCount, tonumber(read[5] or '0'),
       tonumber(read[6] or '0')}
   end
   -- A window's keys expire after its keep, refused or granted (the marker was written either way).

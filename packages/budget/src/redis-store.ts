@@ -271,7 +271,7 @@ export class RedisBudgetStore implements BudgetStore {
       this.#retentionMs,
       settlement.leased === true ? 1 : 0,
     );
-    for (const scope of scopes) args.push(scope.window?.endMs ?? -1);
+    args.push(...windowEnds(scopes));
     const held = await this.#run(() => this.#commands.budgetSettle(scopes.length * 3 + 1, ...args));
     return held === 1;
   }
