@@ -39,6 +39,8 @@ export type FleetReport =
       readonly type: 'spent';
       readonly settled: Record<string, number>;
       readonly refusals: Record<string, number>;
+      /** The words of refusals other than 'spend' and 'reserved' (at most 5), to tell why one happened. */
+      readonly unexpected: string[];
     }
   | { readonly type: 'holding'; readonly held: number }
   | { readonly type: 'released'; readonly settled: Record<string, number> }
@@ -91,6 +93,7 @@ function add(into: Record<string, number>, handle: AttemptHandle, nanoUsd: numbe
 async function spend(calls: number, lanes: number): Promise<void> {
   const settled: Record<string, number> = {};
   const refusals: Record<string, number> = {};
+  const unexpected: string[] = [];
   let next = 0;
   const lane = async () => {
     while (next < calls) {
@@ -103,6 +106,9 @@ async function spend(calls: number, lanes: number): Promise<void> {
       } catch (error) {
         const reason = error instanceof BudgetError ? error.reason : 'other';
         refusals[reason] = (refusals[reason] ?? 0) + 1;
+        if (reason !== 'spend' && reason !== 'reserved' && unexpected.length < 5) {
+          unexpected.push(`${reason}: ${error instanceof Error ? error.message : String(error)}`);
+        }
         if (!(error instanceof BudgetError)) send({ type: 'error', message: String(error) });
         continue;
       }
@@ -114,7 +120,7 @@ async function spend(calls: number, lanes: number): Promise<void> {
   };
   await Promise.all(Array.from({ length: lanes }, lane));
   await budget.idle();
-  send({ type: 'spent', settled, refusals });
+  send({ type: 'spent', settled, refusals, unexpected });
 }
 
 const held: AttemptHandle[] = [];
