@@ -105,6 +105,55 @@ describe('SseParser', () => {
     expect(parser.more()).toEqual([]);
   });
 
+  it('gives the same events when long reads are decoded a piece at a time, whatever is asked for and when', () => {
+    // Reads of up to ~24 KiB: the parser decodes those of which only the first events are asked for
+    // in growing pieces (1 KiB first), so multi-byte characters and line ends fall across pieces too.
+    const line = fc.oneof(
+      fc
+        .string({ unit: 'grapheme', maxLength: 300, size: 'max' })
+        .map((text) => `data: ${text.replace(/[\r\n]/g, ' ')}`),
+      fc.constantFrom(': keep-alive', 'event: error', 'id: 7', 'data', ''),
+    );
+    const ending = fc.constantFrom('\n', '\r\n', '\r');
+    const body = fc
+      .array(fc.tuple(line, ending), { maxLength: 160 })
+      .map((lines) => lines.map(([text, end]) => text + end).join(''));
+    fc.assert(
+      fc.property(
+        body,
+        fc.array(fc.integer({ min: 0, max: 1 << 15 }), { maxLength: 4 }),
+        fc.array(fc.constantFrom(1, 2, 5, Number.POSITIVE_INFINITY), { minLength: 1, maxLength: 8 }),
+        fc.array(fc.boolean(), { minLength: 1, maxLength: 8 }),
+        (text, cuts, limits, drains) => {
+          const whole = parse(text);
+          const bytes = encode(text);
+          const parser = new SseParser(1 << 20);
+          const events: TransportStreamEvent[] = [];
+          let start = 0;
+          let turn = 0;
+          const limit = () => limits[turn % limits.length] as number;
+          for (const cut of [
+            ...cuts.map((at) => Math.min(at, bytes.length)).sort((a, b) => a - b),
+            bytes.length,
+          ]) {
+            events.push(...parser.push(bytes.subarray(start, cut), limit()));
+            start = cut;
+            while (parser.hasMore && (drains[turn++ % drains.length] ?? true)) {
+              const asked = limit();
+              const more = parser.more(asked);
+              expect(more.length).toBeLessThanOrEqual(asked);
+              events.push(...more);
+            }
+          }
+          events.push(...parser.end());
+          expect(parser.hasMore).toBe(false);
+          expect(events).toEqual(whole);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it("decodes as a streaming TextDecoder('utf-8') would, BOMs, broken and split characters included", () => {
     const pieces = [
       [0xef, 0xbb, 0xbf],
