@@ -1,5 +1,6 @@
-import { type ChildProcess, fork } from 'node:child_process';
+import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { nextReport } from './child-reports.js';
 import type { EmulatorCommand, EmulatorReport } from './emulator-process.js';
 
 /** The emulator process, as the benchmark sees it. */
@@ -23,9 +24,9 @@ export async function startEmulatorProcess(): Promise<EmulatorProcess> {
   const child = fork(fileURLToPath(new URL('./emulator-process.ts', import.meta.url)), {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  const ready = await nextReport(child, 'ready');
+  const ready = await nextReport<EmulatorReport, 'ready'>(child, 'ready', 'the emulator process');
   const ask = async <T extends EmulatorReport['type']>(command: EmulatorCommand, answer: T) => {
-    const reply = nextReport(child, answer);
+    const reply = nextReport<EmulatorReport, T>(child, answer, 'the emulator process');
     child.send(command);
     return reply;
   };
@@ -47,24 +48,4 @@ export async function startEmulatorProcess(): Promise<EmulatorProcess> {
       await exited;
     },
   };
-}
-
-function nextReport<T extends EmulatorReport['type']>(
-  child: ChildProcess,
-  type: T,
-): Promise<Extract<EmulatorReport, { type: T }>> {
-  return new Promise((resolve, reject) => {
-    const onMessage = (message: EmulatorReport) => {
-      if (message.type !== type) return;
-      child.off('message', onMessage);
-      child.off('exit', onExit);
-      resolve(message as Extract<EmulatorReport, { type: T }>);
-    };
-    const onExit = (code: number | null) => {
-      child.off('message', onMessage);
-      reject(new Error(`the emulator process exited (code ${code}) before sending '${type}'`));
-    };
-    child.on('message', onMessage);
-    child.once('exit', onExit);
-  });
 }

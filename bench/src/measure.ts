@@ -1,4 +1,4 @@
-import type { BenchClient } from './clients.js';
+import type { BenchClient, ClientId } from './clients.js';
 
 /** What one batch of calls of one client cost. */
 export interface BatchResult {
@@ -20,6 +20,22 @@ const collectGarbage = (globalThis as { gc?: (options?: { type: 'major' | 'minor
  * optimizes again); `minor`, the young generation only, where a call's garbage lives.
  */
 export type Collection = 'full' | 'minor';
+
+/** A client as a scenario runs it: batch by batch, in this process or in one of its own. */
+export interface BatchRunner {
+  readonly id: ClientId;
+  readonly label: string;
+  batch(calls: number, concurrency: number, collection: Collection): Promise<BatchResult>;
+}
+
+/** `client`'s batches, run in this process. */
+export function inProcess(client: BenchClient): BatchRunner {
+  return {
+    id: client.id,
+    label: client.label,
+    batch: (calls, concurrency, collection) => runBatch(client, calls, concurrency, collection),
+  };
+}
 
 /**
  * Makes `calls` calls with at most `concurrency` in flight. Garbage left by the

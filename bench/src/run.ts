@@ -8,6 +8,7 @@ import { isDeepStrictEqual, parseArgs } from 'node:util';
 import { type BenchClient, createClients, DEFAULT_CLIENT_IDS } from './clients.js';
 import { type EmulatorProcess, startEmulatorProcess } from './emulator-client.js';
 import { machineInfo } from './machine.js';
+import { inProcess } from './measure.js';
 import { runMetering } from './metering.js';
 import { markdownReport } from './report.js';
 import { runScenario, type Scenario, type ScenarioResult } from './scenarios.js';
@@ -92,7 +93,12 @@ async function main(): Promise<void> {
     await checkSameRequests(emulator, clientsBySize.small);
     for (const scenario of SCENARIOS) {
       await emulator.reset();
-      const result = await runScenario(scenario, clientsBySize[scenario.size], rounds, deadline);
+      const result = await runScenario(
+        scenario,
+        clientsBySize[scenario.size].map(inProcess),
+        rounds,
+        deadline,
+      );
       results.push(result);
       console.log(
         `${scenario.label}: ${result.rounds} rounds in ${((performance.now() - started) / 1000).toFixed(0)} s`,

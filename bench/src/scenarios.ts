@@ -1,5 +1,5 @@
-import { BASELINE, type BenchClient, CLIENT_IDS, type ClientId } from './clients.js';
-import { type Collection, median, roundOrder, runBatch } from './measure.js';
+import { BASELINE, CLIENT_IDS, type ClientId } from './clients.js';
+import { type BatchRunner, type Collection, median, roundOrder } from './measure.js';
 
 /** One way of loading the clients: reply size and calls in flight. */
 export interface Scenario {
@@ -59,13 +59,13 @@ export function pairedRatio(a: ClientFigures, b: ClientFigures, metric: Metric):
  */
 export async function runScenario(
   scenario: Scenario,
-  clients: BenchClient[],
+  clients: readonly BatchRunner[],
   rounds: number,
   deadline: number,
   collection: Collection = 'full',
 ): Promise<ScenarioResult> {
   const warmUpCalls = Math.max(scenario.concurrency, Math.ceil(scenario.calls / 4));
-  for (const client of clients) await runBatch(client, warmUpCalls, scenario.concurrency, collection);
+  for (const client of clients) await client.batch(warmUpCalls, scenario.concurrency, collection);
 
   const latencies = new Map<ClientId, number[]>(clients.map((client) => [client.id, []]));
   const perRound = new Map<ClientId, Figures[]>(clients.map((client) => [client.id, []]));
@@ -76,7 +76,7 @@ export async function runScenario(
   for (let round = 0; round < rounds; round++) {
     if (round > 0 && performance.now() > deadline) break;
     for (const client of roundOrder(clients, round)) {
-      const batch = await runBatch(client, scenario.calls, scenario.concurrency, collection);
+      const batch = await client.batch(scenario.calls, scenario.concurrency, collection);
       latencies.get(client.id)?.push(...batch.latenciesMs);
       perRound.get(client.id)?.push({
         medianMicros: median(batch.latenciesMs) * 1000,

@@ -9,17 +9,31 @@
 // With --layers, also the resolved client alone and with each observer of the full stack alone, and a table of
 // what each layer adds per call (its row's ratio less the resolved client's, in the SDK's time per call).
 //
+// Every client runs in this process, so a change in the machine's load reaches them all alike. With --isolate,
+// each runs in a process of its own (src/isolated-client-process.ts), as in a user's process: what the JIT
+// learns and caches there is that client's alone, not shared with the SDK's and the other clients' code.
+//
 // With --gc minor, the garbage collected before each batch is the young generation's only (default --gc full: a
 // full collection, which also drops optimized code whose objects died, so each batch starts by optimizing again).
 //
+// Every client first makes --warm-up sequential small calls (default 8,000; none with --quick), so what is
+// measured is each client in its steady state, as in a service that has run for a while.
+//
 // Usage: pnpm --filter @switchboard/bench bench:speed [--rounds N] [--quick] [--only a,b] [--layers] [--gc full|minor]
+//        [--isolate] [--warm-up calls]
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { type BenchClient, type ClientId, createClients } from './clients.js';
+import { type ClientId, createClients } from './clients.js';
 import { startEmulatorProcess } from './emulator-client.js';
+import { startIsolatedClients } from './isolated-clients.js';
 import { machineInfo } from './machine.js';
-import { type Collection, median } from './measure.js';
+import { type BatchRunner, type Collection, inProcess, median } from './measure.js';
 import { pairedRatio, runScenario, type Scenario, type ScenarioResult } from './scenarios.js';
+
+// Sequential small calls each client makes before anything is measured: on a 2-core machine every client,
+// the SDK too, gets faster call after call until about its 6,000th to 8,000th (V8 optimizes code run once per
+// call only after thousands of calls), then holds (bench/README.md, "Warmed up").
+const STEADY_AFTER = 8_000;
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((argument) => argument !== '--'),
@@ -29,6 +43,8 @@ const { values } = parseArgs({
     only: { type: 'string' },
     layers: { type: 'boolean', default: false },
     gc: { type: 'string', default: 'full' },
+    isolate: { type: 'boolean', default: false },
+    'warm-up': { type: 'string' },
   },
 });
 const quick = values.quick === true;
@@ -36,6 +52,10 @@ const rounds = Number(values.rounds ?? (quick ? 4 : 40));
 if (!Number.isInteger(rounds) || rounds < 1) throw new RangeError('--rounds must be a positive integer');
 if (values.gc !== 'full' && values.gc !== 'minor') throw new RangeError('--gc must be full or minor');
 const collection: Collection = values.gc;
+const isolate = values.isolate === true;
+const warmUp = Number(values['warm-up'] ?? (quick ? 0 : STEADY_AFTER));
+if (!(Number.isInteger(warmUp) && warmUp >= 0))
+  throw new RangeError('--warm-up must be a whole number of calls');
 
 const LAYER_IDS: ClientId[] = ['resolved', 'layer-budget', 'layer-journal', 'layer-meter', 'layer-otel'];
 const IDS: ClientId[] = [
@@ -119,6 +139,30 @@ function layerTable(results: readonly ScenarioResult[]): string[] {
   return lines;
 }
 
+/** `warmUp` sequential small calls of each client, in batches as the rounds make them, with progress. */
+async function warmUpAll(clients: readonly BatchRunner[], started: number): Promise<void> {
+  if (warmUp === 0) return;
+  for (const client of clients) {
+    for (let left = warmUp; left > 0; left -= 100) await client.batch(Math.min(100, left), 1, collection);
+    console.error(
+      `warm-up: ${client.id}, ${warmUp} calls, ${((performance.now() - started) / 1000).toFixed(0)} s`,
+    );
+  }
+}
+
+/** Every client of `ids` in this process, small and large. */
+async function inThisProcess(ids: readonly ClientId[], urls: { smallUrl: string; largeUrl: string }) {
+  const small = await createClients(urls.smallUrl, ids);
+  const large = await createClients(urls.largeUrl, ids);
+  return {
+    small: small.map(inProcess),
+    large: large.map(inProcess),
+    async close() {
+      for (const client of [...small, ...large]) await client.close?.();
+    },
+  };
+}
+
 const load = () =>
   loadavg()
     .map((value) => value.toFixed(2))
@@ -130,12 +174,11 @@ async function main(): Promise<void> {
   const started = performance.now();
   const emulator = await startEmulatorProcess();
   const ids = IDS.filter((id) => id === 'openai' || !only || only.includes(id));
-  const bySize: Record<'small' | 'large', BenchClient[]> = {
-    small: await createClients(emulator.smallUrl, ids),
-    large: await createClients(emulator.largeUrl, ids),
-  };
+  const clients = isolate ? await startIsolatedClients(ids, emulator) : await inThisProcess(ids, emulator);
+  const bySize: Record<'small' | 'large', readonly BatchRunner[]> = clients;
   const results: ScenarioResult[] = [];
   try {
+    await warmUpAll(clients.small, started);
     for (const scenario of SCENARIOS) {
       await emulator.reset();
       const calls = quick ? Math.max(scenario.concurrency, scenario.calls >> 2) : scenario.calls;
@@ -145,15 +188,16 @@ async function main(): Promise<void> {
       console.error(`${scenario.label}: done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
     }
   } finally {
+    await clients.close();
     await emulator.close();
-    for (const client of [...bySize.small, ...bySize.large]) await client.close?.();
   }
   const lines = [
     `Per-call wall time vs the \`openai\` SDK (median over ${rounds} rotated rounds of the within-round ratio;`,
     'sequential: median latency; c32: wall time per call, 1 / throughput). In brackets: 10th–90th percentile of the rounds.',
     `Machine: ${machine.cpu}, ${machine.cores} cores, Node ${machine.node}; ${new Date().toISOString().slice(0, 16)}Z;`,
     `load average (1 / 5 / 15 min) ${loadAtStart} at the start, ${load()} at the end;`,
-    `garbage collected before each batch: ${collection === 'full' ? 'full collection (--gc full)' : 'young generation only (--gc minor)'}`,
+    `garbage collected before each batch: ${collection === 'full' ? 'full collection (--gc full)' : 'young generation only (--gc minor)'};`,
+    `${isolate ? 'each client in a process of its own (--isolate)' : 'every client in one process'}; ${warmUp === 0 ? 'no warm-up (--warm-up 0): from the first calls' : `each client warmed up first by ${warmUp} sequential small calls (--warm-up)`}`,
     '',
     `| client | ${SCENARIOS.map((scenario) => scenario.label).join(' | ')} |`,
     `|---|${SCENARIOS.map(() => '---:').join('|')}|`,
