@@ -1,4 +1,4 @@
-// One bench client in a process of its own (bench:speed's default): the client for small
+// One bench client in a process of its own (bench:speed --isolate): the client for small
 // answers and the one for ~55 KB answers, nothing else, so what the JIT learns and caches
 // in this process is this client's alone, as in a user's process. Started by
 // src/isolated-clients.ts with the client's id and the emulator's two addresses; runs the

@@ -175,7 +175,6 @@ async function main(): Promise<void> {
   const emulator = await startEmulatorProcess();
   const ids = IDS.filter((id) => id === 'openai' || !only || only.includes(id));
   const clients = isolate ? await startIsolatedClients(ids, emulator) : await inThisProcess(ids, emulator);
-  const bySize: Record<'small' | 'large', readonly BatchRunner[]> = clients;
   const results: ScenarioResult[] = [];
   try {
     await warmUpAll(clients.small, started);
@@ -183,7 +182,7 @@ async function main(): Promise<void> {
       await emulator.reset();
       const calls = quick ? Math.max(scenario.concurrency, scenario.calls >> 2) : scenario.calls;
       results.push(
-        await runScenario({ ...scenario, calls }, bySize[scenario.size], rounds, Infinity, collection),
+        await runScenario({ ...scenario, calls }, clients[scenario.size], rounds, Infinity, collection),
       );
       console.error(`${scenario.label}: done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
     }
@@ -202,7 +201,7 @@ async function main(): Promise<void> {
     `| client | ${SCENARIOS.map((scenario) => scenario.label).join(' | ')} |`,
     `|---|${SCENARIOS.map(() => '---:').join('|')}|`,
   ];
-  for (const client of bySize.small) {
+  for (const client of clients.small) {
     if (client.id === 'openai') continue;
     const cells = results.map(
       (result) => `${timeRatio(result, client.id).toFixed(2)}x (${spread(result, client.id)})`,
