@@ -12,7 +12,7 @@
 // Usage: node scripts/test-summary.mjs [--run [turbo args...]] [--status <exit code>]
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { root, workspacePackages } from './workspace-packages.mjs';
 
@@ -34,6 +34,37 @@ function runTests(turboArgs) {
     stdio: 'inherit',
   });
   return run.status ?? 1;
+}
+
+const MESSAGE_CHARS = 400;
+
+/** The first line of a failure's message, without colour codes, cut to a readable length. */
+function firstLine(message) {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: vitest's messages carry ANSI colour codes
+  const plain = String(message ?? '').replace(/\u001b\[[0-9;]*m/g, '');
+  const line = plain.split('\n').find((part) => part.trim() !== '') ?? '';
+  return line.length > MESSAGE_CHARS ? `${line.slice(0, MESSAGE_CHARS)}…` : line.trim();
+}
+
+/**
+ * One line per failed test (and per suite that failed to load), naming its file and the first
+ * line of its error: a CI log that keeps only its end still says what failed.
+ */
+function failureLines(json, dir) {
+  const lines = [];
+  for (const suite of json.testResults ?? []) {
+    const file = relative(dir, suite.name ?? '');
+    const results = suite.assertionResults ?? [];
+    if (suite.status === 'failed' && results.length === 0)
+      lines.push(`  failed to run: ${file}: ${firstLine(suite.message)}`);
+    for (const result of results) {
+      if (result.status !== 'failed') continue;
+      lines.push(
+        `  failed: ${file} > ${result.fullName ?? result.title}: ${firstLine(result.failureMessages?.[0])}`,
+      );
+    }
+  }
+  return lines;
 }
 
 /**
@@ -59,6 +90,7 @@ export function summarize({ filtered = false } = {}) {
     ).length;
     const broken = brokenSuites > 0 ? `, ${brokenSuites} suites failed to run` : '';
     console.log(`${pkg.folder}: ${json.numPassedTests} passed, ${json.numFailedTests} failed${broken}`);
+    for (const line of failureLines(json, pkg.dir)) console.log(line);
     passed += json.numPassedTests;
     failed += json.numFailedTests + brokenSuites;
   }
