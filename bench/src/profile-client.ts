@@ -1,7 +1,7 @@
 // Runs one client's calls back to back against the emulator (in its own process, so
 // the profile holds the client's side only) and profiles them with V8's sampling
 // profiler (`node:inspector`, the profiler `node --cpu-prof` uses), started after
-// the warm-up so that loading and compiling the modules stay out of it. Started by
+// a warm-up of STEADY_AFTER calls, so that loading, compiling and V8's climb to optimized code stay out of it. Started by
 // src/profile.ts, which summarizes the profile.
 //
 // Usage: node --import tsx src/profile-client.ts <out.cpuprofile> <interval µs> <scenario> [calls] [concurrency] [small|large]
@@ -13,6 +13,7 @@ import { Session } from 'node:inspector/promises';
 import { CLIENT_IDS, type ClientId, createClients } from './clients.js';
 import { startEmulatorProcess } from './emulator-client.js';
 import { runBatch } from './measure.js';
+import { STEADY_AFTER } from './settings.js';
 import { memoryFetch, sseBody } from './sse-body.js';
 import { adapterStream, type StreamRun, sdkStream } from './stream-clients.js';
 
@@ -63,7 +64,8 @@ try {
     const [client] = await createClients(url, [id as ClientId]);
     if (!client) throw new Error(`no client ${id}`);
     try {
-      await runBatch(client, 200, Number(concurrency));
+      // Profiled in its steady state, as bench:speed measures it.
+      await runBatch(client, STEADY_AFTER, 1);
       let batch = { cpuMicros: 0, wallMs: 0 };
       await profiled(async () => {
         batch = await runBatch(client, count, Number(concurrency));

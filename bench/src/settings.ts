@@ -16,3 +16,10 @@ export const BENCH_MESSAGES = [
 
 /** Answer length of the streaming benchmark: about 1,000 content events per stream (one token each). */
 export const STREAM_ANSWER_TOKENS = 1_000;
+
+/**
+ * Sequential small calls a client makes before it is measured or profiled: on a 2-core machine every client,
+ * the SDK too, gets faster call after call until about its 6,000th to 8,000th (V8 optimizes code run once per
+ * call only after thousands of calls), then holds (bench/README.md, "Warmed up").
+ */
+export const STEADY_AFTER = 8_000;

@@ -29,11 +29,7 @@ import { startIsolatedClients } from './isolated-clients.js';
 import { machineInfo } from './machine.js';
 import { type BatchRunner, type Collection, inProcess, median } from './measure.js';
 import { pairedRatio, runScenario, type Scenario, type ScenarioResult } from './scenarios.js';
-
-// Sequential small calls each client makes before anything is measured: on a 2-core machine every client,
-// the SDK too, gets faster call after call until about its 6,000th to 8,000th (V8 optimizes code run once per
-// call only after thousands of calls), then holds (bench/README.md, "Warmed up").
-const STEADY_AFTER = 8_000;
+import { STEADY_AFTER } from './settings.js';
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((argument) => argument !== '--'),

@@ -1,11 +1,11 @@
-import { type Agent, Agent as HttpAgent, request as httpRequest } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { type Agent, request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
+import { asAgent, PooledAgent, type TrustedCertificates } from './pooled-agent.js';
 import { bare, type ProxyEnv, type ProxySetting, proxyFromEnv } from './proxy-from-env.js';
 import { tunnelAgent } from './tunnel-agent.js';
 
-/** Certificates to trust for `https`, as `node:tls` takes them (they replace Node's own roots). */
-export type TrustedCertificates = string | Buffer | ReadonlyArray<string | Buffer>;
+export type { TrustedCertificates } from './pooled-agent.js';
 
 /** Where a Node transport sends its requests, fixed for its base address. */
 export interface NodeTarget {
@@ -26,17 +26,18 @@ export interface NodeTarget {
   readonly proxy: ProxySetting | null;
 }
 
-// Pooled connections idle this long are closed (or sooner, as a server's `keep-alive: timeout=N`
-// asks, less a second): fetch's own default, so a server's idle timeout rarely races a reuse.
+// A tunnel's pooled connections idle this long are closed (or sooner, as a server's `keep-alive:
+// timeout=N` asks, less a second): fetch's own default, so a server's idle timeout rarely races a reuse.
 const AGENT_OPTIONS = { keepAlive: true, timeout: 4_000, scheduling: 'lifo' } as const;
 
-let sharedHttp: Agent | undefined;
-let sharedHttps: Agent | undefined;
+// The agents of origins reached directly with Node's roots, shared by every transport to them.
+const shared = new Map<string, PooledAgent>();
 
 /**
- * The target of a base address: a keep-alive agent shared by every transport without a
- * proxy or certificates of its own (so they share connections), else one of its own;
- * the proxy from `env` (see `proxyFromEnv`), tunnelled with `CONNECT`.
+ * The target of a base address: a keep-alive agent of its origin (a `PooledAgent`), shared
+ * by every transport without a proxy or certificates of its own (so they share
+ * connections), else one of its own; the proxy from `env` (see `proxyFromEnv`), tunnelled
+ * with `CONNECT` by Node's agent.
  */
 export function nodeTarget(baseUrl: string, env: ProxyEnv, ca: TrustedCertificates | undefined): NodeTarget {
   const url = new URL(baseUrl);
@@ -44,21 +45,38 @@ export function nodeTarget(baseUrl: string, env: ProxyEnv, ca: TrustedCertificat
   const proxy = proxyFromEnv(url, env);
   const options =
     ca === undefined ? AGENT_OPTIONS : { ...AGENT_OPTIONS, ca: ca as string | Buffer | (string | Buffer)[] };
+  const hostname = bare(url.hostname);
+  const port = Number(url.port) || (secure ? 443 : 80);
+  const servername = isIP(hostname) === 0 ? hostname : undefined;
   let agent: Agent;
   if (proxy !== null) agent = tunnelAgent(secure, proxy, options);
-  else if (ca !== undefined) agent = secure ? new HttpsAgent(options) : new HttpAgent(options);
-  else if (secure) agent = sharedHttps ??= new HttpsAgent(AGENT_OPTIONS);
-  else agent = sharedHttp ??= new HttpAgent(AGENT_OPTIONS);
+  else if (ca !== undefined) agent = asAgent(new PooledAgent({ secure, hostname, port, servername, ca }));
+  else agent = asAgent(sharedAgent(secure, hostname, port, servername));
   return {
     request: secure ? httpsRequest : httpRequest,
     agent,
-    hostname: bare(url.hostname),
-    port: Number(url.port) || (secure ? 443 : 80),
+    hostname,
+    port,
     // The URL keeps an IPv6 address in brackets and leaves out the scheme's own port, as Node's header does.
     host: url.host,
-    servername: isIP(bare(url.hostname)) === 0 ? bare(url.hostname) : undefined,
+    servername,
     basePath: url.pathname === '/' ? '' : url.pathname.replace(/\/$/, ''),
     acceptEncoding: secure ? 'br, gzip, deflate' : 'gzip, deflate',
     proxy,
   };
+}
+
+function sharedAgent(
+  secure: boolean,
+  hostname: string,
+  port: number,
+  servername: string | undefined,
+): PooledAgent {
+  const key = `${secure ? 'https' : 'http'}:${hostname}:${port}`;
+  let agent = shared.get(key);
+  if (agent === undefined) {
+    agent = new PooledAgent({ secure, hostname, port, servername, ca: undefined });
+    shared.set(key, agent);
+  }
+  return agent;
 }

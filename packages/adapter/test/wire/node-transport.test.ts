@@ -7,12 +7,14 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { Socket } from 'node:net';
+import type { TLSSocket } from 'node:tls';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ChatAdapter, NodeTransport, type NodeTransportOptions } from '../../src/index.js';
 import { closeConnectProxies, connectProxy } from '../support/connect-proxy.js';
 import { failureOf } from '../support/failure-of.js';
 import { closeLoopbackServers, listenOnLoopback } from '../support/listen-on-loopback.js';
+import { runBuiltScript } from '../support/run-built-script.js';
 import { selfSigned } from '../support/self-signed.js';
 import { transportRequest } from '../support/transport-to.js';
 
@@ -193,6 +195,65 @@ describe('NodeTransport: connections', () => {
   });
 });
 
+/** Answers as `answer` does, announcing `keep-alive: timeout=<seconds>`. */
+const announcing =
+  (seconds: number): Handler =>
+  (_request, response) => {
+    response.writeHead(200, { 'content-type': 'application/json', 'keep-alive': `timeout=${seconds}` });
+    response.end(REPLY);
+  };
+
+/** The server's side of each connection, as it is accepted. */
+function serverSockets(server: Server): Socket[] {
+  const sockets: Socket[] = [];
+  server.on('connection', (socket: Socket) => sockets.push(socket));
+  return sockets;
+}
+
+describe('NodeTransport: the pool of kept connections', () => {
+  it('keeps no connection the server announces it will close within a second (keep-alive: timeout=1)', async () => {
+    // Node's agent closes a kept connection a second before the server's announced timeout: here, at once.
+    const { url, seen } = await httpServer(announcing(1));
+    const transport = transportAt(url);
+    for (let call = 0; call < 3; call += 1) await transport.completeChatRaw(request);
+    expect(seen.requests.map((entry) => entry.connection)).toEqual([1, 2, 3]);
+  });
+
+  it('closes a kept connection a second before the timeout the server announced, then opens another', async () => {
+    const { url, seen, server } = await httpServer(announcing(2));
+    // The server itself would keep it a minute: only the client's idle timeout closes it.
+    server.keepAliveTimeout = 60_000;
+    const sockets = serverSockets(server);
+    const transport = transportAt(url);
+    await transport.completeChatRaw(request);
+    await once(sockets[0] as Socket, 'close');
+    await transport.completeChatRaw(request);
+    expect(seen.requests.map((entry) => entry.connection)).toEqual([1, 2]);
+  });
+
+  it('drops an idle connection the server resets, without an unhandled error, and calls on a new one', async () => {
+    const { url, seen, server } = await httpServer();
+    const sockets = serverSockets(server);
+    const transport = transportAt(url, { maxAttempts: 1 });
+    await transport.completeChatRaw(request);
+    // The reply was read whole: the connection sits idle in the pool when the server resets it.
+    const closed = once(sockets[0] as Socket, 'close');
+    (sockets[0] as Socket).resetAndDestroy();
+    await closed;
+    await transport.completeChatRaw(request);
+    expect(seen.requests.map((entry) => entry.connection)).toEqual([1, 2]);
+  });
+
+  it('lets a process exit while its connection is kept: an idle one holds no reference', async () => {
+    const { url, seen, server } = await httpServer();
+    server.keepAliveTimeout = 60_000;
+    const run = await runBuiltScript('kept-connection.mjs', { args: [url] });
+    expect(run).toMatchObject({ code: 0, exitedByItself: true });
+    expect(JSON.parse(run.stdout)).toEqual({ sockets: 0 });
+    expect(seen.connections).toBe(1);
+  });
+});
+
 describe.skipIf(certificate === null)(
   'NodeTransport over TLS (a self-signed certificate made with openssl)',
   () => {
@@ -206,6 +267,18 @@ describe.skipIf(certificate === null)(
       expect(seen.connections).toBe(1);
       // As fetch asks over https.
       expect(seen.requests[0]?.headers['accept-encoding']).toBe('br, gzip, deflate');
+    });
+
+    it("resumes the TLS session on its next connection, as Node's https agent does", async () => {
+      // Every connection closed after its call (keep-alive: timeout=1): each call is a new handshake.
+      const server = createHttpsServer(certificate ?? {});
+      const resumed: boolean[] = [];
+      server.on('secureConnection', (socket: TLSSocket) => resumed.push(socket.isSessionReused()));
+      counting(server as unknown as Server, announcing(1), 'secureConnection');
+      const url = (await listenOnLoopback(server as unknown as Server)).replace('http://', 'https://');
+      const transport = transportAt(url, { ca: cert });
+      for (let call = 0; call < 3; call += 1) await transport.completeChatRaw(request);
+      expect(resumed).toEqual([false, true, true]);
     });
 
     it('refuses a certificate it does not trust: a connection failure naming why, nothing sent', async () => {
