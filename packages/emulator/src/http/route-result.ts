@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { Generation } from '../billing/generation.js';
 import type { StreamShape } from '../chat/stream-events.js';
 import type { Reply } from './deliver-reply.js';
+import { jsonText } from './json-text.js';
 
 /** What a route answers: a status, a JSON body, and extra headers. */
 export interface RouteResult {
@@ -16,7 +17,7 @@ export interface RouteResult {
 
 /** `result` as a JSON reply, or only the first half of its JSON text when `truncate` is set. */
 export function jsonReply(result: RouteResult, truncate = false): Reply {
-  const text = JSON.stringify(result.body);
+  const text = jsonText(result.body);
   return {
     status: result.status,
     headers: { ...result.headers, 'content-type': 'application/json' },
