@@ -13,7 +13,7 @@ const BROTLI = {
 const MAX_CODINGS = 5;
 
 /**
- * A reply's body with its `Content-Encoding` undone as it arrives, as fetch does: `gzip`
+ * A reply's body with its `Content-Encoding` (`encoding`, as its header reads) undone as it arrives, as fetch does: `gzip`
  * (`x-gzip`), `deflate` (the zlib format RFC 9110 names) and `br`, several in a row undone
  * right to left; `identity` is skipped, and a body with a coding it does not know is handed
  * over as it came. The decoders are `node:zlib` streams: they decode only as fast as the
@@ -22,9 +22,8 @@ const MAX_CODINGS = 5;
  * every stream of the chain, and is the returned stream's. Throws a RangeError for more
  * than {@link MAX_CODINGS} codings.
  */
-export function decodedBody(response: IncomingMessage): Readable {
-  const encoding = response.headers['content-encoding'];
-  if (encoding === undefined) return response;
+export function decodedBody(response: IncomingMessage, encoding: string | null): Readable {
+  if (encoding === null) return response;
   const decoders: Transform[] = [];
   const codings = encoding.toLowerCase().split(',');
   if (codings.length > MAX_CODINGS) {

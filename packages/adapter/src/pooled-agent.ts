@@ -1,6 +1,7 @@
 import type { Agent, ClientRequest, IncomingMessage } from 'node:http';
 import { connect as netConnect, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
+import { rawHeader } from './node-headers.js';
 
 /** Certificates to trust for `https`, as `node:tls` takes them (they replace Node's own roots). */
 export type TrustedCertificates = string | Buffer | ReadonlyArray<string | Buffer>;
@@ -146,8 +147,8 @@ export class PooledAgent {
  * announced `keep-alive: timeout=N` (a second before it, as Node's agent does; 0 closes it).
  */
 function idleTimeoutOf(reply: IncomingMessage | null | undefined): number {
-  const hint = reply?.headers['keep-alive'];
-  if (typeof hint !== 'string') return IDLE_MS;
+  const hint = reply ? rawHeader(reply.rawHeaders, 'keep-alive') : null;
+  if (hint === null) return IDLE_MS;
   const seconds = /^timeout=(\d+)/.exec(hint)?.[1];
   if (seconds === undefined) return IDLE_MS;
   return Math.min(IDLE_MS, Math.max(0, Number(seconds) * 1000 - 1000));
