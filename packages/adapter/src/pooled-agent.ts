@@ -73,11 +73,6 @@ export class PooledAgent {
     request.onSocket(socket);
   }
 
-  /** Closes every idle connection (those in use close when their requests end). */
-  destroy(): void {
-    for (const socket of this.#idle.splice(0)) socket.destroy();
-  }
-
   #connect(): PooledSocket {
     const { secure, hostname, port, servername, ca } = this.#origin;
     const socket: PooledSocket = secure
@@ -91,7 +86,10 @@ export class PooledAgent {
       : netConnect({ host: hostname, port, noDelay: true });
     if (secure) socket.setNoDelay(true);
     socket.setTimeout(IDLE_MS);
-    if (secure) socket.on('session', (session: Buffer) => this.#keepSession(session));
+    if (secure)
+      socket.on('session', (session: Buffer) => {
+        this.#session = session;
+      });
     socket.on('free', () => this.#free(socket));
     socket.on('timeout', () => {
       if (socket[idling] === true) socket.destroy();
@@ -108,10 +106,6 @@ export class PooledAgent {
       this.#forget(socket);
     });
     return socket;
-  }
-
-  #keepSession(session: Buffer): void {
-    this.#session = session;
   }
 
   // Node emits `free` when a request ended with its reply read whole on a keep-alive connection,
