@@ -20,7 +20,8 @@ export function jsonText(value: unknown, long = LONG): string {
   let strings: string[] | null = null;
   const text = JSON.stringify(value, (_key, item: unknown) => {
     if (typeof item !== 'string' || item.length < long) return item;
-    (strings ??= []).push(item);
+    if (strings === null) strings = [];
+    strings.push(item);
     return PLACEHOLDER;
   });
   if (strings === null) return text;
