@@ -38,12 +38,17 @@ function runTests(turboArgs) {
 
 const MESSAGE_CHARS = 400;
 
+/** A suite that failed to load: failed, with no test run. */
+function isBroken(suite) {
+  return suite.status === 'failed' && (suite.assertionResults ?? []).length === 0;
+}
+
 /** The first line of a failure's message, without colour codes, cut to a readable length. */
 function firstLine(message) {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: vitest's messages carry ANSI colour codes
   const plain = String(message ?? '').replace(/\u001b\[[0-9;]*m/g, '');
-  const line = plain.split('\n').find((part) => part.trim() !== '') ?? '';
-  return line.length > MESSAGE_CHARS ? `${line.slice(0, MESSAGE_CHARS)}…` : line.trim();
+  const line = (plain.split('\n').find((part) => part.trim() !== '') ?? '').trim();
+  return line.length > MESSAGE_CHARS ? `${line.slice(0, MESSAGE_CHARS)}…` : line;
 }
 
 /**
@@ -54,10 +59,8 @@ function failureLines(json, dir) {
   const lines = [];
   for (const suite of json.testResults ?? []) {
     const file = relative(dir, suite.name ?? '');
-    const results = suite.assertionResults ?? [];
-    if (suite.status === 'failed' && results.length === 0)
-      lines.push(`  failed to run: ${file}: ${firstLine(suite.message)}`);
-    for (const result of results) {
+    if (isBroken(suite)) lines.push(`  failed to run: ${file}: ${firstLine(suite.message)}`);
+    for (const result of suite.assertionResults ?? []) {
       if (result.status !== 'failed') continue;
       lines.push(
         `  failed: ${file} > ${result.fullName ?? result.title}: ${firstLine(result.failureMessages?.[0])}`,
@@ -85,9 +88,7 @@ export function summarize({ filtered = false } = {}) {
     }
     const json = JSON.parse(readFileSync(report, 'utf8'));
     // A suite that fails to load counts as a failure even when it ran no test.
-    const brokenSuites = (json.testResults ?? []).filter(
-      (suite) => suite.status === 'failed' && (suite.assertionResults ?? []).length === 0,
-    ).length;
+    const brokenSuites = (json.testResults ?? []).filter(isBroken).length;
     const broken = brokenSuites > 0 ? `, ${brokenSuites} suites failed to run` : '';
     console.log(`${pkg.folder}: ${json.numPassedTests} passed, ${json.numFailedTests} failed${broken}`);
     for (const line of failureLines(json, pkg.dir)) console.log(line);

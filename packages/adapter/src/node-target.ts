@@ -43,13 +43,18 @@ export function nodeTarget(baseUrl: string, env: ProxyEnv, ca: TrustedCertificat
   const url = new URL(baseUrl);
   const secure = url.protocol === 'https:';
   const proxy = proxyFromEnv(url, env);
-  const options =
-    ca === undefined ? AGENT_OPTIONS : { ...AGENT_OPTIONS, ca: ca as string | Buffer | (string | Buffer)[] };
   const hostname = bare(url.hostname);
   const port = Number(url.port) || (secure ? 443 : 80);
   const servername = isIP(hostname) === 0 ? hostname : undefined;
   let agent: Agent;
-  if (proxy !== null) agent = tunnelAgent(secure, proxy, options);
+  if (proxy !== null)
+    agent = tunnelAgent(
+      secure,
+      proxy,
+      ca === undefined
+        ? AGENT_OPTIONS
+        : { ...AGENT_OPTIONS, ca: ca as string | Buffer | (string | Buffer)[] },
+    );
   else if (ca !== undefined) agent = asAgent(new PooledAgent({ secure, hostname, port, servername, ca }));
   else agent = asAgent(sharedAgent(secure, hostname, port, servername));
   return {

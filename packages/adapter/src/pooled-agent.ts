@@ -22,11 +22,10 @@ export interface PooledOrigin {
 const MAX_IDLE = 256;
 /** A pooled connection idle this long is closed (fetch's default; a server's `keep-alive: timeout=N` may ask sooner). */
 const IDLE_MS = 4_000;
-// The request a connection serves now, and whether it sits idle in the pool.
+// The request a connection serves now; null while it sits idle (in the pool, or closing).
 const serving = Symbol('serving');
-const idling = Symbol('idling');
 
-type PooledSocket = Socket & { [serving]?: ClientRequest | null; [idling]?: boolean };
+type PooledSocket = Socket & { [serving]?: ClientRequest | null };
 
 /**
  * A keep-alive agent for one origin, as `http.request` takes an agent (any object with
@@ -63,7 +62,6 @@ export class PooledAgent {
     let socket = this.#idle.pop();
     while (socket?.destroyed) socket = this.#idle.pop();
     if (socket !== undefined) {
-      socket[idling] = false;
       socket.ref();
       request.reusedSocket = true;
     } else {
@@ -92,12 +90,12 @@ export class PooledAgent {
       });
     socket.on('free', () => this.#free(socket));
     socket.on('timeout', () => {
-      if (socket[idling] === true) socket.destroy();
+      if (socket[serving] === null) socket.destroy();
     });
     // In use, the request listens too; idle (or between its request's end and `free`), the error closes it.
     socket.on('error', () => {
       if (secure) this.#session = undefined;
-      if (socket[serving] === null || socket[idling] === true) socket.destroy();
+      if (socket[serving] === null) socket.destroy();
     });
     socket.on('close', () => this.#forget(socket));
     // Taken over for another protocol (an upgrade): no longer pooled.
@@ -125,12 +123,10 @@ export class PooledAgent {
     }
     if (socket.timeout !== idleMs) socket.setTimeout(idleMs);
     socket.unref();
-    socket[idling] = true;
     this.#idle.push(socket);
   }
 
   #forget(socket: PooledSocket): void {
-    socket[idling] = false;
     const at = this.#idle.indexOf(socket);
     if (at !== -1) this.#idle.splice(at, 1);
   }
