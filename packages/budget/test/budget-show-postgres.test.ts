@@ -1,5 +1,5 @@
 // listBudgetScopes (`switchboard budget show`) on a real PostgreSQL whose clock the test moves
-// (libfaketime): a daily scope spent on earlier days and today, a root, a role, a call unsettled and
+// (clock-shim.c): a daily scope spent on earlier days and today, a root, a role, a call unsettled and
 // one in flight; read by a role that may only SELECT, changing no row; a schema that is not a
 // budget's, a wrong password and an unreachable server in words, no password; 100,000 scopes
 // listed through a cursor in bounded memory.
@@ -11,7 +11,8 @@ import { PostgresBudgetStore } from '../src/postgres-store.js';
 import { listBudgetScopes } from '../src/show/scope-listing.js';
 import { StoreError } from '../src/store-error.js';
 import { attemptInfo, callRecord, DOLLAR_PER_OUTPUT_TOKEN } from './support/attempt-info.js';
-import { LIBFAKETIME_MISSING, libfaketime, type MovableClock, movableClock } from './support/fake-clock.js';
+import { clockShim } from './support/clock-shim.js';
+import { type MovableClock, movableClock } from './support/fake-clock.js';
 import {
   expectExpiredLeaseCounted,
   expectScopeFilter,
@@ -23,9 +24,7 @@ import {
 import { startPostgres, type TestPostgres } from './support/start-postgres.js';
 import { freePort } from './support/start-redis.js';
 
-const lib = libfaketime();
-
-describe('budget show on PostgreSQL (its clock moved by libfaketime)', () => {
+describe('budget show on PostgreSQL (its clock moved by clock-shim.c)', () => {
   let clock: MovableClock;
   let postgres: TestPostgres;
   let store: PostgresBudgetStore;
@@ -45,9 +44,7 @@ describe('budget show on PostgreSQL (its clock moved by libfaketime)', () => {
   };
 
   beforeAll(async () => {
-    // Not installed: the suite fails, naming what it needs (CI installs it; .ci/run).
-    if (lib === null) throw new Error(LIBFAKETIME_MISSING);
-    clock = movableClock(lib);
+    clock = movableClock(clockShim());
     postgres = await startPostgres({ env: clock.env });
     store = new PostgresBudgetStore({ url: postgres.url, schema: 'show' });
     const daily = createBudget({

@@ -1,12 +1,13 @@
 // A PostgreSQL server and a redis-server whose clocks the test moves while they run (an offset in a
-// file a preloaded shim reads at each call: libfaketime for PostgreSQL, our clock-shim.c for Redis)
+// file a preloaded shim, our clock-shim.c, reads at each call)
 // across midnight, the ends of months of 28, 29 (a leap day), 30 and 31
 // days, and a DST change in America/New_York and Europe/Berlin. In each: a budget spends in the last
 // seconds of a window and keeps a call in flight; a refusal says the window ends in seconds; the clock
 // moves past the boundary, the budget (whose own clock never moved) is told the window by the store,
 // the new window starts at $0, and the call in flight settles into the window it was reserved in.
-// redis-server cannot run under libfaketime (its allocator, jemalloc, reads the clock while the shim
-// initialises, and the shim refuses), hence our own shim, which allocates nothing. A Redis Cluster's
+// Neither server runs reliably under libfaketime: redis-server's allocator, jemalloc, reads the clock while
+// libfaketime initialises (which it refuses), and libfaketime reads its file with `fopen`, which a PostgreSQL
+// backend may reach from a signal handler (fake-clock.ts); our shim allocates nothing. A Redis Cluster's
 // windows are tested on its own clock (windows-stores): moving a cluster's clocks by years would
 // move its nodes' failure detection too.
 import pg from 'pg';
@@ -19,11 +20,10 @@ import { windowKey } from '../src/scope-windows.js';
 import { type BudgetWindow, checkWindow, windowBounds } from '../src/window-bounds.js';
 import { attemptInfo, callRecord, DOLLAR_PER_OUTPUT_TOKEN } from './support/attempt-info.js';
 import { clockShim } from './support/clock-shim.js';
-import { LIBFAKETIME_MISSING, libfaketime, type MovableClock, movableClock } from './support/fake-clock.js';
+import { type MovableClock, movableClock } from './support/fake-clock.js';
 import { startPostgres, type TestPostgres } from './support/start-postgres.js';
 import { startRedis, type TestRedis } from './support/start-redis.js';
 
-const lib = libfaketime();
 const SECOND = 1000;
 
 // [what, window, the server's time a few seconds before the boundary, a few seconds after, the old window's hours]
@@ -51,15 +51,13 @@ const CASES: [string, BudgetWindow, string, string, number][] = [
   ['a week (Sunday to Monday)', 'week', '2026-11-29T23:59:56Z', '2026-11-30T00:00:04Z', 7 * 24],
 ];
 
-describe('calendar windows on PostgreSQL with its clock moved (libfaketime)', () => {
+describe('calendar windows on PostgreSQL with its clock moved (clock-shim.c)', () => {
   let clock: MovableClock;
   let postgres: TestPostgres;
   let store: PostgresBudgetStore;
 
   beforeAll(async () => {
-    // Not installed: the suite fails, naming what it needs (CI installs it; .ci/run).
-    if (lib === null) throw new Error(LIBFAKETIME_MISSING);
-    clock = movableClock(lib);
+    clock = movableClock(clockShim());
     postgres = await startPostgres({ env: clock.env });
     store = new PostgresBudgetStore({ url: postgres.url, schema: 'moved' });
   });

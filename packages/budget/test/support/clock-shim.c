@@ -4,9 +4,11 @@
  * FAKETIME_TIMESTAMP_FILE names ("+86400", "-5"; what fake-clock.ts writes). The monotonic clocks
  * are left alone, so the server's timers run as they would.
  *
- * libfaketime does this for PostgreSQL, but redis-server (its allocator asks the time while
- * libfaketime itself starts) fails at start under it. This shim allocates nothing and calls
- * nothing that could: the time and the file are read with raw system calls.
+ * libfaketime does the same, but redis-server (its allocator asks the time while libfaketime
+ * itself starts) fails at start under it, and it reads the file with fopen, which allocates: a
+ * PostgreSQL backend asking the time in a signal handler (its timeouts) must not. This shim
+ * allocates nothing and calls nothing that could: the time and the file are read with raw system
+ * calls, so it is safe in a signal handler. Both servers run under it.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>

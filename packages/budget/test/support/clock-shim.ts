@@ -5,13 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** Why a test that moves redis-server's clock cannot run. */
+/** Why a test that moves a server's clock cannot run. */
 const CLOCK_SHIM_UNBUILT =
-  'the clock shim for redis-server could not be compiled: install a C compiler (apt-get install gcc libc6-dev); the budget tests move a redis-server clock with it';
+  'the clock shim for the test servers could not be compiled: install a C compiler (apt-get install gcc libc6-dev); the budget tests move a redis-server and a PostgreSQL clock with it';
 
 /**
  * The clock shim (`clock-shim.c`) built into a shared library, once per source text: what
- * `movableClock` preloads into redis-server, which libfaketime cannot start. Throws naming what is
+ * `movableClock` preloads into redis-server and PostgreSQL (clock-shim.c says why not libfaketime). Throws naming what is
  * missing when there is no C compiler (CI installs one; .ci/run).
  */
 export function clockShim(): string {

@@ -40,6 +40,8 @@ export interface TestPostgres {
 
 /** The user the server runs as when the tests run as root (initdb and postgres refuse root). */
 const SERVER_USER = 'switchboard-pg';
+/** How long `stop()` waits for a fast shutdown before it kills the server. */
+const STOP_WAIT_MS = 20_000;
 
 /** The directory of PostgreSQL's programs: Debian's newest /usr/lib/postgresql/<n>/bin, else PATH. */
 function binDir(): string {
@@ -207,28 +209,49 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
     }
   }
 
+  async function killAll(): Promise<void> {
+    if (child === null) return;
+    // Each backend calls setsid(), so it is not in the postmaster's group: the postmaster is stopped
+    // (it forks no more), its children are listed, and all of them are killed at once.
+    const backends = stopAndListChildren(child);
+    killGroup(child);
+    for (const pid of backends) signal(pid, 'SIGKILL');
+    await exited;
+    // A restart while a dying backend still holds the shared memory fails ("pre-existing shared memory
+    // block is still in use"): wait until every one has exited.
+    await waitForExited(backends);
+  }
+
   await start();
   return {
     url,
     port,
     password,
     async stop() {
-      if (child !== null && child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
+      if (child !== null && child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGINT');
+        // A fast shutdown that has not ended in 20 s is stuck (seen once, after the server restarted from a
+        // crashed backend): the server is killed instead, so no suite waits for it past its hook's timeout
+        // or leaves it running.
+        let timer: NodeJS.Timeout | undefined;
+        const late = await Promise.race([
+          exited.then(() => false),
+          new Promise<boolean>((resolve) => {
+            timer = setTimeout(() => resolve(true), STOP_WAIT_MS);
+          }),
+        ]);
+        clearTimeout(timer);
+        if (late) {
+          process.stderr.write(
+            `postgres on port ${port} had not shut down ${STOP_WAIT_MS} ms after SIGINT: killed. Its log's last lines:\n${log.trimEnd().split('\n').slice(-20).join('\n')}\n`,
+          );
+          await killAll();
+        }
+      }
       await exited;
       rmSync(root, { recursive: true, force: true });
     },
-    async kill() {
-      if (child === null) return;
-      // Each backend calls setsid(), so it is not in the postmaster's group: the postmaster is stopped
-      // (it forks no more), its children are listed, and all of them are killed at once.
-      const backends = stopAndListChildren(child);
-      killGroup(child);
-      for (const pid of backends) signal(pid, 'SIGKILL');
-      await exited;
-      // A restart while a dying backend still holds the shared memory fails ("pre-existing shared memory
-      // block is still in use"): wait until every one has exited.
-      await waitForExited(backends);
-    },
+    kill: killAll,
     restart: start,
     async stall(ms) {
       if (child === null) return;
