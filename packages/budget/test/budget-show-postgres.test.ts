@@ -11,7 +11,6 @@ import { PostgresBudgetStore } from '../src/postgres-store.js';
 import { listBudgetScopes } from '../src/show/scope-listing.js';
 import { StoreError } from '../src/store-error.js';
 import { attemptInfo, callRecord, DOLLAR_PER_OUTPUT_TOKEN } from './support/attempt-info.js';
-import { clockShim } from './support/clock-shim.js';
 import { type MovableClock, movableClock } from './support/fake-clock.js';
 import {
   expectExpiredLeaseCounted,
@@ -44,7 +43,7 @@ describe('budget show on PostgreSQL (its clock moved by clock-shim.c)', () => {
   };
 
   beforeAll(async () => {
-    clock = movableClock(clockShim());
+    clock = movableClock();
     postgres = await startPostgres({ env: clock.env });
     store = new PostgresBudgetStore({ url: postgres.url, schema: 'show' });
     const daily = createBudget({

@@ -10,7 +10,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { clockShim } from './support/clock-shim.js';
 import { movableClock } from './support/fake-clock.js';
 
 const SIGNALS = 20_000;
@@ -25,7 +24,7 @@ function buildProgram(): string {
 describe('the clock shim (clock-shim.c)', () => {
   it('moves the wall clock, and a process asking the time in signal handlers while it allocates runs to its end', () => {
     const program = buildProgram();
-    const clock = movableClock(clockShim());
+    const clock = movableClock();
     clock.moveTo('2031-06-01T12:00:00Z');
     const run = spawnSync(program, [String(SIGNALS)], {
       env: { ...process.env, ...clock.env },

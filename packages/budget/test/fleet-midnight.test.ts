@@ -3,8 +3,8 @@
 // SIGKILLed holding calls. On PostgreSQL, whose clock the test moves (clock-shim.c), the limits are daily
 // and the clock passes midnight between the phases: the new day starts from $0 and the calls held over
 // settle into the day they were reserved in; the same on redis-server, its clock moved by the same
-// shim. On a 3-node Redis Cluster (whose nodes'
-// failure detection a moved clock would move too), the same without windows. Then, per window and scope: spend ≤ limit, and
+// shim. On a 3-node Redis Cluster (whose nodes' failure detection a moved clock would move too), the
+// same without windows. Then, per window and scope: spend ≤ limit, and
 // spend equals what the workers settled plus the killed worker's worst cases, to the nano-dollar, with
 // nothing reserved once its TTL passed (phantom spend 0); each threshold reached was fired exactly once
 // in all, and none that was not reached.
@@ -17,7 +17,6 @@ import { PostgresBudgetStore } from '../src/postgres-store.js';
 import { RedisBudgetStore } from '../src/redis-store.js';
 import { windowKey } from '../src/scope-windows.js';
 import { type WindowBounds, windowBounds } from '../src/window-bounds.js';
-import { clockShim } from './support/clock-shim.js';
 import { type MovableClock, movableClock } from './support/fake-clock.js';
 import type { FleetCommand, FleetReport, FleetWorkerSettings } from './support/fleet-worker.js';
 import { startPostgres, type TestPostgres } from './support/start-postgres.js';
@@ -230,7 +229,7 @@ describe('8 worker processes through a simulated midnight on PostgreSQL', () => 
   const workers: Worker[] = [];
 
   beforeAll(async () => {
-    clock = movableClock(clockShim());
+    clock = movableClock();
     clock.moveTo(BEFORE);
     postgres = await startPostgres({ env: clock.env });
     store = new PostgresBudgetStore({ url: postgres.url });
@@ -265,7 +264,7 @@ describe('8 worker processes through a simulated midnight on redis-server', () =
   const workers: Worker[] = [];
   beforeAll(async () => {
     // No C compiler for the clock shim: the suite fails, naming what it needs (CI installs one; .ci/run).
-    clock = movableClock(clockShim());
+    clock = movableClock();
     clock.moveTo(BEFORE);
     redis = await startRedis({ env: clock.env });
     store = new RedisBudgetStore({ url: redis.url });

@@ -7,7 +7,6 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisBudgetStore } from '../src/redis-store.js';
-import { clockShim } from './support/clock-shim.js';
 import { type MovableClock, movableClock } from './support/fake-clock.js';
 import { startRedis, type TestRedis } from './support/start-redis.js';
 
@@ -26,7 +25,7 @@ describe('the unsettled entries floor on redis-server with its clock moved (cloc
 
   beforeAll(async () => {
     // No C compiler: the suite fails, naming what it needs (CI installs one; .ci/run).
-    clock = movableClock(clockShim());
+    clock = movableClock();
     redis = await startRedis({ env: clock.env });
     store = new RedisBudgetStore({ url: redis.url, prefix: 'floor:', retentionMs: RETENTION_MS });
     client = new Redis(redis.url);

@@ -19,7 +19,6 @@ import { RedisBudgetStore } from '../src/redis-store.js';
 import { windowKey } from '../src/scope-windows.js';
 import { type BudgetWindow, checkWindow, windowBounds } from '../src/window-bounds.js';
 import { attemptInfo, callRecord, DOLLAR_PER_OUTPUT_TOKEN } from './support/attempt-info.js';
-import { clockShim } from './support/clock-shim.js';
 import { type MovableClock, movableClock } from './support/fake-clock.js';
 import { startPostgres, type TestPostgres } from './support/start-postgres.js';
 import { startRedis, type TestRedis } from './support/start-redis.js';
@@ -57,7 +56,7 @@ describe('calendar windows on PostgreSQL with its clock moved (clock-shim.c)', (
   let store: PostgresBudgetStore;
 
   beforeAll(async () => {
-    clock = movableClock(clockShim());
+    clock = movableClock();
     postgres = await startPostgres({ env: clock.env });
     store = new PostgresBudgetStore({ url: postgres.url, schema: 'moved' });
   });
@@ -117,7 +116,7 @@ describe('calendar windows on redis-server with its clock moved (clock-shim.c)',
 
   beforeAll(async () => {
     // No C compiler: the suite fails, naming what it needs (CI installs one; .ci/run).
-    clock = movableClock(clockShim());
+    clock = movableClock();
     redis = await startRedis({ env: clock.env });
     store = new RedisBudgetStore({ url: redis.url, prefix: 'moved:' });
   });

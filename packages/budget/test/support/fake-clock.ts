@@ -1,6 +1,7 @@
 import { chmodSync, mkdtempSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { clockShim } from './clock-shim.js';
 
 /** A server's clock, moved by the test while the server runs: an offset from the real clock in a file the shim reads at each call. */
 export interface MovableClock {
@@ -11,13 +12,14 @@ export interface MovableClock {
 }
 
 /**
- * A clock for a server started with `env`, which preloads `shim` (clock-shim.ts: our own, which reads the
- * offset with raw system calls and allocates nothing, so a server may ask the time in a signal handler, as
- * PostgreSQL's timeouts do; libfaketime reads it with `fopen`, which allocates, and a PostgreSQL under it
- * restarted from a crashed backend in a fleet-midnight run under load). The offset is written beside the file and renamed onto it: a reader sees
- * the old offset or the new, never an empty file.
+ * A clock for a server started with `env`, which preloads our clock shim (clock-shim.c: it reads the
+ * offset with raw system calls and allocates nothing, so a server may ask the time in a signal handler,
+ * as PostgreSQL's timeouts do; libfaketime reads it with `fopen`, which allocates, and a PostgreSQL
+ * under it restarted from a crashed backend in a fleet-midnight run under load). The offset is written
+ * beside the file and renamed onto it: a reader sees the old offset or the new, never an empty file.
  */
-export function movableClock(shim: string): MovableClock {
+export function movableClock(): MovableClock {
+  const shim = clockShim();
   const dir = mkdtempSync(join(tmpdir(), 'budget-clock-'));
   chmodSync(dir, 0o755);
   const file = join(dir, 'offset');

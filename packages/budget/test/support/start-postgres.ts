@@ -209,6 +209,9 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
     }
   }
 
+  /** The last `lines` lines the server wrote to its log. */
+  const logTail = (lines = 12) => log.trimEnd().split('\n').slice(-lines).join('\n');
+
   async function killAll(): Promise<void> {
     if (child === null) return;
     // Each backend calls setsid(), so it is not in the postmaster's group: the postmaster is stopped
@@ -243,7 +246,7 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
         clearTimeout(timer);
         if (late) {
           process.stderr.write(
-            `postgres on port ${port} had not shut down ${STOP_WAIT_MS} ms after SIGINT: killed. Its log's last lines:\n${log.trimEnd().split('\n').slice(-20).join('\n')}\n`,
+            `postgres on port ${port} had not shut down ${STOP_WAIT_MS} ms after SIGINT: killed. Its log's last lines:\n${logTail(20)}\n`,
           );
           await killAll();
         }
@@ -265,7 +268,7 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
         if (server.pid !== undefined) signal(server.pid, 'SIGCONT');
       }
     },
-    logTail: (lines = 12) => log.trimEnd().split('\n').slice(-lines).join('\n'),
+    logTail,
   };
 }
 

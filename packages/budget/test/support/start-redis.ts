@@ -26,7 +26,7 @@ export interface StartRedisOptions {
   readonly password?: string;
   /** Extra `--name value` arguments, e.g. `['--maxmemory-policy', 'allkeys-lru']`. */
   readonly args?: readonly string[];
-  /** Environment variables added to the server's (e.g. a clock shim's, `movableClock(clockShim()).env`). */
+  /** Environment variables added to the server's (e.g. a clock shim's, `movableClock().env`). */
   readonly env?: Readonly<Record<string, string>>;
 }
 
